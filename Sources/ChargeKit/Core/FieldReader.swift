@@ -1,0 +1,76 @@
+/// Reads the fields of a decoded query the way every callback parser must:
+/// a name that appears twice is refused, each known field is taken once, and what
+/// is left (the app's own extra parameters) keeps its order.
+struct FieldReader {
+    private var values: [String: String]
+    private var taken: Set<String> = []
+    private let items: [QueryItem]
+
+    /// - Throws: ``ChargeKitError/duplicateField(_:)`` for a name seen twice.
+    init(_ items: [QueryItem]) throws(ChargeKitError) {
+        var values: [String: String] = [:]
+        values.reserveCapacity(items.count)
+        for item in items {
+            guard values.updateValue(item.value, forKey: item.name) == nil else {
+                throw .duplicateField(item.name)
+            }
+        }
+        self.values = values
+        self.items = items
+    }
+
+    /// Whether a field of that name is present.
+    func contains(_ name: String) -> Bool { values[name] != nil }
+
+    /// Takes a field's value; `nil` when absent. An empty value counts as present.
+    mutating func take(_ name: String) -> String? {
+        guard let value = values[name] else { return nil }
+        taken.insert(name)
+        return value
+    }
+
+    /// Takes a field that must be present and non-empty.
+    mutating func require(_ name: String) throws(ChargeKitError) -> String {
+        guard let value = take(name) else { throw .missingField(name) }
+        guard !value.isEmpty else { throw .invalidField(name, rule: "must not be empty") }
+        return value
+    }
+
+    /// The fields not taken, in their original order.
+    var remaining: [QueryItem] { items.filter { !taken.contains($0.name) } }
+}
+
+/// Checks shared by every request builder.
+enum FieldRules {
+    /// A free-text field: no control characters, at most `limit` characters.
+    static func text(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
+        guard value.count <= limit else { throw .fieldTooLong(field, limit: limit) }
+        guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .invalidField(field, rule: "must not contain control characters")
+        }
+    }
+
+    /// Only printable ASCII (0x20–0x7E), at most `limit` characters.
+    static func printableASCII(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
+        guard value.utf8.count <= limit else { throw .fieldTooLong(field, limit: limit) }
+        guard value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+            throw .invalidField(field, rule: "must contain printable ASCII characters only")
+        }
+    }
+
+    /// A URL an app opens us back on: must have a scheme and no fragment.
+    static func callbackURL(_ value: String, field: String) throws(ChargeKitError) {
+        guard value.utf8.count <= 2048 else { throw .fieldTooLong(field, limit: 2048) }
+        let url: QueryURL
+        do {
+            url = try QueryURL(parsing: value)
+        } catch {
+            switch error {
+            case .urlTooLong(let limit): throw .fieldTooLong(field, limit: limit)
+            case .invalidURL(_, let rule), .malformedPercentEncoding(_, let rule): throw .invalidURL(field, rule: rule)
+            default: throw error
+            }
+        }
+        guard url.fragment == nil else { throw .invalidURL(field, rule: "must not have a #fragment") }
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+
+/// An exact amount of money in one currency.
+///
+/// `Money` is held as an integer count of the currency's minor units (cents for USD,
+/// yen for JPY, fils for BHD), so it is always exact, and is exposed as a `Decimal`
+/// ``amount``. It is never a `Double`.
+///
+/// Text is parsed strictly (``init(parsing:currency:field:)``): plain digits with an
+/// optional `.` and at most the currency's number of decimals; no sign, exponent,
+/// thousands separator or locale. Text is formatted with exactly the currency's
+/// number of decimals (``formatted``).
+///
+/// Rounding happens only where asked for, with a stated ``RoundingRule``
+/// (``init(rounding:currency:rule:)``); the default everywhere in ChargeKit is
+/// ``RoundingRule/halfUp`` (a half is rounded away from zero).
+public struct Money: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The amount as a count of the currency's minor units.
+    public let minorUnits: Int64
+    /// The currency.
+    public let currency: Currency
+
+    /// The largest number of digits an amount may have, so that it fits exactly.
+    public static let maximumDigits = 18
+
+    /// Makes an amount from a count of minor units (1099 USD cents is 10.99 USD).
+    public init(minorUnits: Int64, currency: Currency) {
+        self.minorUnits = minorUnits
+        self.currency = currency
+    }
+
+    /// Makes an amount from a `Decimal` that must already be exact in the currency.
+    ///
+    /// - Throws: ``ChargeKitError/invalidField(_:rule:)`` when `amount` has more
+    ///   decimals than the currency allows or more than ``maximumDigits`` digits.
+    public init(exactly amount: Decimal, currency: Currency, field: String = "amount") throws(ChargeKitError) {
+        let digits = try DecimalDigits(amount, field: field)
+        guard digits.fraction.count <= currency.minorUnits || digits.fraction.allSatisfy({ $0 == "0" }) else {
+            throw .invalidField(field, rule: "has more than \(currency.minorUnits) decimal places for \(currency.code)")
+        }
+        self.init(minorUnits: try digits.scaled(to: currency.minorUnits, rule: .down, field: field), currency: currency)
+    }
+
+    /// Rounds a `Decimal` to the currency's minor unit with the given rule.
+    public init(rounding amount: Decimal, currency: Currency, rule: RoundingRule = .halfUp, field: String = "amount") throws(ChargeKitError) {
+        let digits = try DecimalDigits(amount, field: field)
+        self.init(minorUnits: try digits.scaled(to: currency.minorUnits, rule: rule, field: field), currency: currency)
+    }
+
+    /// Parses a plain decimal string such as `10.99`, `1.00`, `0.90` or `10`.
+    ///
+    /// Accepted: `0` or digits without a leading zero, then optionally `.` and one to
+    /// `currency.minorUnits` digits. Everything else (signs, exponents, spaces,
+    /// separators, more decimals than the currency has) is refused with an error that
+    /// names `field`.
+    public init(parsing text: String, currency: Currency, field: String = "amount") throws(ChargeKitError) {
+        let parts = try DecimalText.parse(text, field: field)
+        guard parts.fraction.count <= currency.minorUnits else {
+            throw .invalidField(field, rule: "has more than \(currency.minorUnits) decimal places for \(currency.code)")
+        }
+        let padded = parts.integer + parts.fraction + String(repeating: "0", count: currency.minorUnits - parts.fraction.count)
+        guard padded.count <= Money.maximumDigits, let units = Int64(padded) else {
+            throw .invalidField(field, rule: "has more than \(Money.maximumDigits) digits")
+        }
+        self.init(minorUnits: units, currency: currency)
+    }
+
+    /// The amount as an exact `Decimal`.
+    public var amount: Decimal {
+        Decimal(sign: minorUnits < 0 ? .minus : .plus, exponent: -currency.minorUnits, significand: Decimal(minorUnits.magnitude))
+    }
+
+    /// The amount with exactly the currency's number of decimals and `.` as separator,
+    /// such as `10.99`, `1000` (JPY) or `1.500` (BHD).
+    public var formatted: String {
+        let magnitude = String(minorUnits.magnitude)
+        let sign = minorUnits < 0 ? "-" : ""
+        guard currency.minorUnits > 0 else { return sign + magnitude }
+        let padded = String(repeating: "0", count: max(0, currency.minorUnits + 1 - magnitude.count)) + magnitude
+        let split = padded.index(padded.endIndex, offsetBy: -currency.minorUnits)
+        return sign + padded[..<split] + "." + padded[split...]
+    }
+
+    /// `formatted` followed by the currency code, such as `10.99 USD`.
+    public var description: String { "\(formatted) \(currency.code)" }
+
+    /// Whether the amount is zero.
+    public var isZero: Bool { minorUnits == 0 }
+
+    public static func < (lhs: Money, rhs: Money) -> Bool {
+        lhs.currency == rhs.currency ? lhs.minorUnits < rhs.minorUnits : lhs.currency.code < rhs.currency.code
+    }
+
+    /// Adds two amounts of the same currency; `nil` when the currencies differ or the sum overflows.
+    public func adding(_ other: Money) -> Money? {
+        guard currency == other.currency else { return nil }
+        let (sum, overflow) = minorUnits.addingReportingOverflow(other.minorUnits)
+        return overflow ? nil : Money(minorUnits: sum, currency: currency)
+    }
+
+    /// Subtracts an amount of the same currency; `nil` when the currencies differ or it overflows.
+    public func subtracting(_ other: Money) -> Money? {
+        guard currency == other.currency else { return nil }
+        let (difference, overflow) = minorUnits.subtractingReportingOverflow(other.minorUnits)
+        return overflow ? nil : Money(minorUnits: difference, currency: currency)
+    }
+
+    /// This amount times a percentage rate (`8.5` means 8.5 %), rounded to the minor
+    /// unit with `rule`. Used for sales tax.
+    public func percentage(_ rate: Decimal, rule: RoundingRule = .halfUp) throws(ChargeKitError) -> Money {
+        try Money(rounding: amount * rate / 100, currency: currency, rule: rule)
+    }
+}
+
+extension Money: Codable {
+    private enum CodingKeys: String, CodingKey { case amount, currency }
+
+    /// Decodes `{"amount": "10.99", "currency": "USD"}` strictly.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let currency = try container.decode(Currency.self, forKey: .currency)
+        let text = try container.decode(String.self, forKey: .amount)
+        do {
+            try self.init(parsing: text, currency: currency)
+        } catch {
+            throw DecodingError.dataCorruptedError(forKey: .amount, in: container, debugDescription: error.description)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(formatted, forKey: .amount)
+        try container.encode(currency, forKey: .currency)
+    }
+}
+
+/// How an amount with more decimals than the currency has is brought to its minor unit.
+public enum RoundingRule: String, Sendable, Codable, CaseIterable {
+    /// A half goes away from zero (2.345 → 2.35); ChargeKit's default, as on a receipt.
+    case halfUp
+    /// A half goes to the even neighbour (2.345 → 2.34, 2.355 → 2.36): banker's rounding.
+    case halfEven
+    /// Extra decimals are dropped (towards zero).
+    case down
+    /// Any extra decimal rounds away from zero.
+    case up
+}
+
+/// Strict grammar of a plain decimal text: `0|[1-9][0-9]*` then optionally `.[0-9]+`.
+enum DecimalText {
+    struct Parts { var integer: String; var fraction: String }
+
+    static func parse(_ text: String, field: String) throws(ChargeKitError) -> Parts {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty else { throw .invalidField(field, rule: "is empty") }
+        var index = 0
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        let integerCount = index
+        guard integerCount > 0 else { throw .invalidField(field, rule: "must start with a digit") }
+        guard integerCount == 1 || bytes[0] != 0x30 else {
+            throw .invalidField(field, rule: "must not have a leading zero")
+        }
+        var fractionCount = 0
+        if index < bytes.count {
+            guard bytes[index] == 0x2E else {
+                throw .invalidField(field, rule: "must be plain digits with an optional '.' decimal point")
+            }
+            index += 1
+            while index < bytes.count, isDigit(bytes[index]) { index += 1; fractionCount += 1 }
+            guard fractionCount > 0, index == bytes.count else {
+                throw .invalidField(field, rule: "must have digits after the decimal point and nothing else")
+            }
+        }
+        let integer = String(decoding: bytes[0..<integerCount], as: UTF8.self)
+        let fraction = String(decoding: bytes[(bytes.count - fractionCount)...], as: UTF8.self)
+        return Parts(integer: integer, fraction: fraction)
+    }
+
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+}
+
+/// The digits of a `Decimal`, read from its plain-text description, for exact rounding.
+struct DecimalDigits {
+    var negative: Bool
+    var integer: String
+    var fraction: String
+
+    init(_ value: Decimal, field: String) throws(ChargeKitError) {
+        guard !value.isNaN else { throw .invalidField(field, rule: "is not a number") }
+        var text = value.description
+        negative = text.hasPrefix("-")
+        if negative { text.removeFirst() }
+        let pieces = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard pieces.count <= 2, let first = pieces.first, !first.isEmpty,
+              pieces.allSatisfy({ $0.utf8.allSatisfy(DecimalText.isDigit) })
+        else { throw .invalidField(field, rule: "is not a plain decimal number") }
+        integer = String(first)
+        fraction = pieces.count == 2 ? String(pieces[1]) : ""
+    }
+
+    /// The value times 10^scale as an integer, rounded with `rule`.
+    func scaled(to scale: Int, rule: RoundingRule, field: String) throws(ChargeKitError) -> Int64 {
+        let kept = fraction.prefix(scale)
+        let digits = (integer + kept + String(repeating: "0", count: scale - kept.count))
+            .drop(while: { $0 == "0" })
+        guard digits.count <= Money.maximumDigits, var units = Int64(digits.isEmpty ? "0" : String(digits)) else {
+            throw .invalidField(field, rule: "has more than \(Money.maximumDigits) digits")
+        }
+        let rest = fraction.dropFirst(scale)
+        let first = rest.first.map { Int($0.asciiValue ?? 0x30) - 0x30 } ?? 0
+        let beyondHalf = rest.dropFirst().contains { $0 != "0" }
+        let increment: Bool
+        switch rule {
+        case .down: increment = false
+        case .up: increment = rest.contains { $0 != "0" }
+        case .halfUp: increment = first >= 5
+        case .halfEven: increment = first > 5 || (first == 5 && (beyondHalf || units % 2 == 1))
+        }
+        if increment { units += 1 }
+        return negative ? -units : units
+    }
+}

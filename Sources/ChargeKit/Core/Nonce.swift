@@ -1,0 +1,55 @@
+/// A one-time correlation token: 27 characters over the URL-safe Base64 alphabet
+/// (162 random bits), drawn from the system CSPRNG (`SystemRandomNumberGenerator`:
+/// `arc4random_buf` on Apple platforms, `getrandom` on Linux).
+///
+/// This is the shape of Credit Card Terminal's `ifcc_request_nonce`; ChargeKit uses
+/// it for every provider.
+public struct Nonce: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The token text.
+    public let value: String
+
+    /// The number of characters in a nonce.
+    public static let length = 27
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Draws a fresh nonce from the system's cryptographically secure generator.
+    public static func random() -> Nonce {
+        var generator = SystemRandomNumberGenerator()
+        return random(using: &generator)
+    }
+
+    /// Draws a nonce from `generator`; tests may pass a seeded one.
+    public static func random<G: RandomNumberGenerator>(using generator: inout G) -> Nonce {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(length)
+        for _ in 0..<length { bytes.append(alphabet[Int(generator.next(upperBound: UInt8(64)))]) }
+        return Nonce(unchecked: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Validates a nonce read from a callback.
+    /// - Throws: ``ChargeKitError/invalidField(_:rule:)`` naming `field` unless it is 27
+    ///   URL-safe Base64 characters.
+    public init(_ value: String, field: String) throws(ChargeKitError) {
+        guard value.utf8.count == Nonce.length, value.utf8.allSatisfy({ Nonce.alphabet.contains($0) }) else {
+            throw .invalidField(field, rule: "must be \(Nonce.length) URL-safe Base64 characters")
+        }
+        self.value = value
+    }
+
+    private init(unchecked value: String) { self.value = value }
+
+    public var description: String { value }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        do { try self.init(text, field: "nonce") } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
+}

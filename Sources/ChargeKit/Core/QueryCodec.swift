@@ -1,0 +1,214 @@
+/// One `name=value` pair of a URL query, both percent-decoded.
+public struct QueryItem: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The decoded name.
+    public var name: String
+    /// The decoded value (empty for a bare `name` or `name=`).
+    public var value: String
+
+    /// Makes a query item.
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    /// `name=value` with both parts percent-encoded.
+    public var encoded: String { PercentEncoding.encode(name) + "=" + PercentEncoding.encode(value) }
+
+    public var description: String { "\(name)=\(value)" }
+
+    /// The name without FileMaker's `$` prefix, and whether it had one.
+    ///
+    /// Credit Card Terminal answers a request made with `fm=1` with every response
+    /// name prefixed by `$` (`$ifcc_responseType=approved`) for FileMaker Go scripts.
+    public var fileMakerName: (name: String, hadPrefix: Bool) {
+        name.hasPrefix("$") ? (String(name.dropFirst()), true) : (name, false)
+    }
+}
+
+/// Percent-encoding as every ChargeKit protocol needs it: UTF-8 first, then every
+/// byte outside RFC 3986's unreserved set (`A-Z a-z 0-9 - . _ ~`) becomes `%XX`
+/// with upper-case hex. So the whole reserved set `:/?#[]@!$&'()*+,;=` is encoded,
+/// and a space is `%20`, never `+`.
+public enum PercentEncoding {
+    private static let hex = Array("0123456789ABCDEF".utf8)
+
+    /// Encodes `text` for use as a query name or value.
+    public static func encode(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if isUnreserved(byte) {
+                out.append(byte)
+            } else {
+                out.append(0x25)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Decodes `%XX` escapes strictly.
+    ///
+    /// `+` is kept as a literal plus (RFC 3986; ChargeKit encodes a space as `%20`).
+    /// - Throws: ``ChargeKitError/malformedPercentEncoding(field:rule:)`` naming `field`
+    ///   when an escape is not `%` and two hex digits, or when the bytes are not UTF-8.
+    public static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes, field: String) throws(ChargeKitError) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var iterator = bytes.makeIterator()
+        var sawEscape = false
+        while let byte = iterator.next() {
+            guard byte == 0x25 else {
+                out.append(byte)
+                continue
+            }
+            sawEscape = true
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                throw .malformedPercentEncoding(field: field, rule: "'%' must be followed by two hex digits")
+            }
+            out.append(high << 4 | low)
+        }
+        if !sawEscape, let text = String(validating: out, as: UTF8.self) { return text }
+        guard let text = String(validating: out, as: UTF8.self) else {
+            throw .malformedPercentEncoding(field: field, rule: "decoded bytes are not valid UTF-8")
+        }
+        return text
+    }
+
+    /// Decodes a string's `%XX` escapes strictly; see ``decode(_:field:)-(Bytes,_)``.
+    public static func decode(_ text: String, field: String) throws(ChargeKitError) -> String {
+        try decode(text.utf8, field: field)
+    }
+
+    @inline(__always)
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E: return true
+        default: return false
+        }
+    }
+
+    @inline(__always)
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: return byte - 0x30
+        case 0x41...0x46: return byte - 0x41 + 10
+        case 0x61...0x66: return byte - 0x61 + 10
+        default: return nil
+        }
+    }
+}
+
+/// A URL split into the part before its query, its decoded query items in order,
+/// and its fragment. Parsing is strict and bounded; it does not use `URLComponents`.
+public struct QueryURL: Hashable, Sendable {
+    /// Everything before `?`, such as `com-your-app://action/`.
+    public var base: String
+    /// The query items in the order they appear.
+    public var items: [QueryItem]
+    /// The raw fragment after `#`, if any.
+    public var fragment: String?
+
+    /// The default bound on a URL's length in bytes (32 KiB).
+    public static let defaultMaximumLength = 32 * 1024
+
+    /// Makes a URL from its parts.
+    public init(base: String, items: [QueryItem], fragment: String? = nil) {
+        self.base = base
+        self.items = items
+        self.fragment = fragment
+    }
+
+    /// Splits and decodes `url`.
+    ///
+    /// Empty segments (`a=1&&b=2`, a trailing `&`) carry nothing and are skipped; a
+    /// segment without `=` is a name with an empty value. Names and values are decoded
+    /// with ``PercentEncoding/decode(_:field:)-(String,_)``.
+    /// - Throws: ``ChargeKitError/urlTooLong(limit:)`` over `maximumLength` bytes,
+    ///   ``ChargeKitError/invalidURL(_:rule:)`` without a `scheme:` or with spaces or
+    ///   control characters, and decoding errors naming the item.
+    public init(parsing url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
+        let bytes = url.utf8
+        guard bytes.count <= maximumLength else { throw .urlTooLong(limit: maximumLength) }
+        guard bytes.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
+            throw .invalidURL("url", rule: "contains a space or control character")
+        }
+        guard let colon = bytes.firstIndex(of: 0x3A), colon != bytes.startIndex,
+              QueryURL.isScheme(bytes[..<colon])
+        else { throw .invalidURL("url", rule: "must start with a scheme such as 'my-app:'") }
+        var rest = bytes[...]
+        var fragment: String?
+        if let hash = rest.firstIndex(of: 0x23) {
+            fragment = String(decoding: rest[rest.index(after: hash)...], as: UTF8.self)
+            rest = rest[..<hash]
+        }
+        var items: [QueryItem] = []
+        if let question = rest.firstIndex(of: 0x3F) {
+            base = String(decoding: rest[..<question], as: UTF8.self)
+            for segment in rest[rest.index(after: question)...].split(separator: 0x26, omittingEmptySubsequences: true) {
+                let rawName: Substring.UTF8View.SubSequence
+                let rawValue: Substring.UTF8View.SubSequence
+                if let equals = segment.firstIndex(of: 0x3D) {
+                    rawName = segment[..<equals]
+                    rawValue = segment[segment.index(after: equals)...]
+                } else {
+                    rawName = segment
+                    rawValue = segment[segment.endIndex...]
+                }
+                let name = try PercentEncoding.decode(rawName, field: "query parameter name")
+                let value = try PercentEncoding.decode(rawValue, field: name)
+                items.append(QueryItem(name, value))
+            }
+        } else {
+            base = String(decoding: rest, as: UTF8.self)
+        }
+        self.items = items
+        self.fragment = fragment
+    }
+
+    /// RFC 3986: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
+    static func isScheme<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        guard let first = bytes.first, (0x41...0x5A).contains(first) || (0x61...0x7A).contains(first) else {
+            return false
+        }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2B, 0x2D, 0x2E: return true
+            default: return false
+            }
+        }
+    }
+
+    /// The scheme, lower-cased (`com-your-app` for `com-your-app://action/`).
+    public var scheme: String {
+        String(base.prefix { $0 != ":" }).lowercased()
+    }
+
+    /// The URL text: `base`, then `?` and the encoded items if there are any, then the fragment.
+    public var string: String {
+        var text = base
+        if !items.isEmpty { text += "?" + QueryURL.encode(items) }
+        if let fragment { text += "#" + fragment }
+        return text
+    }
+
+    /// Joins items as `name=value&...`, each part percent-encoded.
+    public static func encode(_ items: [QueryItem]) -> String {
+        items.map(\.encoded).joined(separator: "&")
+    }
+
+    /// `url` with `items` appended to its query (after `?`, or `&` when it has one already),
+    /// before any fragment.
+    public static func appending(_ items: [QueryItem], to url: String) -> String {
+        guard !items.isEmpty else { return url }
+        var head = Substring(url)
+        var tail = ""
+        if let hash = url.firstIndex(of: "#") {
+            head = url[..<hash]
+            tail = String(url[hash...])
+        }
+        let separator = head.contains("?") ? (head.hasSuffix("?") || head.hasSuffix("&") ? "" : "&") : "?"
+        return head + separator + encode(items) + tail
+    }
+}

@@ -1,0 +1,163 @@
+/// A parsed callback from any of the payment apps.
+public enum PaymentCallback: Hashable, Sendable {
+    case creditCardTerminal(CreditCardTerminal.ChargeResponse)
+    case sumUp(SumUp.Callback)
+    case zettle(Zettle.Callback)
+
+    /// Parses a callback URL, for `provider` or, when `nil`, for the provider the URL's
+    /// parameters name (`ifcc_` fields, `smp-status`, or Zettle's `errorCode`,
+    /// payment info or ChargeKit's success/failure marker).
+    /// - Throws: ``ChargeKitError/invalidURL(_:rule:)`` when the provider cannot be
+    ///   told, or the provider parser's error.
+    public static func parse(
+        _ url: String, provider: PaymentProvider? = nil, maximumLength: Int = QueryURL.defaultMaximumLength
+    ) throws(ChargeKitError) -> PaymentCallback {
+        let split = try QueryURL(parsing: url, maximumLength: maximumLength)
+        guard let provider = provider ?? detectProvider(split) else {
+            throw .invalidURL("url", rule: "carries no ifcc_, smp- or Zettle callback fields; name the provider")
+        }
+        switch provider {
+        case .creditCardTerminal: return .creditCardTerminal(try CreditCardTerminal.ChargeResponse(split))
+        case .sumUp: return .sumUp(try SumUp.Callback(split))
+        case .zettle: return .zettle(try Zettle.Callback(split))
+        }
+    }
+
+    /// The provider a callback's parameters name, if they name one.
+    public static func detectProvider(_ url: QueryURL) -> PaymentProvider? {
+        let zettleNames: Set<String> = Set(Zettle.PaymentInfo.fieldNames + ["errorCode", "errorMessage", ChargeKitParameter.callback])
+        for item in url.items {
+            if item.fileMakerName.name.hasPrefix(CreditCardTerminal.responsePrefix), item.name != CreditCardTerminal.nonceField {
+                return .creditCardTerminal
+            }
+            if item.name == "smp-status" { return .sumUp }
+            if zettleNames.contains(item.name) { return .zettle }
+        }
+        return nil
+    }
+
+    /// The app that sent it.
+    public var provider: PaymentProvider {
+        switch self {
+        case .creditCardTerminal: return .creditCardTerminal
+        case .sumUp: return .sumUp
+        case .zettle: return .zettle
+        }
+    }
+
+    /// The provider-neutral outcome.
+    ///
+    /// | provider | approved | declined | cancelled | failed |
+    /// |---|---|---|---|---|
+    /// | Credit Card Terminal | approved | declined | cancelled | error |
+    /// | SumUp | success | failed | — | invalidstate |
+    /// | Zettle | success | — | CancelledByUser | any other errorCode |
+    public var outcome: ChargeOutcome {
+        switch self {
+        case .creditCardTerminal(let response):
+            switch response.responseCode {
+            case .approved: return .approved
+            case .declined: return .declined
+            case .cancelled: return .cancelled
+            case .error: return .failed
+            }
+        case .sumUp(let callback):
+            switch callback.status {
+            case .success: return .approved
+            case .failed: return .declined
+            case .invalidState: return .failed
+            }
+        case .zettle(let callback):
+            if callback.succeeded { return .approved }
+            return callback.errorCode == .cancelledByUser ? .cancelled : .failed
+        }
+    }
+
+    /// The provider's own status: `ifcc_responseType`, `smp-status`, or Zettle's
+    /// `errorCode` (`success` on success, `failure` for an error with a message only).
+    public var providerStatus: String {
+        switch self {
+        case .creditCardTerminal(let response): return response.responseCode.rawValue
+        case .sumUp(let callback): return callback.status.rawValue
+        case .zettle(let callback):
+            if callback.succeeded { return "success" }
+            return callback.errorCode?.wireValue ?? "failure"
+        }
+    }
+
+    /// The correlation nonce the callback carries.
+    public var nonce: Nonce? {
+        switch self {
+        case .creditCardTerminal(let response): return response.nonce
+        case .sumUp(let callback): return callback.nonce
+        case .zettle(let callback): return callback.nonce
+        }
+    }
+
+    /// The wire name of the nonce field for this provider.
+    public var nonceField: String {
+        provider == .creditCardTerminal ? CreditCardTerminal.nonceField : ChargeKitParameter.nonce
+    }
+
+    /// The URL opened, without its query.
+    public var callbackURL: String {
+        switch self {
+        case .creditCardTerminal(let response): return response.returnURL
+        case .sumUp(let callback): return callback.callbackURL
+        case .zettle(let callback): return callback.callbackURL
+        }
+    }
+
+    /// The parameters that are not the provider's: the app's extras.
+    public var extraItems: [QueryItem] {
+        switch self {
+        case .creditCardTerminal(let response): return response.extraItems
+        case .sumUp(let callback): return callback.extraItems
+        case .zettle(let callback): return callback.extraItems
+        }
+    }
+
+    /// The provider's transaction id, if it sent one.
+    public var transactionID: String? {
+        switch self {
+        case .creditCardTerminal(let response): return response.transactionId
+        case .sumUp(let callback): return callback.transactionCode
+        case .zettle(let callback): return callback.paymentInfo.referenceNumber
+        }
+    }
+
+    /// The echoed merchant reference (SumUp `foreign-tx-id`, Zettle `reference`).
+    public var reference: String? {
+        switch self {
+        case .creditCardTerminal: return nil
+        case .sumUp(let callback): return callback.foreignTransactionID
+        case .zettle(let callback): return callback.reference
+        }
+    }
+
+    /// The wire name of the echoed reference.
+    var referenceField: String { provider == .sumUp ? "foreign-tx-id" : "reference" }
+
+    /// The amount reported (Credit Card Terminal only; tax and tip included).
+    public var amount: Money? {
+        if case .creditCardTerminal(let response) = self { return response.amount }
+        return nil
+    }
+}
+
+/// A callback that the ledger matched to its request and consumed.
+public struct PaymentResult: Hashable, Sendable {
+    /// The parsed callback, with every provider-specific detail.
+    public var callback: PaymentCallback
+    /// The snapshot of the request it answers.
+    public var charge: PendingCharge
+    /// What the app should look at (e.g. an approved amount below the one asked).
+    public var flags: [VerificationFlag]
+
+    /// The provider.
+    public var provider: PaymentProvider { callback.provider }
+    /// The provider-neutral outcome.
+    public var outcome: ChargeOutcome { callback.outcome }
+    /// The provider's raw status.
+    public var providerStatus: String { callback.providerStatus }
+}

@@ -1,0 +1,149 @@
+/// SumUp's custom URL scheme `sumupmerchant://pay/1.0`.
+///
+/// - ``PaymentRequest`` builds and validates the request (SMPPaymentRequest).
+/// - ``Callback`` parses the `smp-` callback.
+public enum SumUp {
+    /// The base URL of a payment request.
+    public static let baseURL = "sumupmerchant://pay/1.0"
+    /// The scheme to list under `LSApplicationQueriesSchemes`.
+    public static let scheme = "sumupmerchant"
+    /// The longest `foreign-tx-id` SumUp accepts.
+    public static let maximumForeignTransactionIDLength = 128
+
+    /// Checks a `foreign-tx-id`: 1 to 128 printable ASCII characters.
+    public static func validateForeignTransactionID(_ id: String, field: String = "foreign-tx-id") throws(ChargeKitError) {
+        guard !id.isEmpty else { throw .invalidField(field, rule: "must not be empty") }
+        try FieldRules.printableASCII(id, field: field, limit: maximumForeignTransactionIDLength)
+    }
+
+    /// A payment request: the Swift counterpart of `SMPPaymentRequest`.
+    ///
+    /// The query is written in the order the reference class writes it: `amount`,
+    /// `currency`, `affiliate-key`, `title`, `callbackfail`, `callbacksuccess`, then
+    /// `receipt-email`, `receipt-mobilephone`, `foreign-tx-id`, `skip-screen-success`.
+    public struct PaymentRequest: Hashable, Sendable, Codable {
+        /// The amount to charge; its currency is sent as `currency`.
+        public var amount: Money
+        /// Your affiliate key, associated with your app's bundle identifier (`affiliate-key`).
+        public var affiliateKey: String
+        /// A title for the transaction (`title`).
+        public var title: String?
+        /// Opened when the transaction succeeds (`callbacksuccess`).
+        public var callbackSuccess: String?
+        /// Opened when the transaction fails (`callbackfail`).
+        public var callbackFailure: String?
+        /// Prefills the receipt email field (`receipt-email`).
+        public var receiptEmail: String?
+        /// Prefills the receipt phone field (`receipt-mobilephone`).
+        public var receiptMobilePhone: String?
+        /// Your id for the transaction, unique per merchant account (`foreign-tx-id`).
+        public var foreignTransactionID: String?
+        /// Skip SumUp's success screen; your app must then show the result (`skip-screen-success=true`).
+        public var skipSuccessScreen = false
+
+        /// Like `+[SMPPaymentRequest paymentRequestWithAmount:currency:title:affiliateKey:]`.
+        public init(amount: Money, title: String? = nil, affiliateKey: String) {
+            self.amount = amount
+            self.title = title
+            self.affiliateKey = affiliateKey
+        }
+
+        /// Checks every field.
+        public func validate() throws(ChargeKitError) {
+            guard amount.minorUnits > 0 else { throw .invalidField("amount", rule: "must be greater than zero") }
+            guard !affiliateKey.isEmpty else { throw .missingField("affiliate-key") }
+            try FieldRules.printableASCII(affiliateKey, field: "affiliate-key", limit: 128)
+            if let title { try FieldRules.text(title, field: "title", limit: 255) }
+            if let callbackSuccess { try FieldRules.callbackURL(callbackSuccess, field: "callbacksuccess") }
+            if let callbackFailure { try FieldRules.callbackURL(callbackFailure, field: "callbackfail") }
+            if let receiptEmail, !receiptEmail.isEmpty { try FieldRules.text(receiptEmail, field: "receipt-email", limit: 255) }
+            if let receiptMobilePhone, !receiptMobilePhone.isEmpty {
+                try FieldRules.text(receiptMobilePhone, field: "receipt-mobilephone", limit: 32)
+            }
+            if let foreignTransactionID { try SumUp.validateForeignTransactionID(foreignTransactionID) }
+        }
+
+        /// The request URL. With `callbackItems`, those items (extras and the nonce) are
+        /// appended to both callback URLs first.
+        public func requestURL(callbackItems: [QueryItem] = []) throws(ChargeKitError) -> String {
+            try validate()
+            let fields: [(String, String?)] = [
+                ("amount", amount.formatted),
+                ("currency", amount.currency.code),
+                ("affiliate-key", affiliateKey),
+                ("title", title),
+                ("callbackfail", callbackFailure.map { QueryURL.appending(callbackItems, to: $0) }),
+                ("callbacksuccess", callbackSuccess.map { QueryURL.appending(callbackItems, to: $0) }),
+                ("receipt-email", receiptEmail),
+                ("receipt-mobilephone", receiptMobilePhone),
+                ("foreign-tx-id", foreignTransactionID),
+                ("skip-screen-success", skipSuccessScreen ? "true" : nil),
+            ]
+            let items = fields.compactMap { name, value in value.flatMap { $0.isEmpty ? nil : QueryItem(name, $0) } }
+            return SumUp.baseURL + "?" + QueryURL.encode(items)
+        }
+    }
+
+    /// A SumUp callback: `smp-status`, `smp-tx-code`, `foreign-tx-id`, `smp-message`.
+    public struct Callback: Hashable, Sendable, Codable {
+        /// The documented `smp-status` values.
+        public enum Status: String, Hashable, Sendable, Codable, CaseIterable {
+            /// The transaction has succeeded.
+            case success
+            /// The transaction has failed.
+            case failed
+            /// The SumUp app is not ready to accept payments (user must open it).
+            case invalidState = "invalidstate"
+        }
+
+        /// The URL opened, without its query.
+        public var callbackURL: String
+        /// `smp-status`.
+        public var status: Status
+        /// `smp-tx-code`, SumUp's transaction code (app 1.53 and later).
+        public var transactionCode: String?
+        /// `foreign-tx-id`, echoed when it was sent.
+        public var foreignTransactionID: String?
+        /// `smp-message`, a localized human-readable message.
+        public var message: String?
+        /// The correlation nonce ChargeKit put on the callback URL.
+        public var nonce: Nonce?
+        /// Every other parameter (your extras), in order.
+        public var extraItems: [QueryItem]
+
+        /// Parses and validates a callback URL.
+        public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
+            try self.init(QueryURL(parsing: url, maximumLength: maximumLength))
+        }
+
+        /// Validates an already split URL.
+        public init(_ url: QueryURL) throws(ChargeKitError) {
+            var fields = try FieldReader(url.items)
+            callbackURL = url.base
+            let statusText = try fields.require("smp-status")
+            guard let status = Status(rawValue: statusText) else {
+                throw .invalidField("smp-status", rule: "must be success, failed or invalidstate")
+            }
+            self.status = status
+            transactionCode = fields.take("smp-tx-code")
+            if let transactionCode {
+                guard !transactionCode.isEmpty else { throw .invalidField("smp-tx-code", rule: "must not be empty") }
+                try FieldRules.printableASCII(transactionCode, field: "smp-tx-code", limit: 64)
+            }
+            foreignTransactionID = fields.take("foreign-tx-id")
+            if let foreignTransactionID { try SumUp.validateForeignTransactionID(foreignTransactionID) }
+            message = fields.take("smp-message")
+            if let message { try FieldRules.text(message, field: "smp-message", limit: 1024) }
+            nonce = try fields.take(ChargeKitParameter.nonce).map { text throws(ChargeKitError) in
+                try Nonce(text, field: ChargeKitParameter.nonce)
+            }
+            extraItems = fields.remaining
+            if let unknown = extraItems.first(where: { $0.name.hasPrefix("smp-") }) {
+                throw .unexpectedField(unknown.name, rule: "not a SumUp callback field")
+            }
+            if let marker = extraItems.first(where: { $0.name == ChargeKitParameter.callback }) {
+                throw .unexpectedField(marker.name, rule: "SumUp callbacks carry smp-status instead")
+            }
+        }
+    }
+}

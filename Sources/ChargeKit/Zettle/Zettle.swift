@@ -1,0 +1,250 @@
+import Foundation
+
+/// iZettle / Zettle's custom URL scheme, in both documented versions:
+/// ``PaymentRequest`` for `izettle://x-callback-url/payment/1.0`, and
+/// ``APIRequest`` for the later `izettle://api/` operations; ``Callback`` parses
+/// the answers of both.
+public enum Zettle {
+    /// The base URL of a version 1.0 payment.
+    public static let paymentBaseURL = "izettle://x-callback-url/payment/1.0"
+    /// The base of the later API operations.
+    public static let apiBaseURL = "izettle://api/"
+    /// The scheme to list under `LSApplicationQueriesSchemes`.
+    public static let scheme = "izettle"
+    /// The longest `reference` the API operations accept.
+    public static let maximumReferenceLength = 128
+    /// The largest image (before Base64) ChargeKit will put in a URL: 256 KiB.
+    public static let maximumImageBytes = 256 * 1024
+
+    /// The error codes on the failure callback (`errorCode`).
+    public enum ErrorCode: Hashable, Sendable, Codable, CustomStringConvertible {
+        /// An error occurred while processing the payment.
+        case technicalError
+        /// The user cancelled the purchase.
+        case cancelledByUser
+        /// The calling app's currency does not match the iZettle app's.
+        case invalidCurrency
+        /// The iZettle app is not ready (e.g. not logged in).
+        case invalidState
+        /// A query parameter is missing or empty.
+        case missingParameter
+        /// A code not documented; kept as sent.
+        case other(String)
+
+        /// Maps a wire value to a case.
+        public init(wireValue: String) {
+            switch wireValue {
+            case "TechnicalError": self = .technicalError
+            case "CancelledByUser": self = .cancelledByUser
+            case "InvalidCurrency": self = .invalidCurrency
+            case "InvalidState": self = .invalidState
+            case "MissingParameter": self = .missingParameter
+            default: self = .other(wireValue)
+            }
+        }
+
+        /// The wire value, such as `CancelledByUser`.
+        public var wireValue: String {
+            switch self {
+            case .technicalError: return "TechnicalError"
+            case .cancelledByUser: return "CancelledByUser"
+            case .invalidCurrency: return "InvalidCurrency"
+            case .invalidState: return "InvalidState"
+            case .missingParameter: return "MissingParameter"
+            case .other(let value): return value
+            }
+        }
+
+        /// The five documented codes.
+        public static let documented: [ErrorCode] = [.technicalError, .cancelledByUser, .invalidCurrency, .invalidState, .missingParameter]
+
+        public var description: String { wireValue }
+
+        public init(from decoder: any Decoder) throws { self.init(wireValue: try decoder.singleValueContainer().decode(String.self)) }
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(wireValue)
+        }
+    }
+
+    /// A version 1.0 payment request (`izettle://x-callback-url/payment/1.0`).
+    public struct PaymentRequest: Hashable, Sendable, Codable {
+        /// The app's name as shown in iZettle (`x-source`).
+        public var source: String
+        /// Opened after a successful purchase (`x-success`).
+        public var successURL: String
+        /// Opened after a failed purchase, with `errorCode` (`x-failure`).
+        public var failureURL: String
+        /// The key received from iZettle for your bundle id (`api-key`).
+        public var apiKey: String
+        /// The amount (`price`) and its currency (`currency`).
+        public var price: Money
+        /// Shown in iZettle, in the seller's history and on the receipt (`title`).
+        public var title: String
+        /// Saved with the purchase and echoed on both callbacks (`reference`).
+        public var reference: String?
+        /// A PNG or JPEG image, sent Base64-encoded (`image`).
+        public var image: Data?
+
+        /// Makes a request with every mandatory parameter.
+        public init(source: String, successURL: String, failureURL: String, apiKey: String, price: Money, title: String) {
+            self.source = source
+            self.successURL = successURL
+            self.failureURL = failureURL
+            self.apiKey = apiKey
+            self.price = price
+            self.title = title
+        }
+
+        /// Checks every field; the image must be a PNG or JPEG within ``Zettle/maximumImageBytes``.
+        public func validate() throws(ChargeKitError) {
+            for (name, value) in [("x-source", source), ("api-key", apiKey), ("title", title)] {
+                guard !value.isEmpty else { throw .missingField(name) }
+                try FieldRules.text(value, field: name, limit: 255)
+            }
+            try FieldRules.callbackURL(successURL, field: "x-success")
+            try FieldRules.callbackURL(failureURL, field: "x-failure")
+            guard price.minorUnits > 0 else { throw .invalidField("price", rule: "must be greater than zero") }
+            if let reference { try Zettle.validateReference(reference, field: "reference") }
+            if let image { try Zettle.validateImage(image) }
+        }
+
+        /// The request URL; `callbackItems` (extras, nonce) are appended to both callback
+        /// URLs, and each gets `chargekit-callback=success|failure` so that the answer
+        /// says which one was opened.
+        public func requestURL(callbackItems: [QueryItem] = []) throws(ChargeKitError) -> String {
+            try validate()
+            let (success, failure) = Zettle.callbackURLs(successURL, failureURL, appending: callbackItems)
+            var items = [
+                QueryItem("x-source", source), QueryItem("x-success", success), QueryItem("x-failure", failure),
+                QueryItem("api-key", apiKey), QueryItem("price", price.formatted),
+                QueryItem("currency", price.currency.code), QueryItem("title", title),
+            ]
+            if let reference, !reference.isEmpty { items.append(QueryItem("reference", reference)) }
+            if let image { items.append(QueryItem("image", image.base64EncodedString())) }
+            return Zettle.paymentBaseURL + "?" + QueryURL.encode(items)
+        }
+    }
+
+    /// An operation of the later `izettle://api/` scheme.
+    public struct APIRequest: Hashable, Sendable, Codable {
+        /// The operation and its own parameters.
+        public enum Operation: Hashable, Sendable, Codable {
+            /// `payment/charge`: take a payment.
+            case charge(amount: Money, reference: String)
+            /// `payment/refund`: refund the payment made with `originalReference`.
+            case refund(originalReference: String, reference: String, amount: Money?)
+            /// `payment/query`: ask for the result of the payment with `reference`
+            /// (recovery after a crash).
+            case query(reference: String)
+            /// `open`: bring the Zettle app to the front.
+            case open
+
+            /// The path after `izettle://api/`.
+            public var path: String {
+                switch self {
+                case .charge: return "payment/charge"
+                case .refund: return "payment/refund"
+                case .query: return "payment/query"
+                case .open: return "open"
+                }
+            }
+
+            /// The reference the answer will concern, if any.
+            public var reference: String? {
+                switch self {
+                case .charge(_, let reference), .refund(_, let reference, _), .query(let reference): return reference
+                case .open: return nil
+                }
+            }
+        }
+
+        /// What to do.
+        public var operation: Operation
+        /// Opened on success with the payment info (`successURL`).
+        public var successURL: String
+        /// Opened on failure with `errorMessage` (`failureURL`).
+        public var failureURL: String
+        /// Your referral code (`referralCode`).
+        public var referralCode: String?
+        /// Only this logged-in Zettle account may take the payment (`enforcedUserAccount`).
+        public var enforcedUserAccount: String?
+
+        /// Makes an operation request.
+        public init(operation: Operation, successURL: String, failureURL: String) {
+            self.operation = operation
+            self.successURL = successURL
+            self.failureURL = failureURL
+        }
+
+        /// Checks every field.
+        public func validate() throws(ChargeKitError) {
+            try FieldRules.callbackURL(successURL, field: "successURL")
+            try FieldRules.callbackURL(failureURL, field: "failureURL")
+            if let referralCode { try FieldRules.text(referralCode, field: "referralCode", limit: 128) }
+            if let enforcedUserAccount { try FieldRules.text(enforcedUserAccount, field: "enforcedUserAccount", limit: 255) }
+            switch operation {
+            case .charge(let amount, let reference):
+                guard amount.minorUnits > 0 else { throw .invalidField("amount", rule: "must be greater than zero") }
+                try Zettle.validateReference(reference, field: "reference")
+            case .refund(let original, let reference, let amount):
+                try Zettle.validateReference(original, field: "originalReference")
+                try Zettle.validateReference(reference, field: "reference")
+                guard original != reference else {
+                    throw .invalidField("reference", rule: "must differ from originalReference")
+                }
+                if let amount, amount.minorUnits <= 0 { throw .invalidField("amount", rule: "must be greater than zero") }
+            case .query(let reference):
+                try Zettle.validateReference(reference, field: "reference")
+            case .open:
+                break
+            }
+        }
+
+        /// The request URL, `izettle://api/<operation>?...`.
+        public func requestURL(callbackItems: [QueryItem] = []) throws(ChargeKitError) -> String {
+            try validate()
+            var items: [QueryItem] = []
+            switch operation {
+            case .charge(let amount, let reference):
+                items += [QueryItem("amount", amount.formatted), QueryItem("currency", amount.currency.code), QueryItem("reference", reference)]
+            case .refund(let original, let reference, let amount):
+                items += [QueryItem("originalReference", original), QueryItem("reference", reference)]
+                if let amount { items += [QueryItem("amount", amount.formatted), QueryItem("currency", amount.currency.code)] }
+            case .query(let reference):
+                items.append(QueryItem("reference", reference))
+            case .open:
+                break
+            }
+            let (success, failure) = Zettle.callbackURLs(successURL, failureURL, appending: callbackItems)
+            items += [QueryItem("successURL", success), QueryItem("failureURL", failure)]
+            if let referralCode, !referralCode.isEmpty { items.append(QueryItem("referralCode", referralCode)) }
+            if let enforcedUserAccount, !enforcedUserAccount.isEmpty { items.append(QueryItem("enforcedUserAccount", enforcedUserAccount)) }
+            return Zettle.apiBaseURL + operation.path + "?" + QueryURL.encode(items)
+        }
+    }
+
+    /// Both callback URLs with `items` appended, each marked with which one it is.
+    static func callbackURLs(_ success: String, _ failure: String, appending items: [QueryItem]) -> (String, String) {
+        guard !items.isEmpty else { return (success, failure) }
+        return (
+            QueryURL.appending(items + [QueryItem(ChargeKitParameter.callback, "success")], to: success),
+            QueryURL.appending(items + [QueryItem(ChargeKitParameter.callback, "failure")], to: failure)
+        )
+    }
+
+    static func validateReference(_ reference: String, field: String) throws(ChargeKitError) {
+        guard !reference.isEmpty else { throw .invalidField(field, rule: "must not be empty") }
+        try FieldRules.text(reference, field: field, limit: maximumReferenceLength)
+    }
+
+    static func validateImage(_ image: Data) throws(ChargeKitError) {
+        guard !image.isEmpty else { throw .invalidField("image", rule: "must not be empty") }
+        guard image.count <= maximumImageBytes else { throw .fieldTooLong("image", limit: maximumImageBytes) }
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF]
+        guard image.starts(with: png) || image.starts(with: jpeg) else {
+            throw .invalidField("image", rule: "must be a PNG or JPEG image")
+        }
+    }
+}

@@ -1,0 +1,172 @@
+extension Zettle {
+    /// The card details on a successful `izettle://api/` callback.
+    public struct PaymentInfo: Hashable, Sendable, Codable {
+        /// How the card was read.
+        public enum EntryMode: Hashable, Sendable, Codable, CustomStringConvertible {
+            case emv, magstripe, manualEntry
+            /// A value not documented; kept as sent.
+            case other(String)
+
+            /// Maps `EMV`, `MAGSTRIPE`, `MANUAL_ENTRY`.
+            public init(wireValue: String) {
+                switch wireValue {
+                case "EMV": self = .emv
+                case "MAGSTRIPE": self = .magstripe
+                case "MANUAL_ENTRY": self = .manualEntry
+                default: self = .other(wireValue)
+                }
+            }
+
+            /// The wire value.
+            public var wireValue: String {
+                switch self {
+                case .emv: return "EMV"
+                case .magstripe: return "MAGSTRIPE"
+                case .manualEntry: return "MANUAL_ENTRY"
+                case .other(let value): return value
+                }
+            }
+
+            public var description: String { wireValue }
+            public init(from decoder: any Decoder) throws { self.init(wireValue: try decoder.singleValueContainer().decode(String.self)) }
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(wireValue)
+            }
+        }
+
+        /// `referenceNumber`.
+        public var referenceNumber: String?
+        /// `entryMode`.
+        public var entryMode: EntryMode?
+        /// `obfuscatedPan`, like `**** **** **** 1111`.
+        public var obfuscatedPan: String?
+        /// `panHash`.
+        public var panHash: String?
+        /// `cardBrand`.
+        public var cardBrand: String?
+        /// `AID` (EMV only).
+        public var aid: String?
+        /// `TSI` (EMV only).
+        public var tsi: String?
+        /// `TVR` (EMV only).
+        public var tvr: String?
+        /// `applicationName` (EMV only).
+        public var applicationName: String?
+        /// `numberOfInstallments`.
+        public var numberOfInstallments: Int?
+        /// `installmentAmount`, as sent.
+        public var installmentAmount: String?
+
+        /// The wire names of the payment info fields.
+        public static let fieldNames = [
+            "referenceNumber", "entryMode", "obfuscatedPan", "panHash", "cardBrand", "AID", "TSI", "TVR",
+            "applicationName", "numberOfInstallments", "installmentAmount",
+        ]
+
+        /// Whether no field is set.
+        public var isEmpty: Bool { self == PaymentInfo() }
+
+        /// Makes empty payment info.
+        public init() {}
+
+        mutating func read(_ fields: inout FieldReader) throws(ChargeKitError) {
+            func text(_ name: String, limit: Int = 128) throws(ChargeKitError) -> String? {
+                guard let value = fields.take(name) else { return nil }
+                guard !value.isEmpty else { throw .invalidField(name, rule: "must not be empty") }
+                try FieldRules.printableASCII(value, field: name, limit: limit)
+                return value
+            }
+            referenceNumber = try text("referenceNumber")
+            entryMode = try text("entryMode").map(EntryMode.init(wireValue:))
+            obfuscatedPan = try text("obfuscatedPan", limit: 32)
+            if let pan = obfuscatedPan {
+                guard pan.utf8.allSatisfy({ DecimalText.isDigit($0) || $0 == 0x2A || $0 == 0x20 }),
+                      pan.utf8.suffix(4).allSatisfy(DecimalText.isDigit)
+                else { throw .invalidField("obfuscatedPan", rule: "must be masked like '**** **** **** 1111'") }
+            }
+            panHash = try text("panHash", limit: 256)
+            cardBrand = try text("cardBrand", limit: 40)
+            aid = try text("AID", limit: 32)
+            tsi = try text("TSI", limit: 16)
+            tvr = try text("TVR", limit: 16)
+            applicationName = try text("applicationName", limit: 64)
+            if let count = try text("numberOfInstallments", limit: 3) {
+                guard let number = Int(count), (1...999).contains(number) else {
+                    throw .invalidField("numberOfInstallments", rule: "must be a whole number from 1 to 999")
+                }
+                numberOfInstallments = number
+            }
+            if let amount = try text("installmentAmount", limit: 20) {
+                _ = try DecimalText.parse(amount, field: "installmentAmount")
+                installmentAmount = amount
+            }
+        }
+    }
+
+    /// An answer from the Zettle app to either version of the scheme.
+    ///
+    /// Which callback was opened is read from `errorCode` / `errorMessage` (present
+    /// only on failure) and, when ChargeKit built the URLs, cross-checked with the
+    /// `chargekit-callback` marker.
+    public struct Callback: Hashable, Sendable, Codable {
+        /// The URL opened, without its query.
+        public var callbackURL: String
+        /// Whether the success callback was opened.
+        public var succeeded: Bool
+        /// `errorCode` on a version 1.0 failure.
+        public var errorCode: ErrorCode?
+        /// `errorMessage` on failure.
+        public var errorMessage: String?
+        /// `reference`, echoed when it was sent.
+        public var reference: String?
+        /// The payment info on an `izettle://api/` success.
+        public var paymentInfo: PaymentInfo
+        /// The correlation nonce ChargeKit put on the callback URL.
+        public var nonce: Nonce?
+        /// Every other parameter (your extras), in order.
+        public var extraItems: [QueryItem]
+
+        /// Parses and validates a callback URL.
+        public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
+            try self.init(QueryURL(parsing: url, maximumLength: maximumLength))
+        }
+
+        /// Validates an already split URL.
+        public init(_ url: QueryURL) throws(ChargeKitError) {
+            var fields = try FieldReader(url.items)
+            callbackURL = url.base
+            let code = fields.take("errorCode")
+            errorMessage = fields.take("errorMessage")
+            if let errorMessage { try FieldRules.text(errorMessage, field: "errorMessage", limit: 1024) }
+            if let code {
+                guard !code.isEmpty, code.count <= 64, code.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic && $0.isASCII }) else {
+                    throw .invalidField("errorCode", rule: "must be a code such as CancelledByUser")
+                }
+            }
+            errorCode = code.map(ErrorCode.init(wireValue:))
+            reference = fields.take("reference")
+            if let reference { try Zettle.validateReference(reference, field: "reference") }
+            nonce = try fields.take(ChargeKitParameter.nonce).map { text throws(ChargeKitError) in
+                try Nonce(text, field: ChargeKitParameter.nonce)
+            }
+            let failed = code != nil || errorMessage != nil
+            switch fields.take(ChargeKitParameter.callback) {
+            case nil: break
+            case "success" where failed:
+                throw .unexpectedField(code == nil ? "errorMessage" : "errorCode", rule: "the success callback carries no error")
+            case "failure" where !failed:
+                throw .missingField("errorCode")
+            case "success", "failure": break
+            default: throw .invalidField(ChargeKitParameter.callback, rule: "must be success or failure")
+            }
+            succeeded = !failed
+            paymentInfo = PaymentInfo()
+            try paymentInfo.read(&fields)
+            if failed, let name = PaymentInfo.fieldNames.first(where: fields.contains) {
+                throw .unexpectedField(name, rule: "a failure callback carries no payment info")
+            }
+            extraItems = fields.remaining
+        }
+    }
+}
