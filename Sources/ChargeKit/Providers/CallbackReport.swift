@@ -1,0 +1,82 @@
+import Foundation
+
+/// A flat, JSON-ready account of a callback: the contract of `chargekit parse --json`.
+///
+/// Keys: `provider`, `outcome`, `providerStatus`, `verified`, `extraParams`, then
+/// each field the callback carries under its documented name (Credit Card Terminal:
+/// `transactionId`, `amount`, `currency`, `taxAmount`, `taxRate`, `tipAmount`,
+/// `cardType`, `redactedCardNumber`; SumUp: `smp-tx-code`, `foreign-tx-id`,
+/// `smp-message`; Zettle: `errorCode`, `errorMessage`, `reference` and the payment
+/// info names). Money is the exact decimal string.
+public struct CallbackReport: Encodable, Hashable, Sendable {
+    public var provider: String
+    public var outcome: String
+    public var providerStatus: String
+    public var verified: Bool
+    public var extraParams: [String: String]
+    public var fields: [String: String]
+    public var nonce: String?
+    public var flags: [String]
+
+    /// Reports a parsed callback; `result` is the ledger's verdict when it was verified.
+    public init(_ callback: PaymentCallback, result: PaymentResult? = nil) {
+        provider = callback.provider.rawValue
+        outcome = callback.outcome.rawValue
+        providerStatus = callback.providerStatus
+        verified = result != nil
+        extraParams = Dictionary(callback.extraItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        nonce = callback.nonce?.value
+        flags = result?.flags.map(\.description) ?? []
+        var fields: [String: String?] = [:]
+        switch callback {
+        case .creditCardTerminal(let response):
+            fields = [
+                "transactionId": response.transactionId, "amount": response.amount?.formatted,
+                "currency": response.currency?.code, "taxAmount": response.taxAmount?.formatted,
+                "taxRate": response.taxRate, "tipAmount": response.tipAmount?.formatted,
+                "cardType": response.cardType?.wireValue, "redactedCardNumber": response.redactedCardNumber,
+                "format": response.format.rawValue,
+            ]
+        case .sumUp(let callback):
+            fields = ["smp-tx-code": callback.transactionCode, "foreign-tx-id": callback.foreignTransactionID, "smp-message": callback.message]
+        case .zettle(let callback):
+            let info = callback.paymentInfo
+            fields = [
+                "errorCode": callback.errorCode?.wireValue, "errorMessage": callback.errorMessage, "reference": callback.reference,
+                "referenceNumber": info.referenceNumber, "entryMode": info.entryMode?.wireValue, "obfuscatedPan": info.obfuscatedPan,
+                "panHash": info.panHash, "cardBrand": info.cardBrand, "AID": info.aid, "TSI": info.tsi, "TVR": info.tvr,
+                "applicationName": info.applicationName, "numberOfInstallments": info.numberOfInstallments.map(String.init),
+                "installmentAmount": info.installmentAmount,
+            ]
+        }
+        self.fields = fields.compactMapValues { $0 }
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(provider, forKey: Key("provider"))
+        try container.encode(outcome, forKey: Key("outcome"))
+        try container.encode(providerStatus, forKey: Key("providerStatus"))
+        try container.encode(verified, forKey: Key("verified"))
+        try container.encode(extraParams, forKey: Key("extraParams"))
+        try container.encodeIfPresent(nonce, forKey: Key("nonce"))
+        try container.encode(flags, forKey: Key("flags"))
+        for (name, value) in fields { try container.encode(value, forKey: Key(name)) }
+    }
+
+    /// The report as one line of JSON with sorted keys.
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

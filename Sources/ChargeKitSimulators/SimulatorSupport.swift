@@ -1,0 +1,46 @@
+import ChargeKit
+
+/// Facts shared by the simulators: test cards and how they are shown.
+public enum TestCard {
+    /// The card type Credit Card Terminal would report for a card number.
+    public static func cardType(of number: String) -> CreditCardTerminal.CardType {
+        if number.hasPrefix("4") { return .visa }
+        if let two = Int(number.prefix(2)), (51...55).contains(two) { return .masterCard }
+        if number.hasPrefix("34") || number.hasPrefix("37") { return .amex }
+        if number.hasPrefix("6011") || number.hasPrefix("65") { return .discover }
+        return .unknown
+    }
+
+    /// `XXXXXXXXXXXX1111` for `4111111111111111`.
+    public static func redacted(_ number: String) -> String {
+        String(repeating: "X", count: max(0, number.count - 4)) + number.suffix(4)
+    }
+
+    /// `**** **** **** 1111` for `4111111111111111` (Zettle's obfuscated PAN).
+    public static func obfuscated(_ number: String) -> String {
+        "**** **** **** " + number.suffix(4)
+    }
+
+    /// A fresh numeric transaction id of `digits` digits.
+    static func randomID(digits: Int = 6) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let low = Int(pow10(digits - 1)), high = Int(pow10(digits)) - 1
+        return String(Int.random(in: low...high, using: &generator))
+    }
+
+    private static func pow10(_ exponent: Int) -> Int64 { (0..<exponent).reduce(1) { value, _ in value * 10 } }
+}
+
+/// Splits a request URL, checks its base and refuses repeated fields, as every payment app does.
+func readRequest(_ url: String, base: String) throws(ChargeKitError) -> (path: String, items: [QueryItem]) {
+    let split = try QueryURL(parsing: url, maximumLength: 1024 * 1024)
+    guard split.base.hasPrefix(base) else { throw .invalidURL("url", rule: "must start with \(base)") }
+    var names: Set<String> = []
+    for item in split.items where !names.insert(item.name).inserted { throw .duplicateField(item.name) }
+    return (String(split.base.dropFirst(base.count)), split.items)
+}
+
+extension Array where Element == QueryItem {
+    /// The value of the first item named `name`.
+    func value(_ name: String) -> String? { first { $0.name == name }?.value }
+}

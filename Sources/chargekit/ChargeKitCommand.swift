@@ -1,0 +1,60 @@
+import ArgumentParser
+import ChargeKit
+import ChargeKitSimulators
+import Foundation
+
+@main
+struct ChargeKitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chargekit",
+        abstract: "Build, simulate and verify payment-app hand-offs (Credit Card Terminal, SumUp, Zettle).",
+        subcommands: [Request.self, Parse.self, Simulate.self, Demo.self]
+    )
+}
+
+/// Exit status 2: an invalid, forged or replayed callback or request, reason on stderr.
+struct RefusedInput: Error, CustomStringConvertible {
+    var description: String
+}
+
+func refuse(_ error: ChargeKitError) -> ExitCode {
+    FileHandle.standardError.write(Data("chargekit: \(error.description)\n".utf8))
+    return ExitCode(2)
+}
+
+/// Runs `body`, turning a ChargeKitError into exit status 2 with the reason on stderr.
+func refusing<T>(_ body: () async throws(ChargeKitError) -> T) async throws -> T {
+    do throws(ChargeKitError) {
+        return try await body()
+    } catch {
+        throw refuse(error)
+    }
+}
+
+func parseExtras(_ extras: [String]) throws -> [QueryItem] {
+    try extras.map { text in
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+            throw ValidationError("--extra must be NAME=VALUE, got '\(text)'")
+        }
+        return QueryItem(String(text[..<equals]), String(text[text.index(after: equals)...]))
+    }
+}
+
+func parseCurrency(_ code: String) throws -> Currency {
+    do throws(ChargeKitError) { return try Currency(code: code) } catch { throw ValidationError(error.description) }
+}
+
+func parseMoney(_ text: String, _ code: String, field: String = "amount") throws -> Money {
+    let currency = try parseCurrency(code)
+    do throws(ChargeKitError) { return try Money(parsing: text, currency: currency, field: field) } catch {
+        throw ValidationError(error.description)
+    }
+}
+
+extension ChargeOutcome: ExpressibleByArgument {
+    public init?(argument: String) {
+        if argument == "error" { self = .failed } else { self.init(rawValue: argument) }
+    }
+}
+
+extension PaymentProvider: ExpressibleByArgument {}
