@@ -103,6 +103,7 @@ extension CreditCardTerminal {
                 guard ChargeResponse.fieldNames.contains(field) else {
                     throw .unexpectedField(item.name, rule: "not a Credit Card Terminal response field")
                 }
+                guard !protocolItems.contains(where: { $0.name == field }) else { throw .duplicateField(item.name) }
                 protocolItems.append(QueryItem(field, item.value))
             }
             _ = try FieldReader(extras)
