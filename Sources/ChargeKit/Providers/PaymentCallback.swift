@@ -51,7 +51,8 @@ public enum PaymentCallback: Hashable, Sendable {
     /// |---|---|---|---|---|
     /// | Credit Card Terminal | approved | declined | cancelled | error |
     /// | SumUp | success | failed | — | invalidstate |
-    /// | Zettle | success | — | CancelledByUser | any other errorCode |
+    /// | Zettle 1.0 | success | — | CancelledByUser | any other errorCode |
+    /// | Zettle api/ | success | — | — | errorMessage |
     public var outcome: ChargeOutcome {
         switch self {
         case .creditCardTerminal(let response):
