@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Checks the chargekit command-line contract: the seeds' URLs byte for byte, the JSON
+# keys of `parse --json`, and the exit codes (0 valid, 2 refused, other for usage).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bin="${CHARGEKIT_BIN:-$(swift build --show-bin-path)/chargekit}"
+pass=0
+fail=0
+check() { # name expected actual
+  if [ "$2" == "$3" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); printf 'FAIL %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3"; fi
+}
+
+check "ccterminal seed request" \
+  'com-innerfence-ccterminal://charge/1.0.0/?amount=10.99&email=john%40example.com&returnURL=com-your-app%3A%2F%2Faction%2F' \
+  "$("$bin" request ccterminal --amount 10.99 --email john@example.com --return-url com-your-app://action/)"
+check "sumup seed request" \
+  'sumupmerchant://pay/1.0?amount=10.00&currency=EUR&affiliate-key=YOUR-AFFILIATE-KEY&title=My%20title&callbackfail=samplepaymentapp%3A%2F%2F&callbacksuccess=samplepaymentapp%3A%2F%2F' \
+  "$("$bin" request sumup --amount 10.00 --currency EUR --affiliate-key YOUR-AFFILIATE-KEY --title "My title" --callback-success samplepaymentapp:// --callback-failure samplepaymentapp://)"
+
+seed='com-your-app://action/?ifcc_responseType=approved&ifcc_transactionId=100001&ifcc_amount=10.99&ifcc_currency=USD&ifcc_redactedCardNumber=XXXXXXXXXXXX1111&ifcc_cardType=Visa&ifcc_taxAmount=0.93&ifcc_taxRate=8.5&ifcc_tipAmount=1.50'
+check "parse --json seed response" \
+  '{"amount":"10.99","cardType":"Visa","currency":"USD","extraParams":{},"flags":[],"format":"standard","outcome":"approved","provider":"ccterminal","providerStatus":"approved","redactedCardNumber":"XXXXXXXXXXXX1111","taxAmount":"0.93","taxRate":"8.5","tipAmount":"1.50","transactionId":"100001","verified":false}' \
+  "$("$bin" parse --json "$seed")"
+"$bin" parse 'com-your-app://action/?ifcc_responseType=approved' >/dev/null 2>&1; check "invalid response exits 2" 2 $?
+"$bin" parse 'com-your-app://action/?ifcc_responseType=declined' >/dev/null 2>&1; check "declined response exits 0" 0 $?
+"$bin" parse >/dev/null 2>&1; code=$?; check "usage error exits non-zero, not 2" yes "$([ $code -ne 0 ] && [ $code -ne 2 ] && echo yes || echo no)"
+
+ledger="$(mktemp -d)/ledger.json"
+for provider in ccterminal sumup zettle; do
+  case $provider in
+    ccterminal) url=$("$bin" request ccterminal --amount 5.00 --return-url my-app://done --extra 'note=a&b c' --ledger "$ledger") ;;
+    sumup) url=$("$bin" request sumup --amount 5.00 --currency EUR --affiliate-key K --callback-success my-app://done --callback-failure my-app://done --extra 'note=a&b c' --ledger "$ledger") ;;
+    zettle) url=$("$bin" request zettle --amount 5.00 --currency SEK --title T --api-key K --source S --callback-success my-app://done --callback-failure my-app://done --extra 'note=a&b c' --ledger "$ledger") ;;
+  esac
+  callback=$("$bin" simulate "$url" --outcome approved)
+  out=$("$bin" parse --ledger "$ledger" --json "$callback"); code=$?
+  check "$provider: verified through the file ledger" "0 true approved $provider a&b c" \
+    "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(str(d["verified"]).lower(), d["outcome"], d["provider"], d["extraParams"]["note"])')"
+  "$bin" parse --ledger "$ledger" "$callback" >/dev/null 2>&1; check "$provider: replay exits 2" 2 $?
+done
+out=$("$bin" simulate "$("$bin" request ccterminal --amount 10.00 --tax-rate default --return-url a://b)" --default-tax-rate 8.125 --tip 1.50)
+check "simulate default tax and tip" "ifcc_amount=12.31 ifcc_taxAmount=0.81 ifcc_taxRate=8.125 ifcc_tipAmount=1.50" \
+  "$(echo "$out" | tr '&?' '\n\n' | grep -E '^ifcc_(amount|taxAmount|taxRate|tipAmount)=' | sort | tr '\n' ' ' | sed 's/ $//')"
+
+for provider in ccterminal sumup zettle; do
+  out=$("$bin" demo --provider "$provider"); code=$?
+  check "demo --provider $provider" "0 yes" "$code $(echo "$out" | grep -q 'Approved, declined and forged callbacks were told apart.' && ! echo "$out" | grep -q ACCEPTED && echo yes)"
+done
+
+echo "cli checks: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
