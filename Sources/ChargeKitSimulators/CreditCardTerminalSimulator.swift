@@ -84,10 +84,14 @@ public struct CreditCardTerminalSimulator: Sendable {
         var request = CreditCardTerminal.ChargeRequest()
         let currency = try items.value("currency").map { code throws(ChargeKitError) in try Currency(code: code) }
         request.currency = currency
+        let textFields = Dictionary(uniqueKeysWithValues: CreditCardTerminal.ChargeRequest.textFieldPaths.map { ($0.name, $0.path) })
         for item in items {
             let value = item.value
+            if let path = textFields[item.name] {
+                request[keyPath: path] = value
+                continue
+            }
             switch item.name {
-            case "returnAppName": request.returnAppName = value
             case "returnURL": request.returnURL = value
             case "returnImmediately": request.returnImmediately = try flag(item)
             case "fm": request.fileMakerFormat = try flag(item)
@@ -95,18 +99,6 @@ public struct CreditCardTerminalSimulator: Sendable {
             case "amountFixed": request.amountFixed = try flag(item)
             case "taxRate": request.taxRate = try CreditCardTerminal.TaxRate(parsing: value)
             case "currency": break
-            case "email": request.email = value
-            case "firstName": request.firstName = value
-            case "lastName": request.lastName = value
-            case "company": request.company = value
-            case "address": request.address = value
-            case "city": request.city = value
-            case "state": request.state = value
-            case "zip": request.zip = value
-            case "phone": request.phone = value
-            case "country": request.country = value
-            case "invoiceNumber": request.invoiceNumber = value
-            case "description": request.description = value
             default: throw .unexpectedField(item.name, rule: "not a Credit Card Terminal request field")
             }
         }

@@ -57,19 +57,16 @@ public enum PercentEncoding {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var iterator = bytes.makeIterator()
-        var sawEscape = false
         while let byte = iterator.next() {
             guard byte == 0x25 else {
                 out.append(byte)
                 continue
             }
-            sawEscape = true
             guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
                 throw .malformedPercentEncoding(field: field, rule: "'%' must be followed by two hex digits")
             }
             out.append(high << 4 | low)
         }
-        if !sawEscape, let text = String(validating: out, as: UTF8.self) { return text }
         guard let text = String(validating: out, as: UTF8.self) else {
             throw .malformedPercentEncoding(field: field, rule: "decoded bytes are not valid UTF-8")
         }

@@ -153,13 +153,16 @@ extension CreditCardTerminal {
             .sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         }
 
+        /// The free-text fields by wire name, in one table for builders and parsers.
+        public static let textFieldPaths: [(name: String, path: WritableKeyPath<Self, String?> & Sendable)] = [
+            ("returnAppName", \.returnAppName), ("email", \.email), ("firstName", \.firstName),
+            ("lastName", \.lastName), ("company", \.company), ("address", \.address), ("city", \.city),
+            ("state", \.state), ("zip", \.zip), ("phone", \.phone), ("country", \.country),
+            ("invoiceNumber", \.invoiceNumber), ("description", \.description),
+        ]
+
         private var textFields: [(String, String?)] {
-            [
-                ("returnAppName", returnAppName), ("email", email), ("firstName", firstName),
-                ("lastName", lastName), ("company", company), ("address", address), ("city", city),
-                ("state", state), ("zip", zip), ("phone", phone), ("country", country),
-                ("invoiceNumber", invoiceNumber), ("description", description),
-            ]
+            Self.textFieldPaths.map { ($0.name, self[keyPath: $0.path]) }
         }
 
         static func validateEmail(_ email: String) throws(ChargeKitError) {
