@@ -58,6 +58,20 @@ enum FieldRules {
         }
     }
 
+    /// The app's extra parameters: non-empty names, none reserved, none twice (counting
+    /// the names already on the URL they are appended to).
+    /// - Parameter reservedRule: the rule a reserved name breaks, or `nil` when it is free.
+    static func extras(
+        _ extras: [QueryItem], field: String, alreadyOn existing: [QueryItem] = [], reservedRule: (QueryItem) -> String?
+    ) throws(ChargeKitError) {
+        var seen = Set(existing.map(\.name))
+        for item in extras {
+            guard !item.name.isEmpty else { throw .invalidField(field, rule: "a parameter name must not be empty") }
+            if let rule = reservedRule(item) { throw .invalidField(item.name, rule: rule) }
+            guard seen.insert(item.name).inserted else { throw .duplicateField(item.name) }
+        }
+    }
+
     /// A URL an app opens us back on: must have a scheme and no fragment.
     static func callbackURL(_ value: String, field: String) throws(ChargeKitError) {
         guard value.utf8.count <= 2048 else { throw .fieldTooLong(field, limit: 2048) }

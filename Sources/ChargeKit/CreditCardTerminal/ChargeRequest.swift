@@ -184,16 +184,10 @@ extension CreditCardTerminal {
         }
 
         static func validateExtraParams(_ extras: [QueryItem], returnURL: String) throws(ChargeKitError) {
-            var seen: Set<String> = []
-            if let existing = try? QueryURL(parsing: returnURL) {
-                for item in existing.items { seen.insert(item.name) }
-            }
-            for item in extras {
-                guard !item.name.isEmpty else { throw .invalidField("extraParams", rule: "a parameter name must not be empty") }
-                guard !item.fileMakerName.name.hasPrefix(CreditCardTerminal.responsePrefix) else {
-                    throw .invalidField(item.name, rule: "names starting with ifcc_ are reserved for the response")
-                }
-                guard seen.insert(item.name).inserted else { throw .duplicateField(item.name) }
+            let existing = (try? QueryURL(parsing: returnURL))?.items ?? []
+            try FieldRules.extras(extras, field: "extraParams", alreadyOn: existing) { item in
+                item.fileMakerName.name.hasPrefix(CreditCardTerminal.responsePrefix)
+                    ? "names starting with ifcc_ are reserved for the response" : nil
             }
         }
     }

@@ -60,13 +60,9 @@ enum CallbackExtras {
     )
 
     static func validate(_ extras: [QueryItem]) throws(ChargeKitError) {
-        var seen: Set<String> = []
-        for item in extras {
-            guard !item.name.isEmpty else { throw .invalidField("extras", rule: "a parameter name must not be empty") }
-            guard !reserved.contains(item.name), !item.name.hasPrefix("smp-") else {
-                throw .invalidField(item.name, rule: "is a name the payment app or ChargeKit uses on the callback")
-            }
-            guard seen.insert(item.name).inserted else { throw .duplicateField(item.name) }
+        try FieldRules.extras(extras, field: "extras") { item in
+            reserved.contains(item.name) || item.name.hasPrefix("smp-")
+                ? "is a name the payment app or ChargeKit uses on the callback" : nil
         }
     }
 }
