@@ -32,6 +32,8 @@ public struct SumUpSimulator: Sendable {
             }
         }
         var answer: [QueryItem] = []
+        let foreignID = items.value("foreign-tx-id")
+        let validForeignID = foreignID.flatMap { id in (try? SumUp.validateForeignTransactionID(id)) == nil ? nil : id }
         let status: SumUp.Callback.Status
         var message: String?
         if let missing = ["amount", "currency", "affiliate-key"].first(where: { (items.value($0) ?? "").isEmpty }) {
@@ -47,7 +49,7 @@ public struct SumUpSimulator: Sendable {
                   (try? Money(parsing: amount, currency: currency)) == nil {
             status = .failed
             message = "Invalid amount."
-        } else if let id = items.value("foreign-tx-id"), (try? SumUp.validateForeignTransactionID(id)) == nil {
+        } else if foreignID != nil, validForeignID == nil {
             status = .failed
             message = "Invalid foreign transaction id."
         } else {
@@ -60,9 +62,7 @@ public struct SumUpSimulator: Sendable {
         }
         answer.append(QueryItem("smp-status", status.rawValue))
         if status == .success { answer.append(QueryItem("smp-tx-code", transactionCode ?? "TX" + TestCard.randomID(digits: 8))) }
-        if let id = items.value("foreign-tx-id"), status != .failed || (try? SumUp.validateForeignTransactionID(id)) != nil {
-            answer.append(QueryItem("foreign-tx-id", id))
-        }
+        if let validForeignID { answer.append(QueryItem("foreign-tx-id", validForeignID)) }
         if let message { answer.append(QueryItem("smp-message", message)) }
         guard let target = status == .success ? success : failure, !target.isEmpty else {
             throw .missingField(status == .success ? "callbacksuccess" : "callbackfail")
