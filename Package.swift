@@ -3,29 +3,55 @@ import PackageDescription
 
 let package = Package(
     name: "ChargeKit",
-    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8)],
+    platforms: [.iOS(.v15), .macOS(.v14), .tvOS(.v15), .watchOS(.v8)],
     products: [
         .library(name: "ChargeKit", targets: ["ChargeKit"]),
+        .library(name: "CitconUPI", targets: ["CitconUPI"]),
         .library(name: "ChargeKitSimulators", targets: ["ChargeKitSimulators"]),
+        .library(name: "CitconSandbox", targets: ["CitconSandbox"]),
         .executable(name: "chargekit", targets: ["chargekit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
     ],
     targets: [
-        // Platform-neutral core: Foundation only.
+        // SDK libraries: Foundation only (an iOS app that links them links nothing else).
         .target(name: "ChargeKit"),
+        .target(name: "CitconUPI", dependencies: ["ChargeKit"]),
         // Simulators that play each payment app; used by tests, the CLI and apps' own tests.
         .target(name: "ChargeKitSimulators", dependencies: ["ChargeKit"]),
+        // The local Citcon UPI sandbox server (Hummingbird + SQLite). Never linked by the SDKs.
+        .target(
+            name: "CitconSandbox",
+            dependencies: [
+                "ChargeKit",
+                "CitconUPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ]
+        ),
         .executableTarget(
             name: "chargekit",
             dependencies: [
                 "ChargeKit",
                 "ChargeKitSimulators",
+                "CitconUPI",
+                "CitconSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "ChargeKitTests", dependencies: ["ChargeKit", "ChargeKitSimulators"]),
+        .testTarget(name: "CitconUPITests", dependencies: ["CitconUPI"]),
+        .testTarget(
+            name: "CitconSandboxTests",
+            dependencies: [
+                "CitconUPI",
+                "CitconSandbox",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

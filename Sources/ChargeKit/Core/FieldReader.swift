@@ -40,10 +40,11 @@ struct FieldReader {
     var remaining: [QueryItem] { items.filter { !taken.contains($0.name) } }
 }
 
-/// Checks shared by every request builder.
-enum FieldRules {
+/// Checks shared by every request builder and by the Citcon UPI SDK and sandbox. Each
+/// throws a ``ChargeKitError`` that names `field`.
+public enum FieldRules {
     /// A free-text field: no control characters, at most `limit` characters.
-    static func text(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
+    public static func text(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
         guard value.count <= limit else { throw .fieldTooLong(field, limit: limit) }
         guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw .invalidField(field, rule: "must not contain control characters")
@@ -51,7 +52,7 @@ enum FieldRules {
     }
 
     /// Only printable ASCII (0x20–0x7E), at most `limit` characters.
-    static func printableASCII(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
+    public static func printableASCII(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
         guard value.utf8.count <= limit else { throw .fieldTooLong(field, limit: limit) }
         guard value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
             throw .invalidField(field, rule: "must contain printable ASCII characters only")
@@ -73,7 +74,7 @@ enum FieldRules {
     }
 
     /// A URL an app opens us back on: must have a scheme and no fragment.
-    static func callbackURL(_ value: String, field: String) throws(ChargeKitError) {
+    public static func callbackURL(_ value: String, field: String) throws(ChargeKitError) {
         guard value.utf8.count <= 2048 else { throw .fieldTooLong(field, limit: 2048) }
         let url: QueryURL
         do {
@@ -86,5 +87,26 @@ enum FieldRules {
             }
         }
         guard url.fragment == nil else { throw .invalidURL(field, rule: "must not have a #fragment") }
+    }
+
+    /// An identifier such as a reference, token or transaction id: 1 to `limit`
+    /// characters from `A–Z a–z 0–9 . _ : -` (safe in a URL path without encoding).
+    public static func identifier(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
+        guard !value.isEmpty else { throw .missingField(field) }
+        guard value.utf8.count <= limit else { throw .fieldTooLong(field, limit: limit) }
+        guard value.utf8.allSatisfy({ isIdentifierByte($0) }) else {
+            throw .invalidField(field, rule: "may contain only letters, digits, '.', '_', ':' and '-'")
+        }
+    }
+
+    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"),
+             UInt8(ascii: "-"):
+            return true
+        default:
+            return false
+        }
     }
 }

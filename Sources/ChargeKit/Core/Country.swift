@@ -1,0 +1,33 @@
+/// An ISO 3166-1 alpha-2 country code, such as `US`.
+public struct Country: Hashable, Sendable, CustomStringConvertible {
+    /// The upper-case two-letter code.
+    public let code: String
+
+    /// Looks up a country by its ISO 3166-1 alpha-2 code.
+    ///
+    /// - Throws: ``ChargeKitError/invalidField(_:rule:)`` naming `field` when `code` is
+    ///   not two upper-case letters or not an assigned code.
+    public init(code: String, field: String = "country") throws(ChargeKitError) {
+        guard code.utf8.count == 2, code.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
+            throw .invalidField(field, rule: "must be two upper-case letters (ISO 3166-1 alpha-2)")
+        }
+        guard Country.assigned.contains(code) else {
+            throw .invalidField(field, rule: "'\(code)' is not an assigned ISO 3166-1 alpha-2 code")
+        }
+        self.code = code
+    }
+
+    public var description: String { code }
+
+    /// The officially assigned alpha-2 codes (249, list of 2024).
+    static let assigned: Set<String> = Set("""
+    AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT \
+    BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH \
+    ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT \
+    HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS \
+    LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI \
+    NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG \
+    SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG \
+    UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW
+    """.split(separator: " ").map(String.init))
+}

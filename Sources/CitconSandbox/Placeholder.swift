@@ -1,0 +1,3 @@
+import Hummingbird
+import SQLiteNIO
+enum _Placeholder {}

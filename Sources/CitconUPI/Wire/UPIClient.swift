@@ -1,0 +1,173 @@
+import ChargeKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An HTTP client for the Citcon UPI REST API (`/v1/`), on URLSession. It is what
+/// ``CPayManager`` uses, and what a merchant's server (or a test playing it) uses to
+/// get tokens, create charges, capture, refund and cancel.
+///
+/// Network behaviour: every request has a timeout; inquiries (`GET`, idempotent) are
+/// retried on transport errors and 5xx answers with a doubling delay; `POST`s are
+/// not retried (their reference makes a retry safe for the caller to do, but the
+/// client does not guess). `4010` is surfaced as ``CPayError/unauthorized(message:)``.
+/// The log never sees a token, key or charge token: paths are redacted and headers
+/// are not logged.
+public struct UPIClient: Sendable {
+    /// The API root, such as `https://api.sandbox.citconpay.com` or a local sandbox.
+    public var baseURL: URL
+    /// Per-request timeout in seconds.
+    public var timeout: TimeInterval
+    /// How many times an inquiry is retried after the first attempt.
+    public var inquiryRetries: Int
+    /// The delay before the first retry; doubled for each next one.
+    public var retryDelay: Duration
+    /// Receives one line per request (method, redacted path, HTTP status, duration).
+    public var log: (@Sendable (String) -> Void)?
+    private let session: URLSession
+
+    /// Makes a client.
+    public init(baseURL: URL, timeout: TimeInterval = 15, inquiryRetries: Int = 2,
+                retryDelay: Duration = .milliseconds(200), session: URLSession? = nil,
+                log: (@Sendable (String) -> Void)? = nil) {
+        self.baseURL = baseURL
+        self.timeout = timeout
+        self.inquiryRetries = inquiryRetries
+        self.retryDelay = retryDelay
+        self.log = log
+        self.session = session ?? URLSession(configuration: .ephemeral)
+    }
+
+    // MARK: Operations
+
+    /// `POST /v1/access-tokens`: exchanges the merchant's private key for an access token.
+    public func accessToken(merchantKey: String, type: String) async throws(CPayError) -> UPIWire.AccessToken {
+        try await send("POST", "/v1/access-tokens", bearer: merchantKey, body: UPIWire.AccessTokenRequest(tokenType: type))
+    }
+
+    /// `POST /v1/charges`: creates a charge (server token) and returns its charge token.
+    public func createCharge(_ body: UPIWire.ChargeRequest, token: String) async throws(CPayError) -> UPIWire.ChargeCreated {
+        try await send("POST", "/v1/charges", bearer: token, body: body)
+    }
+
+    /// `POST /v1/charges/{charge-token}`: confirms a charge with a payment method (client token).
+    public func confirmCharge(chargeToken: String, _ body: UPIWire.ConfirmRequest, token: String)
+        async throws(CPayError) -> UPIWire.Confirmation
+    {
+        try checked { () throws(ChargeKitError) in try FieldRules.identifier(chargeToken, field: "chargeToken", limit: 128) }
+        return try await send("POST", "/v1/charges/\(chargeToken)", redacted: "/v1/charges/<charge-token>",
+                              bearer: token, body: body)
+    }
+
+    /// `GET /v1/transactions/{id}`: the transaction, with captures, refunds and chargebacks.
+    /// Retried on transport errors and 5xx.
+    public func inquire(transactionID: String, token: String) async throws(CPayError) -> CPayCheck {
+        try checked { () throws(ChargeKitError) in try FieldRules.identifier(transactionID, field: "transId", limit: 128) }
+        var attempt = 0
+        var delay = retryDelay
+        while true {
+            do {
+                let data: CPayCheckData = try await send("GET", "/v1/transactions/\(transactionID)", bearer: token,
+                                                         body: Optional<UPIWire.Failure>.none)
+                return CPayCheck(status: "success", version: UPIWire.version, data: data)
+            } catch {
+                guard attempt < inquiryRetries, error.isRetryable else { throw error }
+                attempt += 1
+                try? await Task.sleep(for: delay)
+                delay *= 2
+            }
+        }
+    }
+
+    /// `POST /v1/captures`.
+    public func capture(_ body: UPIWire.OperationRequest, token: String) async throws(CPayError) -> CPayCheckData {
+        try await send("POST", "/v1/captures", bearer: token, body: body)
+    }
+
+    /// `POST /v1/refunds`.
+    public func refund(_ body: UPIWire.OperationRequest, token: String) async throws(CPayError) -> CPayCheckData {
+        try await send("POST", "/v1/refunds", bearer: token, body: body)
+    }
+
+    /// `POST /v1/cancels`.
+    public func cancel(_ body: UPIWire.OperationRequest, token: String) async throws(CPayError) -> CPayCheckData {
+        try await send("POST", "/v1/cancels", bearer: token, body: body)
+    }
+
+    // MARK: Transport
+
+    private func checked(_ body: () throws(ChargeKitError) -> Void) throws(CPayError) {
+        do { try body() } catch { throw .invalidOrder(error) }
+    }
+
+    private func send<Body: Encodable, Payload: Codable & Sendable>(
+        _ method: String, _ path: String, redacted: String? = nil, bearer: String, body: Body?
+    ) async throws(CPayError) -> Payload {
+        guard let url = URL(string: path, relativeTo: baseURL) else { throw .transport("bad URL for \(redacted ?? path)") }
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        request.httpMethod = method
+        request.setValue(UPIWire.bearer + bearer, forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            do { request.httpBody = try UPIWire.encoder().encode(body) } catch {
+                throw .malformedResponse("cannot encode the request: \(error)")
+            }
+        }
+        let started = ContinuousClock.now
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch let error as URLError where error.code == .timedOut {
+            log?("\(method) \(redacted ?? path) timed out")
+            throw .timeout
+        } catch {
+            log?("\(method) \(redacted ?? path) failed: \(error.localizedDescription)")
+            throw .transport(error.localizedDescription)
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        log?("\(method) \(redacted ?? path) → \(status) in \(ContinuousClock.now - started)")
+        return try Self.decode(data, status: status)
+    }
+
+    /// Reads an envelope: the payload of a `success`, or the error of a `fail`.
+    static func decode<Payload: Codable & Sendable>(_ data: Data, status: Int) throws(CPayError) -> Payload {
+        guard data.count <= UPIWire.maximumBodyBytes else {
+            throw .malformedResponse("answer larger than \(UPIWire.maximumBodyBytes) bytes")
+        }
+        let decoder = JSONDecoder()
+        guard let head = try? decoder.decode(EnvelopeHead.self, from: data) else {
+            if status >= 500 { throw .server(code: String(status), message: "HTTP \(status) without a UPI envelope", httpStatus: status) }
+            throw .malformedResponse("HTTP \(status): not a UPI envelope")
+        }
+        if head.status == "success", (200..<300).contains(status) {
+            do {
+                return try decoder.decode(UPIWire.Envelope<Payload>.self, from: data).data
+            } catch {
+                throw .malformedResponse("\(Payload.self): \(error)")
+            }
+        }
+        let failure = (try? decoder.decode(UPIWire.Envelope<UPIWire.Failure>.self, from: data))?.data
+            ?? UPIWire.Failure(code: String(status), message: "HTTP \(status)")
+        if failure.code == UPIWire.Code.unauthorized.rawValue || status == 401 {
+            throw .unauthorized(message: failure.message)
+        }
+        throw .server(code: failure.code, message: failure.message, httpStatus: status)
+    }
+}
+
+/// The `status` of any envelope.
+private struct EnvelopeHead: Decodable { var status: String }
+
+extension CPayError {
+    /// Whether an idempotent request may be tried again.
+    var isRetryable: Bool {
+        switch self {
+        case .transport, .timeout: true
+        case .server(_, _, let status): status >= 500
+        default: false
+        }
+    }
+}

@@ -1,0 +1,278 @@
+import Foundation
+
+/// The UPI REST API's wire format, shared by ``UPIClient`` and the local sandbox
+/// server so that both speak exactly the same JSON. Keys are snake_case.
+public enum UPIWire {
+    /// The API name every envelope carries.
+    public static let app = "citcon_upi"
+    /// The API version this SDK and the sandbox speak.
+    public static let version = "v0.1.1"
+    /// The `Authorization` header scheme.
+    public static let bearer = "Bearer "
+    /// The largest response body the client reads, and request body the sandbox accepts.
+    public static let maximumBodyBytes = 64 * 1024
+
+    /// `{"status", "app", "version", "data"}`.
+    public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
+        /// `success` or `fail`.
+        public var status: String
+        /// `citcon_upi`.
+        public var app: String
+        /// The API version.
+        public var version: String
+        /// The payload or a ``Failure``.
+        public var data: Payload
+
+        /// Wraps a payload.
+        public init(status: String = "success", data: Payload) {
+            self.status = status
+            self.app = UPIWire.app
+            self.version = UPIWire.version
+            self.data = data
+        }
+    }
+
+    /// The `data` of a `fail` envelope.
+    public struct Failure: Codable, Sendable, Equatable {
+        /// The numeric code as a string, such as `4010`.
+        public var code: String
+        /// What went wrong, naming the field.
+        public var message: String
+
+        /// Makes a failure.
+        public init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
+    }
+
+    /// `POST /v1/access-tokens` body.
+    public struct AccessTokenRequest: Codable, Sendable, Equatable {
+        /// `server` or `client`.
+        public var tokenType: String
+
+        /// Makes a request.
+        public init(tokenType: String) { self.tokenType = tokenType }
+
+        enum CodingKeys: String, CodingKey { case tokenType = "token_type" }
+    }
+
+    /// `POST /v1/access-tokens` answer.
+    public struct AccessToken: Codable, Sendable, Equatable {
+        /// The token to send as `Authorization: Bearer …`.
+        public var accessToken: String
+        /// `server` or `client`.
+        public var tokenType: String
+        /// Expiry, milliseconds since 1970.
+        public var expiry: Int64
+        /// What the token may do, such as `charge`, `confirm`, `inquiry`.
+        public var permissions: [String]
+
+        /// Makes an answer.
+        public init(accessToken: String, tokenType: String, expiry: Int64, permissions: [String]) {
+            self.accessToken = accessToken
+            self.tokenType = tokenType
+            self.expiry = expiry
+            self.permissions = permissions
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case expiry, permissions
+            case accessToken = "access_token", tokenType = "token_type"
+        }
+    }
+
+    /// `POST /v1/charges` body: what the merchant's server sends.
+    public struct ChargeRequest: Codable, Sendable, Equatable {
+        /// The trade.
+        public var transaction: CPayTransaction
+        /// The method (optional at creation; the SDK confirms with one).
+        public var payment: CPayPayment?
+        /// IPN and browser returns.
+        public var urls: CPayUrls?
+        /// The consumer.
+        public var consumer: CPayConsumer?
+        /// Goods.
+        public var goods: CPayGoods?
+
+        /// Makes a body.
+        public init(transaction: CPayTransaction, payment: CPayPayment? = nil, urls: CPayUrls? = nil,
+                    consumer: CPayConsumer? = nil, goods: CPayGoods? = nil) {
+            self.transaction = transaction
+            self.payment = payment
+            self.urls = urls
+            self.consumer = consumer
+            self.goods = goods
+        }
+
+        /// The body for an order: its transaction, payment, URLs, consumer and goods.
+        public init(order: CPayRequest) {
+            self.init(transaction: order.transaction, payment: order.payment.method.isEmpty ? nil : order.payment,
+                      urls: order.urls, consumer: order.consumer, goods: order.goods)
+        }
+    }
+
+    /// `POST /v1/charges` answer.
+    public struct ChargeCreated: Codable, Sendable, Equatable {
+        /// The transaction id.
+        public var id: String
+        /// The token the app confirms with.
+        public var chargeToken: String
+        /// `initiated`.
+        public var status: CPayStatus
+        /// The merchant's reference.
+        public var reference: String
+        /// Amount in minor units.
+        public var amount: Int
+        /// Currency.
+        public var currency: String
+        /// When the charge expires unpaid, milliseconds since 1970.
+        public var expiry: Int64?
+
+        /// Makes an answer.
+        public init(id: String, chargeToken: String, status: CPayStatus, reference: String, amount: Int,
+                    currency: String, expiry: Int64?) {
+            self.id = id
+            self.chargeToken = chargeToken
+            self.status = status
+            self.reference = reference
+            self.amount = amount
+            self.currency = currency
+            self.expiry = expiry
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id, status, reference, amount, currency, expiry
+            case chargeToken = "charge_token"
+        }
+    }
+
+    /// `POST /v1/charges/{charge-token}` body: what the SDK sends.
+    public struct ConfirmRequest: Codable, Sendable, Equatable {
+        /// The method chosen.
+        public var payment: CPayPayment
+        /// The consumer.
+        public var consumer: CPayConsumer?
+        /// Where the wallet returns to the app: its scheme URL or universal link.
+        public var returnURL: String?
+        /// Extra data.
+        public var ext: CPayExt?
+        /// Installments.
+        public var installments: CPayInstallments?
+
+        /// Makes a body.
+        public init(payment: CPayPayment, consumer: CPayConsumer? = nil, returnURL: String? = nil,
+                    ext: CPayExt? = nil, installments: CPayInstallments? = nil) {
+            self.payment = payment
+            self.consumer = consumer
+            self.returnURL = returnURL
+            self.ext = ext
+            self.installments = installments
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case payment, consumer, ext, installments
+            case returnURL = "return_url"
+        }
+    }
+
+    /// What the app must do next after a confirmation: open the wallet.
+    public struct NextAction: Codable, Sendable, Equatable {
+        /// `redirect`.
+        public var type: String
+        /// The wallet page (sandbox) or wallet app URL.
+        public var url: String
+
+        /// Makes an action.
+        public init(type: String = "redirect", url: String) {
+            self.type = type
+            self.url = url
+        }
+    }
+
+    /// `POST /v1/charges/{charge-token}` answer: the transaction plus `next_action`.
+    public struct Confirmation: Codable, Sendable, Equatable {
+        /// The transaction as an inquiry shows it.
+        public var transaction: CPayCheckData
+        /// Where to send the consumer.
+        public var nextAction: NextAction
+
+        /// Makes an answer.
+        public init(transaction: CPayCheckData, nextAction: NextAction) {
+            self.transaction = transaction
+            self.nextAction = nextAction
+        }
+
+        enum CodingKeys: String, CodingKey { case nextAction = "next_action" }
+
+        public init(from decoder: any Decoder) throws {
+            transaction = try CPayCheckData(from: decoder)
+            nextAction = try decoder.container(keyedBy: CodingKeys.self).decode(NextAction.self, forKey: .nextAction)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            try transaction.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(nextAction, forKey: .nextAction)
+        }
+    }
+
+    /// `POST /v1/captures`, `/v1/refunds` and `/v1/cancels` body.
+    public struct OperationRequest: Codable, Sendable, Equatable {
+        /// The charge's id.
+        public var transactionID: String
+        /// The operation's own reference (an idempotency key; must differ from the charge's).
+        public var reference: String
+        /// Amount in minor units (captures and refunds; absent means all).
+        public var amount: Int?
+        /// Why (refunds).
+        public var reason: String?
+
+        /// Makes a body.
+        public init(transactionID: String, reference: String, amount: Int? = nil, reason: String? = nil) {
+            self.transactionID = transactionID
+            self.reference = reference
+            self.amount = amount
+            self.reason = reason
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case reference, amount, reason
+            case transactionID = "transaction_id"
+        }
+    }
+
+    /// The codes the API answers with. `4100`, `4010` and `4208` are Citcon's published
+    /// codes; the others are the sandbox's own and documented in the README.
+    public enum Code: String, Sendable, CaseIterable {
+        /// A field is missing, has the wrong type or an invalid value; the message names it.
+        case invalidRequest = "4000"
+        /// The body is not JSON.
+        case malformedJSON = "4001"
+        /// Unknown transaction, charge token or route.
+        case notFound = "4004"
+        /// Missing, unknown or expired token (HTTP 401).
+        case unauthorized = "4010"
+        /// The token lacks the permission the operation needs (HTTP 403).
+        case forbidden = "4030"
+        /// The transaction's status does not allow the operation (HTTP 409).
+        case illegalState = "4090"
+        /// The reference was used before (HTTP 409).
+        case duplicateReference = "4100"
+        /// The body is larger than ``UPIWire/maximumBodyBytes`` (HTTP 413).
+        case bodyTooLarge = "4130"
+        /// The amount exceeds what can be captured or refunded (HTTP 422).
+        case amountExceeded = "4201"
+        /// The method does not allow a partial refund (HTTP 422).
+        case partialRefundIneligible = "4208"
+        /// The charge expired unpaid (HTTP 410).
+        case expired = "4410"
+    }
+
+    /// A JSON encoder for the wire: sorted keys, so bodies are stable.
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}
