@@ -9,21 +9,10 @@ public enum CPayOrderValidator {
 
     /// Checks an order.
     public static func validate(_ order: CPayRequest) throws(ChargeKitError) {
-        let transaction = order.transaction
-        try FieldRules.identifier(transaction.reference, field: "transaction.reference", limit: 128)
-        guard transaction.amount > 0 else { throw .invalidField("transaction.amount", rule: "must be greater than zero") }
-        guard transaction.amount <= maximumAmount else {
-            throw .invalidField("transaction.amount", rule: "must be at most \(maximumAmount) minor units")
-        }
-        _ = try Currency(code: transaction.currency, field: "transaction.currency")
-        _ = try Country(code: transaction.country, field: "transaction.country")
-        try FieldRules.text(transaction.note, field: "transaction.note", limit: 512)
+        try validate(order.transaction)
         try method(order.payment.method)
         try FieldRules.identifier(order.chargeToken, field: "chargeToken", limit: 128)
-        for (value, field) in [(order.urls.ipn, "urls.ipn"), (order.urls.success, "urls.success"),
-                               (order.urls.fail, "urls.fail"), (order.urls.cancel, "urls.cancel")] where !value.isEmpty {
-            try FieldRules.callbackURL(value, field: field)
-        }
+        try validate(order.urls)
         if let scheme = order.scheme { try self.scheme(scheme) }
         if let link = order.universalLink { try universalLink(link) }
         switch order.payment.method {
@@ -46,8 +35,33 @@ public enum CPayOrderValidator {
         }
     }
 
+    /// Checks a transaction: reference, amount (1 to ``maximumAmount`` minor units),
+    /// ISO 4217 currency, ISO 3166-1 country, note. The sandbox server runs the same checks.
+    public static func validate(_ transaction: CPayTransaction) throws(ChargeKitError) {
+        try FieldRules.identifier(transaction.reference, field: "transaction.reference", limit: 128)
+        guard transaction.amount > 0 else { throw .invalidField("transaction.amount", rule: "must be greater than zero") }
+        guard transaction.amount <= maximumAmount else {
+            throw .invalidField("transaction.amount", rule: "must be at most \(maximumAmount) minor units")
+        }
+        do {
+            _ = try Currency(code: transaction.currency, field: "transaction.currency")
+        } catch .unknownCurrency(let code) {
+            throw .invalidField("transaction.currency", rule: "'\(code)' is not an ISO 4217 currency code")
+        }
+        _ = try Country(code: transaction.country, field: "transaction.country")
+        try FieldRules.text(transaction.note, field: "transaction.note", limit: 512)
+    }
+
+    /// Checks the URLs that are set: each must be a URL with a scheme and no fragment.
+    public static func validate(_ urls: CPayUrls) throws(ChargeKitError) {
+        for (value, field) in [(urls.ipn, "urls.ipn"), (urls.success, "urls.success"),
+                               (urls.fail, "urls.fail"), (urls.cancel, "urls.cancel")] where !value.isEmpty {
+            try FieldRules.callbackURL(value, field: field)
+        }
+    }
+
     /// A payment method: 1–32 lower-case letters, digits or `_`.
-    static func method(_ method: String) throws(ChargeKitError) {
+    public static func method(_ method: String) throws(ChargeKitError) {
         guard !method.isEmpty else { throw .missingField("payment.method") }
         guard method.utf8.count <= 32,
               method.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F })

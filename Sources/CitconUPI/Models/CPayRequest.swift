@@ -54,6 +54,18 @@ public struct CPayRequest: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey {
         case transaction, consumer, payment, goods, installments, urls, ext
     }
+
+    /// Reads the wire body; `transaction` is required, `payment` and `urls` default to empty.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        transaction = try c.decode(CPayTransaction.self, forKey: .transaction)
+        consumer = try c.decodeIfPresent(CPayConsumer.self, forKey: .consumer)
+        payment = try c.decodeIfPresent(CPayPayment.self, forKey: .payment) ?? CPayPayment()
+        goods = try c.decodeIfPresent(CPayGoods.self, forKey: .goods)
+        installments = try c.decodeIfPresent(CPayInstallments.self, forKey: .installments)
+        urls = try c.decodeIfPresent(CPayUrls.self, forKey: .urls) ?? CPayUrls()
+        ext = try c.decodeIfPresent(CPayExt.self, forKey: .ext)
+    }
 }
 
 /// The trade: the seed's `CPayTransaction`.
@@ -77,6 +89,18 @@ public struct CPayTransaction: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey {
         case reference, amount, currency, country, note
         case autoCapture = "auto_capture"
+    }
+
+    /// Reads the wire form: `reference`, `amount`, `currency` and `country` are
+    /// required; `auto_capture` defaults to `false`, `note` to empty.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        reference = try c.decode(String.self, forKey: .reference)
+        amount = try c.decode(Int.self, forKey: .amount)
+        currency = try c.decode(String.self, forKey: .currency)
+        country = try c.decode(String.self, forKey: .country)
+        autoCapture = try c.decodeIfPresent(Bool.self, forKey: .autoCapture) ?? false
+        note = try c.decodeIfPresent(String.self, forKey: .note) ?? ""
     }
 }
 
@@ -162,6 +186,21 @@ public struct CPayPayment: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey {
         case method, indicator, token, client, expiry, data, format, nonce
         case requestToken = "request_token", billingAddress = "billing_address"
+    }
+
+    /// Reads the wire form: `method` is required, the rest optional.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        method = try c.decode(String.self, forKey: .method)
+        indicator = try c.decodeIfPresent(String.self, forKey: .indicator)
+        requestToken = try c.decodeIfPresent(Bool.self, forKey: .requestToken) ?? false
+        token = try c.decodeIfPresent(String.self, forKey: .token)
+        client = try c.decodeIfPresent([String].self, forKey: .client) ?? ["mobile_native"]
+        expiry = try c.decodeIfPresent(Int.self, forKey: .expiry)
+        data = try c.decodeIfPresent(CPayPaymentData.self, forKey: .data)
+        billingAddress = try c.decodeIfPresent(CPayBillingAddr.self, forKey: .billingAddress)
+        format = try c.decodeIfPresent(String.self, forKey: .format)
+        nonce = try c.decodeIfPresent(String.self, forKey: .nonce)
     }
 }
 
@@ -308,6 +347,17 @@ public struct CPayUrls: Sendable, Equatable, Codable {
 
     /// Makes empty URLs.
     public init() {}
+
+    /// Reads the wire form; every URL is optional.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        ipn = try c.decodeIfPresent(String.self, forKey: .ipn) ?? ""
+        success = try c.decodeIfPresent(String.self, forKey: .success) ?? ""
+        fail = try c.decodeIfPresent(String.self, forKey: .fail) ?? ""
+        cancel = try c.decodeIfPresent(String.self, forKey: .cancel) ?? ""
+    }
+
+    enum CodingKeys: String, CodingKey { case ipn, success, fail, cancel }
 }
 
 /// Extra data of the published SDK: `ext.transaction.receipt.type`, `ext.device.ip`,

@@ -1,0 +1,194 @@
+import CitconUPI
+import Foundation
+
+/// What the sandbox knows about a payment method.
+public struct SandboxMethod: Sendable, Equatable {
+    /// The wire name, such as `wechatpay`.
+    public var name: String
+    /// Whether a charge is authorized first and captured later (cards, PayPal, Venmo);
+    /// wallets such as wechatpay, alipay and unionpay settle at once.
+    public var supportsCapture: Bool
+    /// Whether a refund may be smaller than what is left to refund.
+    public var allowsPartialRefund: Bool
+
+    /// The methods the sandbox accepts.
+    public static let all: [SandboxMethod] = [
+        SandboxMethod(name: "card", supportsCapture: true, allowsPartialRefund: true),
+        SandboxMethod(name: "paypal", supportsCapture: true, allowsPartialRefund: true),
+        SandboxMethod(name: "venmo", supportsCapture: true, allowsPartialRefund: false),
+        SandboxMethod(name: "alipay", supportsCapture: false, allowsPartialRefund: true),
+        SandboxMethod(name: "wechatpay", supportsCapture: false, allowsPartialRefund: true),
+        SandboxMethod(name: "unionpay", supportsCapture: false, allowsPartialRefund: false),
+    ]
+
+    /// Looks a method up by name.
+    public static func named(_ name: String) -> SandboxMethod? { all.first { $0.name == name } }
+}
+
+/// A charge as the sandbox stores it.
+public struct ChargeRecord: Sendable, Equatable, Codable {
+    /// Transaction id (32 hex digits).
+    public var id: String
+    /// The token the app confirms with.
+    public var chargeToken: String
+    /// The merchant's reference.
+    public var reference: String
+    /// Amount in minor units.
+    public var amount: Int
+    /// ISO 4217 currency.
+    public var currency: String
+    /// ISO 3166-1 country.
+    public var country: String
+    /// Capture at payment.
+    public var autoCapture: Bool
+    /// Merchant's note.
+    public var note: String
+    /// Payment method, once known.
+    public var method: String?
+    /// Current status.
+    public var status: CPayStatus
+    /// IPN and browser returns.
+    public var urls: CPayUrls
+    /// Where the wallet returns to the app (from the confirmation).
+    public var returnURL: String?
+    /// Times, milliseconds since 1970.
+    public var timeCreated: Int64
+    /// When the charge expires if still unpaid.
+    public var expiresAt: Int64
+    /// Authorization time.
+    public var timeAuthorized: Int64?
+    /// Capture time.
+    public var timeCaptured: Int64?
+    /// Cancellation time.
+    public var timeCanceled: Int64?
+    /// Captured amount (`nil` for methods without capture).
+    public var amountCaptured: Int?
+    /// Refunded amount.
+    public var amountRefunded: Int?
+    /// Captures made.
+    public var captures: [CPayOperation] = []
+    /// Refunds made.
+    public var refunds: [CPayOperation] = []
+
+    /// The legal status changes; anything else is refused with `4090`.
+    public static let transitions: [CPayStatus: Set<CPayStatus>] = [
+        .initiated: [.pending, .canceled, .expired],
+        .pending: [.authorized, .succeeded, .failed, .canceled, .expired],
+        .authorized: [.succeeded, .canceled],
+    ]
+
+    /// Whether the status may change to `next`.
+    public func canMove(to next: CPayStatus) -> Bool { Self.transitions[status]?.contains(next) ?? false }
+
+    /// Whether the charge is still waiting for payment and its time is up.
+    public func isOverdue(now: Int64) -> Bool { (status == .initiated || status == .pending) && now >= expiresAt }
+
+    /// The amount that may still be refunded.
+    public var refundable: Int {
+        guard status == .succeeded else { return 0 }
+        return (amountCaptured ?? amount) - (amountRefunded ?? 0)
+    }
+
+    /// The transaction as the inquiry and the IPN show it (the shape of the seed's
+    /// asynchronous example).
+    public var checkData: CPayCheckData {
+        var data = CPayCheckData()
+        data.id = id
+        data.object = "charge"
+        data.amount = amount
+        data.currency = currency
+        data.status = status
+        data.timeCanceled = timeCanceled.map(CPayNumberOrText.number) ?? .text("")
+        data.expiry = .number(expiresAt)
+        data.timeCreated = timeCreated
+        data.country = country
+        data.reference = reference
+        data.amountCaptured = amountCaptured
+        data.amountRefunded = amountRefunded
+        data.timeCaptured = timeCaptured
+        data.timeAuthorized = timeAuthorized
+        data.autoCapture = autoCapture
+        data.payment = CPayCheckDataPayment(method: method, token: nil, type: "",
+                                            data: { var card = CPayPaymentData(); card.pan = ""; card.expiry = ""; return card }())
+        data.exchange = CPayExchange()
+        data.captures = CPayList(captures)
+        data.refunds = CPayList(refunds)
+        data.chargebacks = CPayList()
+        return data
+    }
+
+    /// The IPN body: the inquiry JSON in its envelope.
+    public var notificationPayload: Data {
+        (try? UPIWire.encoder().encode(UPIWire.Envelope(data: checkData))) ?? Data()
+    }
+}
+
+/// An access token as stored.
+public struct AccessTokenRecord: Sendable, Equatable, Codable {
+    /// The token.
+    public var token: String
+    /// `server` or `client`.
+    public var type: String
+    /// Granted permissions.
+    public var permissions: [String]
+    /// Expiry, milliseconds since 1970.
+    public var expiresAt: Int64
+
+    /// Permissions of each token type.
+    public static let permissions: [String: [String]] = [
+        "server": ["charge", "inquiry", "capture", "refund", "cancel"],
+        "client": ["confirm", "inquiry"],
+    ]
+}
+
+/// An IPN in the outbox.
+public struct OutboxEntry: Sendable, Equatable {
+    /// Row id.
+    public var id: Int64
+    /// The transaction.
+    public var transactionID: String
+    /// The status the notification reports.
+    public var status: String
+    /// Where it goes.
+    public var url: String
+    /// The JSON body.
+    public var payload: Data
+    /// Attempts made so far.
+    public var attempts: Int
+    /// When the next attempt is due (ms since 1970).
+    public var nextAttemptAt: Int64
+    /// `pending`, `delivered` or `dead`.
+    public var state: String
+    /// The last failure.
+    public var lastError: String?
+}
+
+/// The error the API answers with: a `fail` envelope with `data.code` and `data.message`.
+public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The UPI code.
+    public var code: UPIWire.Code
+    /// What went wrong; names the field.
+    public var message: String
+
+    /// Makes an error.
+    public init(_ code: UPIWire.Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The HTTP status for the code.
+    public var httpStatus: Int {
+        switch code {
+        case .invalidRequest, .malformedJSON: 400
+        case .notFound: 404
+        case .unauthorized: 401
+        case .forbidden: 403
+        case .illegalState, .duplicateReference: 409
+        case .bodyTooLarge: 413
+        case .amountExceeded, .partialRefundIneligible: 422
+        case .expired: 410
+        }
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}

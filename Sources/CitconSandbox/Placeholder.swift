@@ -1,3 +1,0 @@
-import Hummingbird
-import SQLiteNIO
-enum _Placeholder {}

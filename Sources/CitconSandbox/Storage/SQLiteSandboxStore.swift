@@ -1,0 +1,230 @@
+import CitconUPI
+import Dispatch
+import Foundation
+
+/// ``SandboxStore`` on one SQLite file. WAL journal with `synchronous=FULL`: a commit
+/// that returned is on disk and survives a crash or `kill -9`. All work runs on one
+/// serial queue with one connection and cached prepared statements, so transactions
+/// never interleave and no Swift concurrency thread blocks on disk I/O.
+public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
+    /// The database file.
+    public let path: String
+    private let queue = DispatchQueue(label: "chargekit.sandbox.sqlite")
+    private var database: SQLiteDatabase?
+
+    /// Schema migrations, versioned in code: migration `n` takes the schema from
+    /// version `n` to `n + 1` (`PRAGMA user_version`).
+    static let migrations: [String] = [
+        """
+        CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE tokens(token TEXT PRIMARY KEY, type TEXT NOT NULL, permissions TEXT NOT NULL,
+                            expires_at INTEGER NOT NULL);
+        CREATE TABLE charges(id TEXT PRIMARY KEY, charge_token TEXT NOT NULL UNIQUE, status TEXT NOT NULL,
+                             expires_at INTEGER NOT NULL, doc BLOB NOT NULL);
+        CREATE INDEX charges_open ON charges(status, expires_at);
+        CREATE TABLE refs(reference TEXT PRIMARY KEY, transaction_id TEXT NOT NULL);
+        CREATE TABLE outbox(id INTEGER PRIMARY KEY AUTOINCREMENT, transaction_id TEXT NOT NULL,
+                            status TEXT NOT NULL, url TEXT NOT NULL, payload BLOB NOT NULL,
+                            attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL,
+                            state TEXT NOT NULL, last_error TEXT, created_at INTEGER NOT NULL);
+        CREATE INDEX outbox_due ON outbox(state, next_attempt_at);
+        """,
+    ]
+
+    /// Opens (creating if needed) the database at `path`. Call ``migrate()`` next.
+    public init(path: String) throws {
+        self.path = path
+        let database = try SQLiteDatabase(path: path)
+        try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
+        self.database = database
+    }
+
+    @discardableResult
+    private func run<T: Sendable>(_ body: @escaping @Sendable (SQLiteDatabase) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                guard let database = self.database else {
+                    continuation.resume(throwing: SQLiteError(code: 21, message: "database closed"))
+                    return
+                }
+                continuation.resume(with: Result { try body(database) })
+            }
+        }
+    }
+
+    private static let decoder = JSONDecoder()
+    private static let encoder = JSONEncoder()
+
+    private static func decodeCharge(_ row: [SQLValue]) throws -> ChargeRecord? {
+        guard let data = row.first?.data else { return nil }
+        return try decoder.decode(ChargeRecord.self, from: data)
+    }
+
+    public func migrate() async throws -> Int {
+        try await run { db in
+            let current = Int(try db.query("PRAGMA user_version").first?.first?.int ?? 0)
+            guard current <= Self.migrations.count else {
+                throw SQLiteError(code: 1, message: "database schema \(current) is newer than this sandbox (\(Self.migrations.count))")
+            }
+            for version in current..<Self.migrations.count {
+                try db.transaction {
+                    try db.execute(Self.migrations[version])
+                    try db.execute("PRAGMA user_version = \(version + 1)")
+                }
+            }
+            return Self.migrations.count
+        }
+    }
+
+    public func setting(_ key: String) async throws -> String? {
+        try await run { db in try db.query("SELECT value FROM settings WHERE key = ?", [.text(key)]).first?.first?.string }
+    }
+
+    public func setSetting(_ key: String, to value: String) async throws {
+        try await run { db in
+            try db.query("INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                         [.text(key), .text(value)])
+        }
+    }
+
+    public func insertToken(_ token: AccessTokenRecord) async throws {
+        try await run { db in
+            try db.query("INSERT INTO tokens(token, type, permissions, expires_at) VALUES(?, ?, ?, ?)",
+                         [.text(token.token), .text(token.type), .text(token.permissions.joined(separator: " ")),
+                          .integer(token.expiresAt)])
+        }
+    }
+
+    public func token(_ value: String) async throws -> AccessTokenRecord? {
+        try await run { db in
+            guard let row = try db.query("SELECT type, permissions, expires_at FROM tokens WHERE token = ?", [.text(value)]).first,
+                  let type = row[0].string, let permissions = row[1].string, let expiresAt = row[2].int
+            else { return nil }
+            return AccessTokenRecord(token: value, type: type, permissions: permissions.split(separator: " ").map(String.init),
+                                     expiresAt: expiresAt)
+        }
+    }
+
+    public func insertCharge(_ charge: ChargeRecord) async throws {
+        let doc = try Self.encoder.encode(charge)
+        try await run { db in
+            try db.transaction {
+                try Self.claim(charge.reference, for: charge.id, in: db)
+                try db.query("INSERT INTO charges(id, charge_token, status, expires_at, doc) VALUES(?, ?, ?, ?, ?)",
+                             [.text(charge.id), .text(charge.chargeToken), .text(charge.status.rawValue),
+                              .integer(charge.expiresAt), .blob(doc)])
+            }
+        }
+    }
+
+    private static func claim(_ reference: String, for id: String, in db: SQLiteDatabase) throws {
+        do {
+            try db.query("INSERT INTO refs(reference, transaction_id) VALUES(?, ?)", [.text(reference), .text(id)])
+        } catch let error as SQLiteError where error.isConstraint {
+            throw APIError(.duplicateReference, "reference: '\(reference)' was used before (duplicate request)")
+        }
+    }
+
+    public func charge(id: String) async throws -> ChargeRecord? {
+        try await run { db in
+            try db.query("SELECT doc FROM charges WHERE id = ?", [.text(id)]).first.flatMap(Self.decodeCharge)
+        }
+    }
+
+    public func charge(chargeToken: String) async throws -> ChargeRecord? {
+        try await run { db in
+            try db.query("SELECT doc FROM charges WHERE charge_token = ?", [.text(chargeToken)]).first.flatMap(Self.decodeCharge)
+        }
+    }
+
+    public func updateCharge<T: Sendable>(id: String, reference: String?, now: Int64,
+                                          _ body: @Sendable (inout ChargeRecord) throws -> T) async throws -> (ChargeRecord, T) {
+        try await withoutActuallyEscaping(body) { body in
+            let box = UncheckedBox(body)
+            return try await run { db in
+                try db.transaction {
+                    guard var charge = try db.query("SELECT doc FROM charges WHERE id = ?", [.text(id)]).first
+                        .flatMap(Self.decodeCharge)
+                    else { throw APIError(.notFound, "transaction_id: no transaction '\(id)'") }
+                    if let reference {
+                        guard reference != charge.reference else {
+                            throw APIError(.duplicateReference, "reference: must differ from the charge's own reference")
+                        }
+                        try Self.claim(reference, for: id, in: db)
+                    }
+                    let before = charge.status
+                    let value = try box.value(&charge)
+                    try db.query("UPDATE charges SET status = ?, expires_at = ?, doc = ? WHERE id = ?",
+                                 [.text(charge.status.rawValue), .integer(charge.expiresAt),
+                                  .blob(try Self.encoder.encode(charge)), .text(id)])
+                    if charge.status != before, !charge.urls.ipn.isEmpty {
+                        try db.query("""
+                            INSERT INTO outbox(transaction_id, status, url, payload, next_attempt_at, state, created_at)
+                            VALUES(?, ?, ?, ?, ?, 'pending', ?)
+                            """, [.text(id), .text(charge.status.rawValue), .text(charge.urls.ipn),
+                                  .blob(charge.notificationPayload), .integer(now), .integer(now)])
+                    }
+                    return (charge, value)
+                }
+            }
+        }
+    }
+
+    public func overdueCharges(now: Int64, limit: Int) async throws -> [String] {
+        try await run { db in
+            try db.query("SELECT id FROM charges WHERE status IN ('initiated', 'pending') AND expires_at <= ? LIMIT ?",
+                         [.integer(now), .integer(Int64(limit))]).compactMap { $0.first?.string }
+        }
+    }
+
+    private static let outboxColumns = "id, transaction_id, status, url, payload, attempts, next_attempt_at, state, last_error"
+
+    private static func outboxEntry(_ row: [SQLValue]) -> OutboxEntry? {
+        guard row.count == 9, let id = row[0].int, let transaction = row[1].string, let status = row[2].string,
+              let url = row[3].string, let payload = row[4].data, let attempts = row[5].int, let next = row[6].int,
+              let state = row[7].string
+        else { return nil }
+        return OutboxEntry(id: id, transactionID: transaction, status: status, url: url, payload: payload,
+                           attempts: Int(attempts), nextAttemptAt: next, state: state, lastError: row[8].string)
+    }
+
+    public func dueNotifications(now: Int64, limit: Int) async throws -> [OutboxEntry] {
+        try await run { db in
+            try db.query("SELECT \(Self.outboxColumns) FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?",
+                         [.integer(now), .integer(Int64(limit))]).compactMap(Self.outboxEntry)
+        }
+    }
+
+    public func recordAttempt(id: Int64, state: String, attempts: Int, nextAttemptAt: Int64, error: String?) async throws {
+        try await run { db in
+            try db.query("UPDATE outbox SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?",
+                         [.text(state), .integer(Int64(attempts)), .integer(nextAttemptAt), error.map(SQLValue.text) ?? .null,
+                          .integer(id)])
+        }
+    }
+
+    public func notifications(transactionID: String?) async throws -> [OutboxEntry] {
+        try await run { db in
+            if let transactionID {
+                return try db.query("SELECT \(Self.outboxColumns) FROM outbox WHERE transaction_id = ? ORDER BY id",
+                                    [.text(transactionID)]).compactMap(Self.outboxEntry)
+            }
+            return try db.query("SELECT \(Self.outboxColumns) FROM outbox ORDER BY id").compactMap(Self.outboxEntry)
+        }
+    }
+
+    public func chargeCount() async throws -> Int {
+        try await run { db in Int(try db.query("SELECT count(*) FROM charges").first?.first?.int ?? 0) }
+    }
+
+    /// Closes the database (after the work queued so far).
+    public func close() {
+        queue.sync { database = nil }
+    }
+}
+
+/// Carries a non-escaping closure onto the database queue; the caller waits for it.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,41 @@
+import CitconUPI
+import Foundation
+
+/// The sandbox's storage. SQLite (``SQLiteSandboxStore``) is the default; another
+/// engine implements this protocol. Every method is atomic; ``updateCharge(id:reference:now:_:)``
+/// writes the status change and its IPN in one transaction.
+public protocol SandboxStore: Sendable {
+    /// Creates or migrates the schema; returns the schema version.
+    @discardableResult
+    func migrate() async throws -> Int
+    /// A setting such as the merchant key.
+    func setting(_ key: String) async throws -> String?
+    /// Stores a setting.
+    func setSetting(_ key: String, to value: String) async throws
+    /// Stores a token.
+    func insertToken(_ token: AccessTokenRecord) async throws
+    /// Finds a token.
+    func token(_ value: String) async throws -> AccessTokenRecord?
+    /// Stores a new charge and claims its reference.
+    /// - Throws: ``APIError`` `4100` when the reference was used before.
+    func insertCharge(_ charge: ChargeRecord) async throws
+    /// Finds a charge by id.
+    func charge(id: String) async throws -> ChargeRecord?
+    /// Finds a charge by charge token.
+    func charge(chargeToken: String) async throws -> ChargeRecord?
+    /// Changes a charge in one transaction: claims `reference` (for a capture, refund or
+    /// cancel), runs `body`, saves, and when the status changed and `urls.ipn` is set,
+    /// adds the IPN to the outbox. `body` throwing rolls everything back.
+    func updateCharge<T: Sendable>(id: String, reference: String?, now: Int64,
+                                   _ body: @Sendable (inout ChargeRecord) throws -> T) async throws -> (ChargeRecord, T)
+    /// Ids of unpaid charges whose time is up.
+    func overdueCharges(now: Int64, limit: Int) async throws -> [String]
+    /// Pending IPNs due now.
+    func dueNotifications(now: Int64, limit: Int) async throws -> [OutboxEntry]
+    /// Records an attempt: delivered, retry at `nextAttemptAt`, or dead.
+    func recordAttempt(id: Int64, state: String, attempts: Int, nextAttemptAt: Int64, error: String?) async throws
+    /// Every IPN, optionally of one transaction (for tests and inspection).
+    func notifications(transactionID: String?) async throws -> [OutboxEntry]
+    /// The number of charges.
+    func chargeCount() async throws -> Int
+}
