@@ -7,8 +7,8 @@ import Foundation
 struct ChargeKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chargekit",
-        abstract: "Build, simulate and verify payment-app hand-offs (Credit Card Terminal, SumUp, Zettle).",
-        subcommands: [Request.self, Parse.self, Simulate.self, Demo.self]
+        abstract: "Build, simulate and verify payment-app hand-offs (Credit Card Terminal, SumUp, Zettle) and run the Citcon UPI sandbox.",
+        subcommands: [Request.self, Parse.self, Simulate.self, Demo.self, Sandbox.self]
     )
 }
 

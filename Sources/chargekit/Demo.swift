@@ -5,12 +5,22 @@ import Foundation
 
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the ChargeDemo scenario in one process against a simulated payment app."
+        abstract: "Run the ChargeDemo scenario in one process against a simulated payment app (or the Citcon UPI sandbox)."
     )
 
-    @Option(help: "ccterminal, sumup or zettle.") var provider: PaymentProvider = .creditCardTerminal
+    @Option(help: "ccterminal, sumup, zettle or citcon.") var provider: DemoProvider = .ccterminal
+
+    enum DemoProvider: String, ExpressibleByArgument, CaseIterable {
+        case ccterminal, sumup, zettle, citcon
+
+        var paymentProvider: PaymentProvider? { PaymentProvider(rawValue: rawValue) }
+    }
 
     func run() async throws {
+        guard let provider = self.provider.paymentProvider else {
+            try await CitconDemo.run()
+            return
+        }
         let ledger = ChargeLedger()
         let box = CoordinatorBox()
         let device = SimulatedDevice(sumUp: SumUpSimulator(merchantCurrency: "USD"), zettle: ZettleSimulator(accountCurrency: "USD")) { url in

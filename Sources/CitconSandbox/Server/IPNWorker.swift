@@ -1,0 +1,83 @@
+import CitconUPI
+import Foundation
+import ServiceLifecycle
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Delivers the outbox: POSTs each pending IPN (the inquiry JSON) to its `urls.ipn`.
+/// A 2xx answer marks it delivered. Any other answer, a timeout or a refused
+/// connection schedules the next attempt after the next delay of
+/// ``SandboxConfiguration/ipnRetrySchedule``; when the schedule is used up the IPN is
+/// dead-lettered (`state = dead`, with the last error). Because the outbox is in the
+/// database, pending deliveries resume after a restart. Delivery is at least once.
+///
+/// The same loop expires unpaid charges whose time is up.
+struct IPNWorker: Service {
+    let store: any SandboxStore
+    let api: SandboxAPI
+    let configuration: SandboxConfiguration
+    let session: URLSession
+
+    init(store: any SandboxStore, api: SandboxAPI, configuration: SandboxConfiguration) {
+        self.store = store
+        self.api = api
+        self.configuration = configuration
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.timeoutIntervalForRequest = Double(configuration.ipnTimeout.milliseconds) / 1000
+        session = URLSession(configuration: sessionConfiguration)
+    }
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                _ = try? await api.expireOverdue()
+                let due = (try? await store.dueNotifications(now: epochMilliseconds(), limit: 32)) ?? []
+                if due.isEmpty {
+                    try await Task.sleep(for: configuration.workerInterval)
+                    continue
+                }
+                await withTaskGroup(of: Void.self) { group in
+                    for entry in due { group.addTask { await deliver(entry) } }
+                }
+            }
+        }
+    }
+
+    /// One attempt at one IPN.
+    func deliver(_ entry: OutboxEntry) async {
+        let attempts = entry.attempts + 1
+        var failure: String?
+        if !configuration.allowNonLoopbackIPN && !isLoopback(entry.url) {
+            failure = "not a loopback address"
+        } else if let url = URL(string: entry.url) {
+            var request = URLRequest(url: url, timeoutInterval: Double(configuration.ipnTimeout.milliseconds) / 1000)
+            request.httpMethod = "POST"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue(entry.transactionID, forHTTPHeaderField: "X-Citcon-Transaction")
+            request.setValue(String(attempts), forHTTPHeaderField: "X-Citcon-Attempt")
+            request.httpBody = entry.payload
+            do {
+                let (_, response) = try await session.data(for: request)
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                if !(200..<300).contains(status) { failure = "HTTP \(status)" }
+            } catch {
+                failure = error.localizedDescription
+            }
+        } else {
+            failure = "not a URL"
+        }
+        let now = epochMilliseconds()
+        let state: String
+        var next = now
+        if failure == nil {
+            state = "delivered"
+        } else if attempts > configuration.ipnRetrySchedule.count || failure == "not a loopback address" {
+            state = "dead"
+        } else {
+            state = "pending"
+            next = now + configuration.ipnRetrySchedule[attempts - 1].milliseconds
+        }
+        try? await store.recordAttempt(id: entry.id, state: state, attempts: attempts, nextAttemptAt: next, error: failure)
+    }
+}

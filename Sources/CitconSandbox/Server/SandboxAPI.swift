@@ -1,0 +1,370 @@
+import ChargeKit
+import CitconUPI
+import Foundation
+
+/// The UPI API's rules, independent of HTTP: tokens and permissions, validation,
+/// legal status changes, idempotent references, expiry. Every failure is an
+/// ``APIError`` whose message names the field.
+public struct SandboxAPI: Sendable {
+    let store: any SandboxStore
+    let configuration: SandboxConfiguration
+    let baseURL: @Sendable () -> String
+
+    // MARK: Decoding
+
+    /// Decodes a JSON body; a decoding failure names the field and why.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(APIError) -> T {
+        guard !data.isEmpty else { throw APIError(.malformedJSON, "body: a JSON object is required") }
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let error as DecodingError {
+            throw describe(error)
+        } catch {
+            throw APIError(.malformedJSON, "body: not valid JSON")
+        }
+    }
+
+    static func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
+        let keys = codingPath + (last.map { [$0] } ?? [])
+        var text = ""
+        for key in keys {
+            if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+        }
+        return text.isEmpty ? "body" : text
+    }
+
+    static func describe(_ error: DecodingError) -> APIError {
+        switch error {
+        case .keyNotFound(let key, let context):
+            return APIError(.invalidRequest, "\(path(context.codingPath, key)): required field is missing")
+        case .valueNotFound(let type, let context):
+            return APIError(.invalidRequest, "\(path(context.codingPath)): must not be null (expected \(typeName(type)))")
+        case .typeMismatch(let type, let context):
+            return APIError(.invalidRequest, "\(path(context.codingPath)): expected \(typeName(type))")
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return APIError(.malformedJSON, "body: not valid JSON") }
+            return APIError(.invalidRequest, "\(path(context.codingPath)): \(context.debugDescription)")
+        @unknown default:
+            return APIError(.invalidRequest, "body: \(error)")
+        }
+    }
+
+    static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is Int.Type, is Int64.Type: "an integer"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        default: "\(type)".hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+
+    static func field(_ body: () throws(ChargeKitError) -> Void) throws(APIError) {
+        do { try body() } catch { throw APIError(.invalidRequest, error.description) }
+    }
+
+    var now: Int64 { epochMilliseconds() }
+
+    // MARK: Tokens
+
+    static func bearer(_ header: String?) -> String? {
+        guard let header, header.hasPrefix(UPIWire.bearer) else { return nil }
+        let value = String(header.dropFirst(UPIWire.bearer.count)).trimmingCharacters(in: .whitespaces)
+        return value.isEmpty ? nil : value
+    }
+
+    /// `POST /v1/access-tokens`.
+    public func issueToken(authorization: String?, body: Data) async throws -> UPIWire.AccessToken {
+        guard let key = Self.bearer(authorization) else {
+            throw APIError(.unauthorized, "Authorization: 'Bearer <merchant private key>' is required")
+        }
+        guard let stored = try await store.setting("merchant_key"), constantTimeEqual(stored, key) else {
+            throw APIError(.unauthorized, "Authorization: the merchant key is not valid")
+        }
+        let request = try Self.decode(UPIWire.AccessTokenRequest.self, from: body)
+        guard let permissions = AccessTokenRecord.permissions[request.tokenType] else {
+            throw APIError(.invalidRequest, "token_type: must be \"server\" or \"client\"")
+        }
+        let record = AccessTokenRecord(token: "\(request.tokenType.prefix(1))t_" + randomHex(bytes: 24),
+                                       type: request.tokenType, permissions: permissions,
+                                       expiresAt: now + configuration.tokenLifetime.milliseconds)
+        try await store.insertToken(record)
+        return UPIWire.AccessToken(accessToken: record.token, tokenType: record.type, expiry: record.expiresAt,
+                                   permissions: record.permissions)
+    }
+
+    /// Checks the bearer token and that it grants `permission`.
+    func authorize(_ header: String?, permission: String) async throws {
+        guard let value = Self.bearer(header) else {
+            throw APIError(.unauthorized, "Authorization: 'Bearer <access token>' is required")
+        }
+        guard let token = try await store.token(value) else {
+            throw APIError(.unauthorized, "Authorization: unknown access token")
+        }
+        guard token.expiresAt > now else { throw APIError(.unauthorized, "Authorization: the access token has expired") }
+        guard token.permissions.contains(permission) else {
+            throw APIError(.forbidden, "Authorization: a \(token.type) token lacks the '\(permission)' permission")
+        }
+    }
+
+    private func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    // MARK: Charges
+
+    private func method(_ name: String) throws(APIError) -> SandboxMethod {
+        try Self.field { () throws(ChargeKitError) in try CPayOrderValidator.method(name) }
+        guard let method = SandboxMethod.named(name) else {
+            let names = SandboxMethod.all.map(\.name).joined(separator: ", ")
+            throw APIError(.invalidRequest, "payment.method: '\(name)' is not supported by the sandbox (\(names))")
+        }
+        return method
+    }
+
+    /// `POST /v1/charges`.
+    public func createCharge(authorization: String?, body: Data) async throws -> UPIWire.ChargeCreated {
+        try await authorize(authorization, permission: "charge")
+        let request = try Self.decode(UPIWire.ChargeRequest.self, from: body)
+        try Self.field { () throws(ChargeKitError) in try CPayOrderValidator.validate(request.transaction) }
+        let urls = request.urls ?? CPayUrls()
+        try Self.field { () throws(ChargeKitError) in try CPayOrderValidator.validate(urls) }
+        if !urls.ipn.isEmpty {
+            guard urls.ipn.hasPrefix("http://") || urls.ipn.hasPrefix("https://") else {
+                throw APIError(.invalidRequest, "urls.ipn: must be an http or https URL")
+            }
+            guard configuration.allowNonLoopbackIPN || isLoopback(urls.ipn) else {
+                throw APIError(.invalidRequest,
+                               "urls.ipn: must be a loopback address (127.0.0.1, ::1, localhost); start the sandbox with --allow-remote-ipn for others")
+            }
+        }
+        let methodName = request.payment.map(\.method)
+        if let methodName { _ = try method(methodName) }
+        let created = now
+        let charge = ChargeRecord(
+            id: randomHex(bytes: 16), chargeToken: randomHex(bytes: 16), reference: request.transaction.reference,
+            amount: request.transaction.amount, currency: request.transaction.currency,
+            country: request.transaction.country, autoCapture: request.transaction.autoCapture,
+            note: request.transaction.note, method: methodName, status: .initiated, urls: urls, returnURL: nil,
+            timeCreated: created, expiresAt: created + configuration.chargeLifetime.milliseconds)
+        try await store.insertCharge(charge)
+        return UPIWire.ChargeCreated(id: charge.id, chargeToken: charge.chargeToken, status: charge.status,
+                                     reference: charge.reference, amount: charge.amount, currency: charge.currency,
+                                     expiry: charge.expiresAt)
+    }
+
+    private enum Step: Sendable { case done, expired }
+
+    /// `POST /v1/charges/{charge-token}`.
+    public func confirm(chargeToken: String, authorization: String?, body: Data) async throws -> UPIWire.Confirmation {
+        try await authorize(authorization, permission: "confirm")
+        try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(chargeToken, field: "charge_token", limit: 128) }
+        let request = try Self.decode(UPIWire.ConfirmRequest.self, from: body)
+        let chosen = try method(request.payment.method)
+        if let returnURL = request.returnURL {
+            try Self.field { () throws(ChargeKitError) in try FieldRules.callbackURL(returnURL, field: "return_url") }
+        }
+        guard let found = try await store.charge(chargeToken: chargeToken) else {
+            throw APIError(.notFound, "charge_token: no charge has this token")
+        }
+        let now = self.now
+        let (charge, step) = try await store.updateCharge(id: found.id, reference: nil, now: now) { charge throws -> Step in
+            if charge.isOverdue(now: now) {
+                charge.status = .expired
+                return .expired
+            }
+            guard charge.status == .initiated else {
+                throw APIError(.illegalState, "status: the charge is \(charge.status), only an initiated charge can be confirmed")
+            }
+            if let method = charge.method, method != chosen.name {
+                throw APIError(.invalidRequest, "payment.method: the charge was created for '\(method)'")
+            }
+            charge.method = chosen.name
+            charge.returnURL = request.returnURL
+            charge.status = .pending
+            return .done
+        }
+        if step == .expired { throw APIError(.expired, "charge_token: the charge expired unpaid") }
+        return UPIWire.Confirmation(transaction: charge.checkData,
+                                    nextAction: UPIWire.NextAction(url: baseURL() + "/sandbox/wallet/\(charge.id)"))
+    }
+
+    /// `GET /v1/transactions/{id}`. An unpaid charge whose time is up is expired first.
+    public func inquire(id: String, authorization: String?) async throws -> CPayCheckData {
+        try await authorize(authorization, permission: "inquiry")
+        try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(id, field: "id", limit: 128) }
+        guard let charge = try await store.charge(id: id) else { throw APIError(.notFound, "id: no transaction '\(id)'") }
+        if charge.isOverdue(now: now) { return try await expire(id: id)?.checkData ?? charge.checkData }
+        return charge.checkData
+    }
+
+    /// Expires a charge if it is still unpaid and overdue.
+    @discardableResult
+    func expire(id: String) async throws -> ChargeRecord? {
+        let now = self.now
+        let (charge, _) = try await store.updateCharge(id: id, reference: nil, now: now) { charge in
+            if charge.isOverdue(now: now) { charge.status = .expired }
+        }
+        return charge
+    }
+
+    /// Expires every overdue charge; returns how many.
+    func expireOverdue() async throws -> Int {
+        let ids = try await store.overdueCharges(now: now, limit: 256)
+        for id in ids { try await expire(id: id) }
+        return ids.count
+    }
+
+    private func operation(_ body: Data) throws(APIError) -> UPIWire.OperationRequest {
+        let request = try Self.decode(UPIWire.OperationRequest.self, from: body)
+        try Self.field { () throws(ChargeKitError) in
+            try FieldRules.identifier(request.transactionID, field: "transaction_id", limit: 128)
+            try FieldRules.identifier(request.reference, field: "reference", limit: 128)
+            if let reason = request.reason { try FieldRules.text(reason, field: "reason", limit: 256) }
+        }
+        if let amount = request.amount, amount <= 0 {
+            throw APIError(.invalidRequest, "amount: must be greater than zero")
+        }
+        return request
+    }
+
+    /// `POST /v1/captures`: captures an authorized charge, all or part of it.
+    public func capture(authorization: String?, body: Data) async throws -> CPayCheckData {
+        try await authorize(authorization, permission: "capture")
+        let request = try operation(body)
+        let now = self.now
+        let (charge, _) = try await store.updateCharge(id: request.transactionID, reference: request.reference, now: now) { charge in
+            guard charge.status == .authorized else {
+                throw APIError(.illegalState, "status: the charge is \(charge.status), only an authorized charge can be captured")
+            }
+            let amount = request.amount ?? charge.amount
+            guard amount <= charge.amount else {
+                throw APIError(.amountExceeded, "amount: \(amount) exceeds the authorized \(charge.amount)")
+            }
+            charge.amountCaptured = amount
+            charge.timeCaptured = now
+            charge.status = .succeeded
+            charge.captures.append(CPayOperation(id: randomHex(bytes: 16), object: "capture", reference: request.reference,
+                                                 amount: amount, currency: charge.currency, status: .succeeded,
+                                                 timeCreated: now))
+        }
+        return charge.checkData
+    }
+
+    /// `POST /v1/refunds`: refunds a settled charge; partial refunds only where the
+    /// method allows them (`4208` otherwise).
+    public func refund(authorization: String?, body: Data) async throws -> CPayCheckData {
+        try await authorize(authorization, permission: "refund")
+        let request = try operation(body)
+        let now = self.now
+        let (charge, _) = try await store.updateCharge(id: request.transactionID, reference: request.reference, now: now) { charge in
+            guard charge.status == .succeeded else {
+                throw APIError(.illegalState, "status: the charge is \(charge.status), only a succeeded charge can be refunded")
+            }
+            let refundable = charge.refundable
+            let amount = request.amount ?? refundable
+            guard amount > 0, amount <= refundable else {
+                throw APIError(.amountExceeded, "amount: \(amount) exceeds the refundable \(refundable)")
+            }
+            if amount < refundable, let method = charge.method.flatMap(SandboxMethod.named), !method.allowsPartialRefund {
+                throw APIError(.partialRefundIneligible,
+                               "amount: \(method.name) does not allow a partial refund (refund all \(refundable) or nothing)")
+            }
+            charge.amountRefunded = (charge.amountRefunded ?? 0) + amount
+            charge.refunds.append(CPayOperation(id: randomHex(bytes: 16), object: "refund", reference: request.reference,
+                                                amount: amount, currency: charge.currency, status: .succeeded,
+                                                timeCreated: now, reason: request.reason))
+        }
+        return charge.checkData
+    }
+
+    /// `POST /v1/cancels`: cancels a charge not yet paid, or voids an authorization.
+    public func cancel(authorization: String?, body: Data) async throws -> CPayCheckData {
+        try await authorize(authorization, permission: "cancel")
+        let request = try operation(body)
+        let now = self.now
+        let (charge, _) = try await store.updateCharge(id: request.transactionID, reference: request.reference, now: now) { charge in
+            guard charge.canMove(to: .canceled) else {
+                throw APIError(.illegalState, "status: the charge is \(charge.status) and cannot be canceled")
+            }
+            charge.status = .canceled
+            charge.timeCanceled = now
+        }
+        return charge.checkData
+    }
+
+    // MARK: Wallet
+
+    /// What the consumer does on the wallet page.
+    public enum WalletAction: String, Sendable, CaseIterable {
+        /// Pay.
+        case pay
+        /// The wallet declines.
+        case decline
+        /// The consumer cancels.
+        case cancel
+    }
+
+    /// Finds a charge for the wallet page.
+    func walletCharge(id: String) async throws -> ChargeRecord {
+        try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(id, field: "id", limit: 128) }
+        guard let charge = try await store.charge(id: id) else { throw APIError(.notFound, "id: no transaction '\(id)'") }
+        if charge.isOverdue(now: now) { return try await expire(id: id) ?? charge }
+        return charge
+    }
+
+    /// Applies the consumer's choice to a pending charge and returns the charge and the
+    /// URL to redirect to (the app's return URL, else `urls.success`/`fail`/`cancel`),
+    /// with `charge_id` and `status` added. A charge no longer pending is left as it is.
+    public func walletAction(id: String, action: WalletAction) async throws -> (ChargeRecord, String?) {
+        try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(id, field: "id", limit: 128) }
+        let now = self.now
+        let (charge, _) = try await store.updateCharge(id: id, reference: nil, now: now) { charge in
+            if charge.isOverdue(now: now) {
+                charge.status = .expired
+                return
+            }
+            guard charge.status == .pending else {
+                if charge.status == .initiated {
+                    throw APIError(.illegalState, "status: the charge has not been confirmed with a payment method")
+                }
+                return
+            }
+            switch action {
+            case .pay:
+                let method = charge.method.flatMap(SandboxMethod.named)
+                charge.timeAuthorized = now
+                if method?.supportsCapture == true {
+                    if charge.autoCapture {
+                        charge.status = .succeeded
+                        charge.amountCaptured = charge.amount
+                        charge.timeCaptured = now
+                    } else {
+                        charge.status = .authorized
+                    }
+                } else {
+                    charge.status = .succeeded
+                }
+            case .decline:
+                charge.status = .failed
+            case .cancel:
+                charge.status = .canceled
+                charge.timeCanceled = now
+            }
+        }
+        let target: String
+        if let returnURL = charge.returnURL {
+            target = returnURL
+        } else {
+            switch charge.status {
+            case .succeeded, .authorized: target = charge.urls.success
+            case .canceled: target = charge.urls.cancel
+            default: target = charge.urls.fail
+            }
+        }
+        guard !target.isEmpty else { return (charge, nil) }
+        let items = [QueryItem("charge_id", charge.id), QueryItem("status", charge.status.rawValue)]
+        return (charge, QueryURL.appending(items, to: target))
+    }
+}

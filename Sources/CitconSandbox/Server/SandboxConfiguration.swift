@@ -1,0 +1,55 @@
+import Foundation
+
+/// How a sandbox runs. Every default is what `chargekit sandbox serve` uses.
+public struct SandboxConfiguration: Sendable {
+    /// The address to bind (loopback by default).
+    public var host = "127.0.0.1"
+    /// The port; `0` picks a free one (tests).
+    public var port = 8790
+    /// The SQLite file, created on first start.
+    public var databasePath = "sandbox.sqlite"
+    /// The merchant private key to use; `nil` keeps the stored one or creates one.
+    public var merchantKey: String?
+    /// Shown on the wallet page.
+    public var merchantName = "ChargeKit Sandbox Merchant"
+    /// How long an access token lives (24 h, like Citcon's).
+    public var tokenLifetime: Duration = .seconds(24 * 3600)
+    /// How long a charge may stay unpaid before it expires.
+    public var chargeLifetime: Duration = .seconds(15 * 60)
+    /// Delays between IPN attempts; after the last one fails the IPN is dead-lettered.
+    /// Default: exponential back-off 1 s, 2 s, 4 s … 64 s (8 attempts in all).
+    public var ipnRetrySchedule: [Duration] = (0..<7).map { .seconds(1 << $0) }
+    /// The timeout of one IPN attempt.
+    public var ipnTimeout: Duration = .seconds(5)
+    /// Whether IPN may go to hosts other than loopback.
+    public var allowNonLoopbackIPN = false
+    /// How often the IPN worker and the expiry sweeper look for work.
+    public var workerInterval: Duration = .milliseconds(100)
+
+    /// The defaults.
+    public init() {}
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}
+
+/// Milliseconds since 1970.
+func epochMilliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+/// `count` random bytes as lower-case hex.
+func randomHex(bytes count: Int) -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<count).map { _ in
+        let byte = UInt8.random(in: 0...255, using: &generator)
+        return String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
+    }.joined()
+}
+
+/// Whether a URL's host is loopback (127.0.0.0/8, ::1 or localhost).
+func isLoopback(_ url: String) -> Bool {
+    guard let host = URL(string: url)?.host?.lowercased() else { return false }
+    let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+    return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+}

@@ -1,0 +1,141 @@
+import CitconUPI
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// What a started sandbox tells its user.
+public struct SandboxInfo: Sendable, Equatable {
+    /// Where the API is, such as `http://127.0.0.1:8790`.
+    public var baseURL: String
+    /// The merchant private key for `POST /v1/access-tokens`.
+    public var merchantKey: String
+    /// The database file.
+    public var databasePath: String
+    /// The schema version after migration.
+    public var schemaVersion: Int
+}
+
+/// The local Citcon UPI sandbox: Hummingbird 2 on an SQLite file.
+public struct SandboxServer: Sendable {
+    /// How it runs.
+    public let configuration: SandboxConfiguration
+    /// Its storage.
+    public let store: any SandboxStore
+    /// The API rules (for tests and tools that skip HTTP).
+    public let api: SandboxAPI
+    private let baseURL: BaseURL
+    private let merchantKey: String
+    private let schemaVersion: Int
+
+    private final class BaseURL: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = ""
+        func get() -> String { lock.withLock { value } }
+        func set(_ new: String) { lock.withLock { value = new } }
+    }
+
+    /// Opens (creating or migrating) the database and settles the merchant key: the
+    /// one configured, else the stored one, else a new one that is stored.
+    public init(configuration: SandboxConfiguration, store: (any SandboxStore)? = nil) async throws {
+        self.configuration = configuration
+        let store = try store ?? SQLiteSandboxStore(path: configuration.databasePath)
+        schemaVersion = try await store.migrate()
+        if let key = configuration.merchantKey {
+            try await store.setSetting("merchant_key", to: key)
+            merchantKey = key
+        } else if let key = try await store.setting("merchant_key") {
+            merchantKey = key
+        } else {
+            let key = "sk_sandbox_" + randomHex(bytes: 24)
+            try await store.setSetting("merchant_key", to: key)
+            merchantKey = key
+        }
+        self.store = store
+        let baseURL = BaseURL()
+        self.baseURL = baseURL
+        api = SandboxAPI(store: store, configuration: configuration, baseURL: { baseURL.get() })
+    }
+
+    /// Serves until cancelled or, with `handlingSignals`, until SIGINT/SIGTERM (a
+    /// graceful shutdown: in-flight requests finish, the IPN worker stops between attempts).
+    /// `onStarted` runs once the port is bound (with the real port when it was 0).
+    public func run(handlingSignals: Bool = false,
+                    onStarted: @escaping @Sendable (SandboxInfo) async -> Void = { _ in }) async throws {
+        let app = makeApplication(onStarted: onStarted)
+        if handlingSignals {
+            try await app.runService()
+        } else {
+            try await app.run()
+        }
+    }
+
+    /// The Hummingbird application with the IPN worker as a service.
+    func makeApplication(onStarted: @escaping @Sendable (SandboxInfo) async -> Void)
+        -> some ApplicationProtocol & Service
+    {
+        let router = Router()
+        SandboxRoutes(api: api, merchantName: configuration.merchantName).register(on: router)
+        var logger = Logger(label: "chargekit.sandbox")
+        logger.logLevel = .warning
+        let worker = IPNWorker(store: store, api: api, configuration: configuration)
+        let (host, key, path, version, baseURL) = (configuration.host, merchantKey, configuration.databasePath,
+                                                   schemaVersion, self.baseURL)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "chargekit-upi-sandbox"),
+            services: [worker],
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                let shownHost = host.contains(":") ? "[\(host)]" : host
+                let url = "http://\(shownHost):\(port)"
+                baseURL.set(url)
+                await onStarted(SandboxInfo(baseURL: url, merchantKey: key, databasePath: path, schemaVersion: version))
+            },
+            logger: logger
+        )
+        return app
+    }
+}
+
+/// A sandbox running in this process, for tests, demos and tools.
+public final class RunningSandbox: Sendable {
+    /// What it tells its user.
+    public let info: SandboxInfo
+    /// The server.
+    public let server: SandboxServer
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+
+    private init(info: SandboxInfo, server: SandboxServer, group: ServiceGroup, task: Task<Void, any Error>) {
+        self.info = info
+        self.server = server
+        self.group = group
+        self.task = task
+    }
+
+    /// Starts a sandbox and returns once it accepts connections.
+    public static func start(_ configuration: SandboxConfiguration) async throws -> RunningSandbox {
+        let server = try await SandboxServer(configuration: configuration)
+        let (stream, continuation) = AsyncStream<SandboxInfo>.makeStream()
+        let app = server.makeApplication { info in continuation.yield(info) }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "chargekit.sandbox")))
+        let task = Task {
+            defer { continuation.finish() }
+            try await group.run()
+        }
+        for await info in stream { return RunningSandbox(info: info, server: server, group: group, task: task) }
+        _ = try await task.value
+        throw APIError(.notFound, "sandbox: the server stopped before it started")
+    }
+
+    /// The API root.
+    public var baseURL: URL { URL(string: info.baseURL) ?? URL(fileURLWithPath: "/") }
+
+    /// Shuts the server down gracefully and waits until it has.
+    public func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = try? await task.value
+    }
+}

@@ -1,0 +1,94 @@
+import ChargeKit
+import CitconUPI
+
+/// The sandbox wallet: a small self-contained HTML page (no external assets) with
+/// Pay, Decline and Cancel. Each button is a plain form POST of `action=…` to the
+/// same URL, so a headless wallet can drive it without a browser.
+enum WalletPage {
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    static func amount(_ minorUnits: Int, _ code: String) -> String {
+        guard let currency = try? Currency(code: code) else { return "\(minorUnits) \(code)" }
+        return Money(minorUnits: Int64(minorUnits), currency: currency).description
+    }
+
+    private static let style = """
+    body{font-family:-apple-system,system-ui,sans-serif;background:#f2f4f7;margin:0;padding:32px}
+    .card{max-width:380px;margin:auto;background:#fff;border-radius:14px;padding:28px;box-shadow:0 4px 18px #0002}
+    h1{font-size:18px;margin:0 0 4px} .sub{color:#667;font-size:13px;margin-bottom:20px}
+    .amount{font-size:34px;font-weight:700;margin:8px 0 18px} dl{display:grid;grid-template-columns:auto 1fr;gap:6px 14px;font-size:14px}
+    dt{color:#667} dd{margin:0} form{display:inline} .actions{display:flex;gap:8px;margin-top:24px}
+    button{flex:1;font-size:15px;padding:12px 0;border-radius:9px;border:0;cursor:pointer;width:100%}
+    .pay{background:#1a7f37;color:#fff} .decline{background:#d1242f;color:#fff} .cancel{background:#e4e7eb;color:#222}
+    .status{margin-top:18px;padding:10px;border-radius:8px;background:#fff8c5;font-size:14px}
+    """
+
+    static func render(charge: ChargeRecord, merchant: String) -> String {
+        let open = charge.status == .pending
+        let actions = open ? SandboxAPI.WalletAction.allCases.map { action in
+            """
+            <form method="post" action="/sandbox/wallet/\(escape(charge.id))"><input type="hidden" name="action" value="\(action.rawValue)"><button class="\(action.rawValue)" type="submit">\(action.rawValue.capitalized)</button></form>
+            """
+        }.joined() : ""
+        let status = open ? "" : "<div class=\"status\">This charge is <b>\(escape(charge.status.rawValue))</b>; nothing to pay.</div>"
+        return """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+        <title>Citcon UPI sandbox wallet</title><style>\(style)</style></head>
+        <body><div class="card">
+        <h1>\(escape(merchant))</h1><div class="sub">Citcon UPI sandbox wallet · no real money moves</div>
+        <div class="amount">\(escape(amount(charge.amount, charge.currency)))</div>
+        <dl><dt>Merchant</dt><dd>\(escape(merchant))</dd>
+        <dt>Amount</dt><dd>\(escape(amount(charge.amount, charge.currency)))</dd>
+        <dt>Currency</dt><dd>\(escape(charge.currency))</dd>
+        <dt>Method</dt><dd>\(escape(charge.method ?? "—"))</dd>
+        <dt>Reference</dt><dd>\(escape(charge.reference))</dd>
+        <dt>Status</dt><dd id="status">\(escape(charge.status.rawValue))</dd></dl>
+        <div class="actions">\(actions)</div>\(status)
+        </div></body></html>
+        """
+    }
+
+    static func done(charge: ChargeRecord) -> String {
+        """
+        <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment \(escape(charge.status.rawValue))</title>
+        <style>\(style)</style></head><body><div class="card"><h1>Payment \(escape(charge.status.rawValue))</h1>
+        <div class="sub">You can return to the app.</div></div></body></html>
+        """
+    }
+
+    static func error(_ message: String) -> String {
+        """
+        <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sandbox wallet error</title>
+        <style>\(style)</style></head><body><div class="card"><h1>Cannot continue</h1>
+        <div class="status">\(escape(message))</div></div></body></html>
+        """
+    }
+
+    /// Reads an `application/x-www-form-urlencoded` body; each name at most once.
+    static func parseForm(_ body: String) throws -> [String: String] {
+        var form: [String: String] = [:]
+        for pair in body.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = try PercentEncoding.decode(parts[0].replacingOccurrences(of: "+", with: " "), field: "form")
+            let value = try PercentEncoding.decode(
+                (parts.count > 1 ? String(parts[1]) : "").replacingOccurrences(of: "+", with: " "), field: name)
+            guard form[name] == nil else { throw APIError(.invalidRequest, "\(name): appears more than once") }
+            form[name] = value
+        }
+        return form
+    }
+}

@@ -1,0 +1,97 @@
+import CitconUPI
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// A merchant's IPN endpoint on loopback, for tests and demos: records every POST to
+/// `/ipn` and answers with the next status of a script (then 200). A receiver
+/// scripted `[500, 500]` fails twice and accepts the third attempt.
+public final class IPNReceiver: Sendable {
+    /// One notification received.
+    public struct Delivery: Sendable {
+        /// The body as sent.
+        public var body: Data
+        /// The `X-Citcon-Attempt` header.
+        public var attempt: Int?
+        /// The HTTP status the receiver answered.
+        public var answered: Int
+
+        /// The body decoded as the UPI inquiry JSON.
+        public var check: CPayCheck? { try? JSONDecoder().decode(CPayCheck.self, from: body) }
+    }
+
+    private final class State: @unchecked Sendable {
+        let lock = NSLock()
+        var script: [Int]
+        var deliveries: [Delivery] = []
+        init(script: [Int]) { self.script = script }
+    }
+
+    private let state: State
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+    /// The URL to put in `urls.ipn`.
+    public let url: String
+
+    private init(state: State, group: ServiceGroup, task: Task<Void, any Error>, url: String) {
+        self.state = state
+        self.group = group
+        self.task = task
+        self.url = url
+    }
+
+    /// Starts a receiver on a free loopback port; `script` lists the statuses of the
+    /// first answers (200 after that).
+    public static func start(script: [Int] = []) async throws -> IPNReceiver {
+        let state = State(script: script)
+        let router = Router()
+        router.post("/ipn") { request, _ -> Response in
+            var request = request
+            let body = Data((try? await request.collectBody(upTo: 1 << 20).readableBytesView) ?? ByteBuffer().readableBytesView)
+            let attempt = request.headers.first { $0.name.canonicalName == "x-citcon-attempt" }.flatMap { Int($0.value) }
+            let status = state.lock.withLock { () -> Int in
+                let status = state.script.isEmpty ? 200 : state.script.removeFirst()
+                state.deliveries.append(Delivery(body: body, attempt: attempt,
+                                                 answered: status))
+                return status
+            }
+            return Response(status: .init(code: status))
+        }
+        var logger = Logger(label: "chargekit.ipn-receiver")
+        logger.logLevel = .warning
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) },
+                              logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let task = Task {
+            defer { continuation.finish() }
+            try await group.run()
+        }
+        for await port in stream {
+            return IPNReceiver(state: state, group: group, task: task, url: "http://127.0.0.1:\(port)/ipn")
+        }
+        throw APIError(.notFound, "ipn receiver: stopped before it started")
+    }
+
+    /// Every notification received so far, in order.
+    public var deliveries: [Delivery] { state.lock.withLock { state.deliveries } }
+
+    /// Waits until `condition` holds for the deliveries, polling; `false` on timeout.
+    public func wait(timeout: Duration = .seconds(10), until condition: ([Delivery]) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(deliveries) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(deliveries)
+    }
+
+    /// Stops the receiver.
+    public func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = try? await task.value
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import CitconSandbox
+import Foundation
+
+struct Sandbox: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The local Citcon UPI sandbox server.",
+        subcommands: [Serve.self]
+    )
+
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve the UPI API (/v1/), the wallet page and IPN delivery on a local SQLite file.",
+            discussion: """
+            Prints the base URL and the merchant private key, then serves until SIGINT or SIGTERM.
+            The database is created (or migrated) on first start; the merchant key is created
+            on first start and kept in it, unless --merchant-key gives one.
+            """
+        )
+
+        @Option(help: "Port to listen on (0 picks a free one).") var port = 8790
+        @Option(help: "Address to bind.") var host = "127.0.0.1"
+        @Option(help: "SQLite database file.") var db = "sandbox.sqlite"
+        @Option(name: .customLong("merchant-key"), help: "Merchant private key to use (else the stored or a new one).")
+        var merchantKey: String?
+        @Option(name: .customLong("charge-ttl"), help: "Seconds an unpaid charge lives before it expires.")
+        var chargeTTL = 900.0
+        @Option(name: .customLong("token-ttl"), help: "Seconds an access token lives.") var tokenTTL = 86400.0
+        @Option(name: .customLong("ipn-retry"), help: "IPN retry delays in seconds, comma-separated (default 1,2,4,8,16,32,64).")
+        var ipnRetry: String?
+        @Flag(name: .customLong("allow-remote-ipn"), help: "Allow IPN to non-loopback hosts.") var allowRemoteIPN = false
+
+        func run() async throws {
+            var configuration = SandboxConfiguration()
+            configuration.port = port
+            configuration.host = host
+            configuration.databasePath = db
+            configuration.merchantKey = merchantKey
+            configuration.chargeLifetime = .milliseconds(Int64(chargeTTL * 1000))
+            configuration.tokenLifetime = .milliseconds(Int64(tokenTTL * 1000))
+            configuration.allowNonLoopbackIPN = allowRemoteIPN
+            if let ipnRetry {
+                let delays = ipnRetry.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard !delays.isEmpty, delays.allSatisfy({ ($0 ?? -1) >= 0 }) else {
+                    throw ValidationError("--ipn-retry must be seconds separated by commas, such as 1,2,4")
+                }
+                configuration.ipnRetrySchedule = delays.map { .milliseconds(Int64(($0 ?? 0) * 1000)) }
+            }
+            guard chargeTTL > 0, tokenTTL > 0 else { throw ValidationError("--charge-ttl and --token-ttl must be positive") }
+            let server = try await SandboxServer(configuration: configuration)
+            try await server.run(handlingSignals: true) { info in
+                // Unbuffered, so that a script reading the pipe sees it at once.
+                FileHandle.standardOutput.write(Data("""
+                    Citcon UPI sandbox listening on \(info.baseURL)
+                    merchant key: \(info.merchantKey)
+                    database: \(info.databasePath) (schema v\(info.schemaVersion))
+
+                    """.utf8))
+            }
+            print("sandbox stopped")
+        }
+    }
+}
