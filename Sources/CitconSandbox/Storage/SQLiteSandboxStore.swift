@@ -138,9 +138,8 @@ public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
     }
 
     public func updateCharge<T: Sendable>(id: String, reference: String?, now: Int64,
-                                          _ body: @Sendable (inout ChargeRecord) throws -> T) async throws -> (ChargeRecord, T) {
-        try await withoutActuallyEscaping(body) { body in
-            let box = UncheckedBox(body)
+                                          _ body: @escaping @Sendable (inout ChargeRecord) throws -> T) async throws -> (ChargeRecord, T) {
+        do {  // one transaction
             return try await run { db in
                 try db.transaction {
                     guard var charge = try db.query("SELECT doc FROM charges WHERE id = ?", [.text(id)]).first
@@ -153,7 +152,7 @@ public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
                         try Self.claim(reference, for: id, in: db)
                     }
                     let before = charge.status
-                    let value = try box.value(&charge)
+                    let value = try body(&charge)
                     try db.query("UPDATE charges SET status = ?, expires_at = ?, doc = ? WHERE id = ?",
                                  [.text(charge.status.rawValue), .integer(charge.expiresAt),
                                   .blob(try Self.encoder.encode(charge)), .text(id)])
@@ -221,10 +220,4 @@ public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
     public func close() {
         queue.sync { database = nil }
     }
-}
-
-/// Carries a non-escaping closure onto the database queue; the caller waits for it.
-private struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -27,7 +27,7 @@ public protocol SandboxStore: Sendable {
     /// cancel), runs `body`, saves, and when the status changed and `urls.ipn` is set,
     /// adds the IPN to the outbox. `body` throwing rolls everything back.
     func updateCharge<T: Sendable>(id: String, reference: String?, now: Int64,
-                                   _ body: @Sendable (inout ChargeRecord) throws -> T) async throws -> (ChargeRecord, T)
+                                   _ body: @escaping @Sendable (inout ChargeRecord) throws -> T) async throws -> (ChargeRecord, T)
     /// Ids of unpaid charges whose time is up.
     func overdueCharges(now: Int64, limit: Int) async throws -> [String]
     /// Pending IPNs due now.
