@@ -18,10 +18,35 @@ public struct SandboxAPI: Sendable {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
+            // Foundation reports a fractional or oversized number where an integer is
+            // expected as "not valid JSON", without a path: find the field ourselves.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+               let tree = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
+               let field = nonInteger(in: tree, at: "") {
+                throw APIError(.invalidRequest, "\(field): must be an integer (minor units), within 64 bits")
+            }
             throw describe(error)
         } catch {
             throw APIError(.malformedJSON, "body: not valid JSON")
         }
+    }
+
+    /// The path of the first number in `value` that is not a 64-bit integer (every
+    /// number in the UPI request bodies is one).
+    static func nonInteger(in value: Any, at path: String) -> String? {
+        if let object = value as? [String: Any] {
+            for key in object.keys.sorted() {
+                if let found = nonInteger(in: object[key] as Any, at: path.isEmpty ? key : "\(path).\(key)") { return found }
+            }
+        } else if let array = value as? [Any] {
+            for (index, element) in array.enumerated() {
+                if let found = nonInteger(in: element, at: "\(path)[\(index)]") { return found }
+            }
+        } else if !(value is Bool), !(value is String), let number = value as? NSNumber {
+            let double = number.doubleValue
+            if double != double.rounded() || abs(double) >= 9.2e18 { return path.isEmpty ? "body" : path }
+        }
+        return nil
     }
 
     static func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
@@ -43,6 +68,9 @@ public struct SandboxAPI: Sendable {
             return APIError(.invalidRequest, "\(path(context.codingPath)): expected \(typeName(type))")
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty { return APIError(.malformedJSON, "body: not valid JSON") }
+            if context.debugDescription.contains("does not fit") {
+                return APIError(.invalidRequest, "\(path(context.codingPath)): must be an integer (minor units)")
+            }
             return APIError(.invalidRequest, "\(path(context.codingPath)): \(context.debugDescription)")
         @unknown default:
             return APIError(.invalidRequest, "body: \(error)")
@@ -174,6 +202,7 @@ public struct SandboxAPI: Sendable {
                 charge.status = .expired
                 return .expired
             }
+            if charge.status == .expired { throw APIError(.expired, "charge_token: the charge expired unpaid") }
             guard charge.status == .initiated else {
                 throw APIError(.illegalState, "status: the charge is \(charge.status), only an initiated charge can be confirmed")
             }

@@ -1,0 +1,136 @@
+import CitconSandbox
+import CitconUPI
+import Foundation
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One HTTP answer, raw and as JSON.
+struct HTTPAnswer: @unchecked Sendable {
+    var status: Int
+    var body: Data
+    var location: String?
+    var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] }
+    var data: [String: Any]? { json?["data"] as? [String: Any] }
+    var code: String? { data?["code"] as? String }
+    var message: String { data?["message"] as? String ?? "" }
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// Stops URLSession from following redirects (the wallet redirects to the app).
+final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+}
+
+/// Raw HTTP against a sandbox at `base`.
+struct HTTP: Sendable {
+    var base: String
+    static let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
+
+    func call(_ method: String, _ path: String, token: String? = nil, body: String? = nil,
+              contentType: String = "application/json") async throws -> HTTPAnswer {
+        try await call(method, path, token: token, data: body.map { Data($0.utf8) }, contentType: contentType)
+    }
+
+    func call(_ method: String, _ path: String, token: String? = nil, data: Data?,
+              contentType: String = "application/json") async throws -> HTTPAnswer {
+        let url = try #require(URL(string: base + path))
+        var request = URLRequest(url: url, timeoutInterval: 20)
+        request.httpMethod = method
+        if let token { request.setValue("Bearer " + token, forHTTPHeaderField: "Authorization") }
+        if let data {
+            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+            request.httpBody = data
+        }
+        let (body, response) = try await Self.session.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        return HTTPAnswer(status: http.statusCode, body: body, location: http.value(forHTTPHeaderField: "Location"))
+    }
+}
+
+/// A sandbox on an ephemeral loopback port with its own temporary database.
+struct Harness: Sendable {
+    let sandbox: RunningSandbox
+    let directory: URL
+    let http: HTTP
+    var configuration: SandboxConfiguration
+
+    static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chargekit-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func start(directory: URL? = nil, _ tweak: (inout SandboxConfiguration) -> Void = { _ in }) async throws -> Harness {
+        let directory = try directory ?? temporaryDirectory()
+        var configuration = SandboxConfiguration()
+        configuration.port = 0
+        configuration.databasePath = directory.appendingPathComponent("sandbox.sqlite").path
+        configuration.ipnRetrySchedule = [.milliseconds(50), .milliseconds(100), .milliseconds(200)]
+        configuration.workerInterval = .milliseconds(20)
+        tweak(&configuration)
+        let sandbox = try await RunningSandbox.start(configuration)
+        return Harness(sandbox: sandbox, directory: directory, http: HTTP(base: sandbox.info.baseURL),
+                       configuration: configuration)
+    }
+
+    func stop(removing: Bool = true) async {
+        await sandbox.stop()
+        if removing { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    var merchantKey: String { sandbox.info.merchantKey }
+
+    func token(_ type: String) async throws -> String {
+        let answer = try await http.call("POST", "/v1/access-tokens", token: merchantKey, body: #"{"token_type":"\#(type)"}"#)
+        #expect(answer.status == 201, "\(answer.text)")
+        return try #require(answer.data?["access_token"] as? String)
+    }
+
+    static func chargeBody(reference: String, amount: Int = 125, currency: String = "USD", method: String? = "wechatpay",
+                           ipn: String = "", autoCapture: Bool = false) -> String {
+        let payment = method.map { #","payment":{"method":"\#($0)"}"# } ?? ""
+        return """
+        {"transaction":{"reference":"\(reference)","amount":\(amount),"currency":"\(currency)","country":"US","auto_capture":\(autoCapture),"note":"n"}\(payment),"urls":{"ipn":"\(ipn)","success":"https://shop.example/success","fail":"https://shop.example/fail","cancel":"https://shop.example/cancel"}}
+        """
+    }
+
+    /// Creates a charge; returns its id and charge token.
+    func createCharge(_ server: String, reference: String = "ref-\(UUID().uuidString)", amount: Int = 125,
+                      method: String? = "wechatpay", ipn: String = "", autoCapture: Bool = false) async throws -> (id: String, token: String) {
+        let answer = try await http.call("POST", "/v1/charges", token: server,
+                                         body: Self.chargeBody(reference: reference, amount: amount, method: method,
+                                                               ipn: ipn, autoCapture: autoCapture))
+        #expect(answer.status == 201, "\(answer.text)")
+        return (try #require(answer.data?["id"] as? String), try #require(answer.data?["charge_token"] as? String))
+    }
+
+    func confirm(_ client: String, chargeToken: String, method: String = "wechatpay", returnURL: String? = nil) async throws -> HTTPAnswer {
+        let back = returnURL.map { #","return_url":"\#($0)""# } ?? ""
+        return try await http.call("POST", "/v1/charges/\(chargeToken)", token: client,
+                                   body: #"{"payment":{"method":"\#(method)"}\#(back)}"#)
+    }
+
+    func wallet(_ id: String, _ action: String) async throws -> HTTPAnswer {
+        try await http.call("POST", "/sandbox/wallet/\(id)", data: Data("action=\(action)".utf8),
+                            contentType: "application/x-www-form-urlencoded")
+    }
+
+    func inquire(_ token: String, _ id: String) async throws -> HTTPAnswer {
+        try await http.call("GET", "/v1/transactions/\(id)", token: token)
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes.
+func eventually(_ timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return try await condition()
+}
