@@ -1,0 +1,106 @@
+import CitconSandbox
+import CitconUPI
+import Foundation
+import Testing
+
+@Suite("IPN delivery")
+struct IPNTests {
+    @Test("a receiver answering 500 twice then 200 gets the notification on the third attempt")
+    func retriesThenDelivers() async throws {
+        let receiver = try await IPNReceiver.start(script: [500, 500])
+        let harness = try await Harness.start()
+        defer { Task { await harness.stop(); await receiver.stop() } }
+        let server = try await harness.token("server")
+        let client = try await harness.token("client")
+        let (id, chargeToken) = try await harness.createCharge(server, ipn: receiver.url)
+        _ = try await harness.confirm(client, chargeToken: chargeToken, returnURL: "myapp://back")
+        let delivered = try await eventually {
+            try await harness.sandbox.server.store.notifications(transactionID: id).first?.state == "delivered"
+        }
+        #expect(delivered)
+        let deliveries = receiver.deliveries
+        #expect(deliveries.map(\.answered) == [500, 500, 200])
+        #expect(deliveries.map(\.attempt) == [1, 2, 3])
+        #expect(deliveries.allSatisfy { $0.check?.data?.id == id && $0.check?.data?.status == .pending })
+        let entry = try #require(try await harness.sandbox.server.store.notifications(transactionID: id).first)
+        #expect(entry.attempts == 3 && entry.lastError == nil)
+    }
+
+    @Test("a dead receiver ends in the dead-letter state after the last scheduled attempt")
+    func deadLetter() async throws {
+        let gone = try await IPNReceiver.start()
+        let url = gone.url
+        await gone.stop()
+        let harness = try await Harness.start { $0.ipnRetrySchedule = [.milliseconds(30), .milliseconds(60)] }
+        defer { Task { await harness.stop() } }
+        let server = try await harness.token("server")
+        let (id, _) = try await harness.createCharge(server, ipn: url)
+        _ = try await harness.http.call("POST", "/v1/cancels", token: server,
+                                        body: #"{"transaction_id":"\#(id)","reference":"c-\#(id)"}"#)
+        let dead = try await eventually {
+            try await harness.sandbox.server.store.notifications(transactionID: id).first?.state == "dead"
+        }
+        #expect(dead)
+        let entry = try #require(try await harness.sandbox.server.store.notifications(transactionID: id).first)
+        #expect(entry.attempts == 3, "first attempt plus two retries")
+        #expect(entry.lastError != nil)
+        #expect(entry.status == "canceled")
+    }
+
+    @Test("every status change writes one IPN with the inquiry JSON; no change, no IPN")
+    func oneNotificationPerChange() async throws {
+        let receiver = try await IPNReceiver.start()
+        let harness = try await Harness.start()
+        defer { Task { await harness.stop(); await receiver.stop() } }
+        let server = try await harness.token("server")
+        let client = try await harness.token("client")
+        let (id, chargeToken) = try await harness.createCharge(server, amount: 700, method: "card", ipn: receiver.url)
+        _ = try await harness.confirm(client, chargeToken: chargeToken, method: "card", returnURL: "myapp://back")
+        _ = try await harness.wallet(id, "pay")
+        _ = try await harness.wallet(id, "decline")
+        _ = try await harness.http.call("POST", "/v1/captures", token: server,
+                                        body: #"{"transaction_id":"\#(id)","reference":"cap-\#(id)"}"#)
+        _ = try await harness.http.call("POST", "/v1/refunds", token: server,
+                                        body: #"{"transaction_id":"\#(id)","reference":"ref-\#(id)","amount":100}"#)
+        #expect(await receiver.wait { $0.count >= 3 })
+        try await Task.sleep(for: .milliseconds(200))
+        let statuses = receiver.deliveries.compactMap { $0.check?.data?.status }
+        #expect(statuses == [.pending, .authorized, .succeeded])
+        let inquiry = try await harness.inquire(server, id)
+        let last = try #require(receiver.deliveries.last?.check)
+        #expect(last.data?.amountCaptured == 700)
+        #expect(inquiry.data?["amount_refunded"] as? Int == 100, "refunds change amounts, not the status")
+    }
+
+    @Test("IPN to a non-loopback host is refused unless allowed")
+    func loopbackOnly() async throws {
+        let harness = try await Harness.start()
+        defer { Task { await harness.stop() } }
+        let server = try await harness.token("server")
+        let remote = try await harness.http.call("POST", "/v1/charges", token: server,
+                                                 body: Harness.chargeBody(reference: "r1", ipn: "http://203.0.113.9/ipn"))
+        #expect(remote.status == 400 && remote.message.hasPrefix("urls.ipn:"))
+        let open = try await Harness.start { $0.allowNonLoopbackIPN = true }
+        defer { Task { await open.stop() } }
+        let openServer = try await open.token("server")
+        let allowed = try await open.http.call("POST", "/v1/charges", token: openServer,
+                                               body: Harness.chargeBody(reference: "r1", ipn: "http://203.0.113.9/ipn"))
+        #expect(allowed.status == 201)
+    }
+
+    @Test("pending deliveries resume after a restart")
+    func resumeAfterRestart() async throws {
+        let receiver = try await IPNReceiver.start(script: [503])
+        let first = try await Harness.start { $0.ipnRetrySchedule = [.seconds(1)] }
+        let server = try await first.token("server")
+        let (id, _) = try await first.createCharge(server, ipn: receiver.url)
+        _ = try await first.http.call("POST", "/v1/cancels", token: server, body: #"{"transaction_id":"\#(id)","reference":"x-\#(id)"}"#)
+        #expect(await receiver.wait { $0.count == 1 })
+        await first.stop(removing: false)
+        let second = try await Harness.start(directory: first.directory) { $0.ipnRetrySchedule = [.seconds(1)] }
+        defer { Task { await second.stop(); await receiver.stop() } }
+        #expect(await receiver.wait { $0.count == 2 })
+        #expect(receiver.deliveries.last?.answered == 200)
+        #expect(try await eventually { try await second.sandbox.server.store.notifications(transactionID: id).first?.state == "delivered" })
+    }
+}
