@@ -1,0 +1,156 @@
+import CitconSandbox
+import CitconUPI
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `chargekit sandbox serve` as a child process.
+final class ServerProcess: @unchecked Sendable {
+    let process = Process()
+    private let lock = NSLock()
+    private var output = ""
+
+    /// The built `chargekit` next to the test bundle (swift build / swift test build it).
+    static var executable: URL {
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("chargekit")
+        if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/chargekit")
+    }
+
+    init(arguments: [String]) throws {
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.withLock { self.output += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+    }
+
+    var text: String { lock.withLock { output } }
+
+    /// Waits for the "listening on" line and returns the base URL and merchant key.
+    func started() async throws -> (base: String, key: String) {
+        let ok = await eventually(.seconds(30)) { text.contains("merchant key: ") }
+        #expect(ok, "server did not start: \(text)")
+        let lines = text.split(separator: "\n")
+        let base = try #require(lines.first { $0.hasPrefix("Citcon UPI sandbox listening on ") })
+            .dropFirst("Citcon UPI sandbox listening on ".count)
+        let key = try #require(lines.first { $0.hasPrefix("merchant key: ") }).dropFirst("merchant key: ".count)
+        return (String(base), String(key))
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+}
+
+/// What the load acknowledged with a 2xx, and so must survive.
+actor Acknowledged {
+    var charges: [String: String] = [:]        // id → reference
+    var owed: Set<String> = []                 // "id/status" IPNs owed
+    func charge(_ id: String, _ reference: String) { charges[id] = reference }
+    func owe(_ id: String, _ status: String) { owed.insert("\(id)/\(status)") }
+}
+
+@Suite("Crash safety", .serialized)
+struct CrashTests {
+    @Test("SIGKILL under concurrent load: every acknowledged charge survives and every IPN owed is delivered")
+    func killNine() async throws {
+        #expect(FileManager.default.isExecutableFile(atPath: ServerProcess.executable.path),
+                "build the chargekit executable first (swift build)")
+        let directory = try Harness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("crash.sqlite").path
+        let receiver = try await IPNReceiver.start()
+        let arguments = ["sandbox", "serve", "--port", "0", "--db", database, "--ipn-retry", "0.05,0.1,0.2,0.4,0.8,1.6"]
+        let first = try ServerProcess(arguments: arguments)
+        let (base, key) = try await first.started()
+        let http = HTTP(base: base)
+        func token(_ type: String) async throws -> String {
+            let answer = try await http.call("POST", "/v1/access-tokens", token: key, body: #"{"token_type":"\#(type)"}"#)
+            return try #require(answer.data?["access_token"] as? String)
+        }
+        let server = try await token("server")
+        let client = try await token("client")
+        let acknowledged = Acknowledged()
+        let stop = ManagedFlag()
+
+        // Eight workers create, confirm and pay charges until the server dies.
+        let load = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for worker in 0..<8 {
+                    group.addTask {
+                        var n = 0
+                        while !stop.value {
+                            n += 1
+                            let reference = "crash-\(worker)-\(n)"
+                            guard let created = try? await http.call("POST", "/v1/charges", token: server,
+                                                                     body: Harness.chargeBody(reference: reference, ipn: receiver.url)),
+                                  created.status == 201, let id = created.data?["id"] as? String,
+                                  let chargeToken = created.data?["charge_token"] as? String
+                            else { continue }
+                            await acknowledged.charge(id, reference)
+                            guard let confirmed = try? await http.call("POST", "/v1/charges/\(chargeToken)", token: client,
+                                                                       body: #"{"payment":{"method":"wechatpay"},"return_url":"app://r"}"#),
+                                  confirmed.status == 200
+                            else { continue }
+                            await acknowledged.owe(id, "pending")
+                            guard let paid = try? await http.call("POST", "/sandbox/wallet/\(id)", data: Data("action=pay".utf8),
+                                                                  contentType: "application/x-www-form-urlencoded"),
+                                  paid.status == 303
+                            else { continue }
+                            await acknowledged.owe(id, "succeeded")
+                        }
+                    }
+                }
+            }
+        }
+        _ = await eventually(.seconds(20)) { await acknowledged.charges.count >= 150 }
+        first.signal(SIGKILL)
+        first.process.waitUntilExit()
+        stop.value = true
+        await load.value
+        #expect(first.process.terminationReason == .uncaughtSignal)
+        let charges = await acknowledged.charges
+        let owed = await acknowledged.owed
+        #expect(charges.count >= 150)
+
+        // Restart on the same file.
+        let second = try ServerProcess(arguments: arguments)
+        let (base2, key2) = try await second.started()
+        #expect(key2 == key, "the merchant key was kept in the database")
+        let http2 = HTTP(base: base2)
+        for (id, reference) in charges {
+            let answer = try await http2.call("GET", "/v1/transactions/\(id)", token: server)
+            #expect(answer.status == 200 && answer.data?["reference"] as? String == reference, "lost charge \(id)")
+        }
+        let delivered = await receiver.wait(timeout: .seconds(30)) { deliveries in
+            let seen = Set(deliveries.compactMap { d in d.check?.data.map { "\($0.id ?? "")/\($0.status?.rawValue ?? "")" } })
+            return owed.isSubset(of: seen)
+        }
+        #expect(delivered, "IPNs owed but never delivered")
+
+        second.signal(SIGTERM)
+        second.process.waitUntilExit()
+        #expect(second.process.terminationStatus == 0, "SIGTERM shuts down cleanly")
+        #expect(second.text.contains("sandbox stopped"))
+        await receiver.stop()
+    }
+}
+
+final class ManagedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    var value: Bool {
+        get { lock.withLock { flag } }
+        set { lock.withLock { flag = newValue } }
+    }
+}
