@@ -32,7 +32,7 @@ wallet="$(curl -fsS -X POST "$base/v1/charges/$token" -H "Authorization: Bearer 
   -d '{"payment": {"method": "alipay"}, "return_url": "com.citcon.citconpay://cpay/return"}' | json "['next_action']['url']")"
 echo "wallet page: $wallet"
 mkdir -p "$(dirname "$out")"
-"$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=520,640 \
+"$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=520,470 \
   --screenshot="$out" "$wallet" >/dev/null 2>&1
 [ -s "$out" ] || { echo "wallet-screenshot: Chromium wrote no screenshot" >&2; exit 1; }
 # The page a real browser rendered must still show the pending charge and its buttons.

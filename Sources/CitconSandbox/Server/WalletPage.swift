@@ -30,7 +30,7 @@ enum WalletPage {
     .card{max-width:380px;margin:auto;background:#fff;border-radius:14px;padding:28px;box-shadow:0 4px 18px #0002}
     h1{font-size:18px;margin:0 0 4px} .sub{color:#667;font-size:13px;margin-bottom:20px}
     .amount{font-size:34px;font-weight:700;margin:8px 0 18px} dl{display:grid;grid-template-columns:auto 1fr;gap:6px 14px;font-size:14px}
-    dt{color:#667} dd{margin:0} form{display:inline} .actions{display:flex;gap:8px;margin-top:24px}
+    dt{color:#667} dd{margin:0} .actions{display:flex;gap:8px;margin-top:24px} .actions form{flex:1;display:flex}
     button{flex:1;font-size:15px;padding:12px 0;border-radius:9px;border:0;cursor:pointer;width:100%}
     .pay{background:#1a7f37;color:#fff} .decline{background:#d1242f;color:#fff} .cancel{background:#e4e7eb;color:#222}
     .status{margin-top:18px;padding:10px;border-radius:8px;background:#fff8c5;font-size:14px}
