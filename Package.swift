@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // SDK libraries: Foundation only (an iOS app that links them links nothing else).
@@ -46,14 +47,21 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "ChargeKitTests", dependencies: ["ChargeKit", "ChargeKitSimulators"]),
-        .testTarget(name: "CitconUPITests", dependencies: ["CitconUPI"]),
+        .testTarget(
+            name: "ChargeKitTests",
+            dependencies: ["ChargeKit", "ChargeKitSimulators", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "CitconUPITests",
+            dependencies: ["CitconUPI", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(
             name: "CitconSandboxTests",
             dependencies: [
                 "CitconUPI",
                 "CitconSandbox",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
     ],
