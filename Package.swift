@@ -67,3 +67,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer harnesses, built only by scripts/fuzz.sh (CHARGEKIT_FUZZ=1, --sanitize fuzzer and address).
+if Context.environment["CHARGEKIT_FUZZ"] == "1" {
+    let harnesses: [(String, [Target.Dependency])] = [
+        ("FuzzCreditCardTerminal", ["ChargeKit"]),
+        ("FuzzSumUp", ["ChargeKit"]),
+        ("FuzzZettle", ["ChargeKit"]),
+        ("FuzzCLIURL", ["ChargeKit", "ChargeKitSimulators"]),
+        ("FuzzUPIJSON", ["CitconUPI"]),
+    ]
+    for (name, dependencies) in harnesses {
+        package.targets.append(.executableTarget(name: name, dependencies: dependencies, path: "Fuzz/\(name)"))
+    }
+}

@@ -132,8 +132,10 @@ public struct UPIClient: Sendable {
         return try Self.decode(data, status: status)
     }
 
-    /// Reads an envelope: the payload of a `success`, or the error of a `fail`.
-    static func decode<Payload: Codable & Sendable>(_ data: Data, status: Int) throws(CPayError) -> Payload {
+    /// Reads a UPI envelope (an API answer, or an IPN body a merchant server received):
+    /// the payload of a `success`, or the error of a `fail` (`4010` as
+    /// ``CPayError/unauthorized(message:)``). Bodies over ``UPIWire/maximumBodyBytes`` are refused.
+    public static func decode<Payload: Codable & Sendable>(_ data: Data, status: Int) throws(CPayError) -> Payload {
         guard data.count <= UPIWire.maximumBodyBytes else {
             throw .malformedResponse("answer larger than \(UPIWire.maximumBodyBytes) bytes")
         }

@@ -1,0 +1,30 @@
+import CitconUPI
+import Foundation
+
+/// libFuzzer harness: any bytes as UPI JSON: the SDK's answers (CPayResult, CPayCheck,
+/// the envelope reader) and the request bodies the sandbox decodes. What decodes must
+/// re-encode and decode to the same value.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = Data(UnsafeBufferPointer(start: data, count: size))
+    let decoder = JSONDecoder()
+    if let check = try? decoder.decode(CPayCheck.self, from: bytes) {
+        let again = try? decoder.decode(CPayCheck.self, from: UPIWire.encoder().encode(check))
+        precondition(again == check)
+    }
+    if let result = try? decoder.decode(CPayResult.self, from: bytes) {
+        precondition((try? UPIWire.encoder().encode(result)) != nil)
+    }
+    if let request = try? decoder.decode(CPayRequest.self, from: bytes) {
+        let again = try? decoder.decode(CPayRequest.self, from: UPIWire.encoder().encode(request))
+        precondition(again?.transaction == request.transaction && again?.payment == request.payment)
+        _ = try? CPayOrderValidator.validate(request)
+    }
+    _ = try? decoder.decode(UPIWire.ChargeRequest.self, from: bytes)
+    _ = try? decoder.decode(UPIWire.ConfirmRequest.self, from: bytes)
+    _ = try? decoder.decode(UPIWire.OperationRequest.self, from: bytes)
+    for status in [200, 401, 409, 500] {
+        let _: CPayCheckData? = try? UPIClient.decode(bytes, status: status)
+    }
+    return 0
+}
