@@ -29,6 +29,8 @@ struct Sandbox: AsyncParsableCommand {
         @Option(name: .customLong("ipn-retry"), help: "IPN retry delays in seconds, comma-separated (default 1,2,4,8,16,32,64).")
         var ipnRetry: String?
         @Flag(name: .customLong("allow-remote-ipn"), help: "Allow IPN to non-loopback hosts.") var allowRemoteIPN = false
+        @Flag(name: .customLong("no-group-commit"), help: "Commit each write alone (for comparison; slower).")
+        var noGroupCommit = false
 
         func run() async throws {
             var configuration = SandboxConfiguration()
@@ -39,6 +41,7 @@ struct Sandbox: AsyncParsableCommand {
             configuration.chargeLifetime = .milliseconds(Int64(chargeTTL * 1000))
             configuration.tokenLifetime = .milliseconds(Int64(tokenTTL * 1000))
             configuration.allowNonLoopbackIPN = allowRemoteIPN
+            configuration.groupCommit = !noGroupCommit
             if let ipnRetry {
                 let delays = ipnRetry.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
                 guard !delays.isEmpty, delays.allSatisfy({ ($0 ?? -1) >= 0 }) else {

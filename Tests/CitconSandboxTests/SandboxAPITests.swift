@@ -120,6 +120,26 @@ struct SandboxAPITests {
         #expect(again.status == 409 && again.code == "4100" && again.message.hasPrefix("reference:"))
     }
 
+    @Test("group commit: concurrent writes, half of them duplicates, each answered on its own",
+          arguments: [true, false])
+    func concurrentDuplicates(groupCommit: Bool) async throws {
+        let harness = try await Harness.start { $0.groupCommit = groupCommit }
+        defer { Task { await harness.stop() } }
+        let server = try await harness.token("server")
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<60 {
+                group.addTask {
+                    try await harness.http.call("POST", "/v1/charges", token: server,
+                                                body: Harness.chargeBody(reference: "same-\(index % 30)")).status
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.filter { $0 == 201 }.count == 30)
+        #expect(statuses.filter { $0 == 409 }.count == 30)
+        #expect(try await harness.sandbox.server.store.chargeCount() == 30)
+    }
+
     @Test("confirm: client token, returns the wallet page; only an initiated charge; unknown token is 4004")
     func confirm() async throws {
         let harness = try await Harness.start()

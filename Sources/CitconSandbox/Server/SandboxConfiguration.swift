@@ -23,6 +23,8 @@ public struct SandboxConfiguration: Sendable {
     public var ipnTimeout: Duration = .seconds(5)
     /// Whether IPN may go to hosts other than loopback.
     public var allowNonLoopbackIPN = false
+    /// Whether concurrent writes share one durable commit (see ``SQLiteSandboxStore``).
+    public var groupCommit = true
     /// How often the IPN worker and the expiry sweeper look for work.
     public var workerInterval: Duration = .milliseconds(100)
 

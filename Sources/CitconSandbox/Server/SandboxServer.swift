@@ -40,7 +40,7 @@ public struct SandboxServer: Sendable {
     /// one configured, else the stored one, else a new one that is stored.
     public init(configuration: SandboxConfiguration, store: (any SandboxStore)? = nil) async throws {
         self.configuration = configuration
-        let store = try store ?? SQLiteSandboxStore(path: configuration.databasePath)
+        let store = try store ?? SQLiteSandboxStore(path: configuration.databasePath, groupCommit: configuration.groupCommit)
         schemaVersion = try await store.migrate()
         if let key = configuration.merchantKey {
             try await store.setSetting("merchant_key", to: key)

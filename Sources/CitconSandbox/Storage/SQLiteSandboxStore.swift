@@ -6,11 +6,33 @@ import Foundation
 /// that returned is on disk and survives a crash or `kill -9`. All work runs on one
 /// serial queue with one connection and cached prepared statements, so transactions
 /// never interleave and no Swift concurrency thread blocks on disk I/O.
+///
+/// **Group commit.** Writes that arrive while the disk is busy are committed together:
+/// each runs in its own savepoint inside one transaction, so one failing write rolls
+/// back only itself, and every caller is answered only after the shared `COMMIT` (and
+/// its fsync) returned. Durability is unchanged; the cost of an fsync is shared.
 public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
     /// The database file.
     public let path: String
+    /// Whether concurrent writes share one commit (see above).
+    public let groupCommit: Bool
+    /// The most writes one commit carries.
+    public static let maximumBatch = 256
     private let queue = DispatchQueue(label: "chargekit.sandbox.sqlite")
     private var database: SQLiteDatabase?
+    private var pendingWrites: [WriteJob] = []
+    private var drainScheduled = false
+
+    /// A write waiting for the next commit; touched only on `queue`.
+    private struct WriteJob: Sendable {
+        let body: @Sendable (SQLiteDatabase) throws -> Void
+        let finish: @Sendable ((any Error)?) -> Void
+    }
+
+    /// Carries a write's result from the queue to its caller.
+    private final class ResultBox<T>: @unchecked Sendable {
+        var value: T?
+    }
 
     /// Schema migrations, versioned in code: migration `n` takes the schema from
     /// version `n` to `n + 1` (`PRAGMA user_version`).
@@ -32,8 +54,9 @@ public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
     ]
 
     /// Opens (creating if needed) the database at `path`. Call ``migrate()`` next.
-    public init(path: String) throws {
+    public init(path: String, groupCommit: Bool = true) throws {
         self.path = path
+        self.groupCommit = groupCommit
         let database = try SQLiteDatabase(path: path)
         try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
         self.database = database
@@ -50,6 +73,64 @@ public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
                 continuation.resume(with: Result { try body(database) })
             }
         }
+    }
+
+    /// Runs `body` as one atomic write: alone in a transaction, or with the writes
+    /// waiting beside it in one group commit (in its own savepoint).
+    @discardableResult
+    private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteDatabase) throws -> T) async throws -> T {
+        guard groupCommit else { return try await run { db in try db.transaction { try body(db) } } }
+        return try await withCheckedThrowingContinuation { continuation in
+            let box = ResultBox<T>()
+            let job = WriteJob(body: { db in box.value = try body(db) }, finish: { error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let value = box.value {
+                    continuation.resume(returning: value)
+                } else {
+                    continuation.resume(throwing: SQLiteError(code: 1, message: "write produced no result"))
+                }
+            })
+            queue.async {
+                self.pendingWrites.append(job)
+                if !self.drainScheduled {
+                    self.drainScheduled = true
+                    self.queue.async { self.drain() }
+                }
+            }
+        }
+    }
+
+    /// Commits every waiting write together (on `queue`).
+    private func drain() {
+        let jobs = Array(pendingWrites.prefix(Self.maximumBatch))
+        pendingWrites.removeFirst(jobs.count)
+        drainScheduled = !pendingWrites.isEmpty
+        if drainScheduled { queue.async { self.drain() } }
+        guard let db = database else {
+            for job in jobs { job.finish(SQLiteError(code: 21, message: "database closed")) }
+            return
+        }
+        var errors = [Error?](repeating: nil, count: jobs.count)
+        do {
+            try db.execute("BEGIN IMMEDIATE")
+            for (index, job) in jobs.enumerated() {
+                try db.execute("SAVEPOINT write")
+                do {
+                    try job.body(db)
+                    try db.execute("RELEASE write")
+                } catch {
+                    errors[index] = error
+                    try db.execute("ROLLBACK TO write")
+                    try db.execute("RELEASE write")
+                }
+            }
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            for index in errors.indices where errors[index] == nil { errors[index] = error }
+        }
+        for (job, error) in zip(jobs, errors) { job.finish(error) }
     }
 
     private static let decoder = JSONDecoder()
@@ -81,14 +162,14 @@ public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
     }
 
     public func setSetting(_ key: String, to value: String) async throws {
-        try await run { db in
+        try await write { db in
             try db.query("INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                          [.text(key), .text(value)])
         }
     }
 
     public func insertToken(_ token: AccessTokenRecord) async throws {
-        try await run { db in
+        try await write { db in
             try db.query("INSERT INTO tokens(token, type, permissions, expires_at) VALUES(?, ?, ?, ?)",
                          [.text(token.token), .text(token.type), .text(token.permissions.joined(separator: " ")),
                           .integer(token.expiresAt)])
@@ -107,13 +188,11 @@ public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
 
     public func insertCharge(_ charge: ChargeRecord) async throws {
         let doc = try Self.encoder.encode(charge)
-        try await run { db in
-            try db.transaction {
-                try Self.claim(charge.reference, for: charge.id, in: db)
-                try db.query("INSERT INTO charges(id, charge_token, status, expires_at, doc) VALUES(?, ?, ?, ?, ?)",
-                             [.text(charge.id), .text(charge.chargeToken), .text(charge.status.rawValue),
-                              .integer(charge.expiresAt), .blob(doc)])
-            }
+        try await write { db in
+            try Self.claim(charge.reference, for: charge.id, in: db)
+            try db.query("INSERT INTO charges(id, charge_token, status, expires_at, doc) VALUES(?, ?, ?, ?, ?)",
+                         [.text(charge.id), .text(charge.chargeToken), .text(charge.status.rawValue),
+                          .integer(charge.expiresAt), .blob(doc)])
         }
     }
 
@@ -139,33 +218,29 @@ public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
 
     public func updateCharge<T: Sendable>(id: String, reference: String?, now: Int64,
                                           _ body: @escaping @Sendable (inout ChargeRecord) throws -> T) async throws -> (ChargeRecord, T) {
-        do {  // one transaction
-            return try await run { db in
-                try db.transaction {
-                    guard var charge = try db.query("SELECT doc FROM charges WHERE id = ?", [.text(id)]).first
-                        .flatMap(Self.decodeCharge)
-                    else { throw APIError(.notFound, "transaction_id: no transaction '\(id)'") }
-                    if let reference {
-                        guard reference != charge.reference else {
-                            throw APIError(.duplicateReference, "reference: must differ from the charge's own reference")
-                        }
-                        try Self.claim(reference, for: id, in: db)
-                    }
-                    let before = charge.status
-                    let value = try body(&charge)
-                    try db.query("UPDATE charges SET status = ?, expires_at = ?, doc = ? WHERE id = ?",
-                                 [.text(charge.status.rawValue), .integer(charge.expiresAt),
-                                  .blob(try Self.encoder.encode(charge)), .text(id)])
-                    if charge.status != before, !charge.urls.ipn.isEmpty {
-                        try db.query("""
-                            INSERT INTO outbox(transaction_id, status, url, payload, next_attempt_at, state, created_at)
-                            VALUES(?, ?, ?, ?, ?, 'pending', ?)
-                            """, [.text(id), .text(charge.status.rawValue), .text(charge.urls.ipn),
-                                  .blob(charge.notificationPayload), .integer(now), .integer(now)])
-                    }
-                    return (charge, value)
+        try await write { db in
+            guard var charge = try db.query("SELECT doc FROM charges WHERE id = ?", [.text(id)]).first
+                .flatMap(Self.decodeCharge)
+            else { throw APIError(.notFound, "transaction_id: no transaction '\(id)'") }
+            if let reference {
+                guard reference != charge.reference else {
+                    throw APIError(.duplicateReference, "reference: must differ from the charge's own reference")
                 }
+                try Self.claim(reference, for: id, in: db)
             }
+            let before = charge.status
+            let value = try body(&charge)
+            try db.query("UPDATE charges SET status = ?, expires_at = ?, doc = ? WHERE id = ?",
+                         [.text(charge.status.rawValue), .integer(charge.expiresAt),
+                          .blob(try Self.encoder.encode(charge)), .text(id)])
+            if charge.status != before, !charge.urls.ipn.isEmpty {
+                try db.query("""
+                    INSERT INTO outbox(transaction_id, status, url, payload, next_attempt_at, state, created_at)
+                    VALUES(?, ?, ?, ?, ?, 'pending', ?)
+                    """, [.text(id), .text(charge.status.rawValue), .text(charge.urls.ipn),
+                          .blob(charge.notificationPayload), .integer(now), .integer(now)])
+            }
+            return (charge, value)
         }
     }
 
@@ -195,7 +270,7 @@ public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
     }
 
     public func recordAttempt(id: Int64, state: String, attempts: Int, nextAttemptAt: Int64, error: String?) async throws {
-        try await run { db in
+        try await write { db in
             try db.query("UPDATE outbox SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?",
                          [.text(state), .integer(Int64(attempts)), .integer(nextAttemptAt), error.map(SQLValue.text) ?? .null,
                           .integer(id)])

@@ -1,0 +1,30 @@
+// swift-tools-version:6.1
+// Benchmarks, run on demand (not in CI):  cd Benchmarks && swift package benchmark
+import Foundation
+import PackageDescription
+
+// The parent package is a path dependency; its identity is its folder's name,
+// whatever the clone is called.
+let parent = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent()
+let parentIdentity = parent.lastPathComponent.lowercased()
+
+let package = Package(
+    name: "ChargeKitBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "HandoffBenchmarks",
+            dependencies: [
+                .product(name: "ChargeKit", package: parentIdentity),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/HandoffBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

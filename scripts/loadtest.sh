@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Load test of the UPI sandbox: starts `chargekit sandbox serve` (release build) on a
+# fresh database and drives it with wrk from a second process on loopback:
+# token → create charge at a fixed concurrency for a fixed time, then the server's
+# cheapest endpoint (GET /v1/health) the same way. Reports charges per second (each
+# one a durable commit: WAL, synchronous=FULL), p50/p99 latency, the ratio to the
+# cheapest endpoint, and the number of 5xx answers, which must be zero.
+# Needs wrk (apt-get install -y wrk).
+# Usage: scripts/loadtest.sh [seconds=10] [connections=16] [threads=2]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-10}"
+connections="${2:-16}"
+threads="${3:-2}"
+command -v wrk >/dev/null || { echo "loadtest: install wrk first (apt-get install -y wrk)" >&2; exit 69; }
+
+swift build -c release --product chargekit >/dev/null 2>&1
+bin="$(swift build -c release --show-bin-path)/chargekit"
+work="$(mktemp -d)"
+# SANDBOX_FLAGS=--no-group-commit measures one fsync per write, for comparison.
+"$bin" sandbox serve --port 0 --db "$work/load.sqlite" ${SANDBOX_FLAGS:-} >"$work/server.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 1 100); do grep -q "merchant key:" "$work/server.log" && break; sleep 0.1; done
+base="$(sed -n 's/^Citcon UPI sandbox listening on //p' "$work/server.log")"
+export MERCHANT_KEY="$(sed -n 's/^merchant key: //p' "$work/server.log")"
+export RUN_ID="$$"
+
+charges="$(wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency -s scripts/loadtest/charge.lua "$base" | grep '^RESULT')"
+health="$(wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency -s scripts/loadtest/health.lua "$base/v1/health" | grep '^RESULT')"
+field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+charge_rate="$(field "$charges" rate)"
+health_rate="$(field "$health" rate)"
+errors=$(( $(field "$charges" errors5xx) + $(field "$health" errors5xx) ))
+ratio="$(python3 -c "print(f'{$charge_rate / $health_rate:.3f}')")"
+
+echo "machine: $(nproc) cores, $(uname -srm); sandbox release build ${SANDBOX_FLAGS:-}; wrk -t$threads -c$connections -d${seconds}s"
+echo "create charge (durable): $(field "$charges" rate)/s  p50 $(field "$charges" p50_ms) ms  p99 $(field "$charges" p99_ms) ms  ($(field "$charges" charges) charges, $(field "$charges" non2xx) non-2xx)"
+echo "GET /v1/health:          $(field "$health" rate)/s  p50 $(field "$health" p50_ms) ms  p99 $(field "$health" p99_ms) ms"
+echo "ratio charges/health: $ratio"
+echo "5xx: $errors"
+[ "$errors" -eq 0 ]

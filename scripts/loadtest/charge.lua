@@ -1,0 +1,55 @@
+-- wrk script: each connection asks a server token (POST /v1/access-tokens with the
+-- merchant key), then creates charges (POST /v1/charges) with unique references.
+-- Counts 5xx and other non-2xx answers; done() prints one RESULT line.
+local threads = {}
+
+function setup(thread)
+  thread:set("id", #threads + 1)
+  table.insert(threads, thread)
+end
+
+function init(args)
+  key = os.getenv("MERCHANT_KEY")
+  run = os.getenv("RUN_ID") or "0"
+  token = nil
+  counter = 0
+  errors5xx = 0
+  non2xx = 0
+  charges = 0
+end
+
+function request()
+  if token == nil then
+    return wrk.format("POST", "/v1/access-tokens",
+      { ["Authorization"] = "Bearer " .. key, ["Content-Type"] = "application/json" }, '{"token_type":"server"}')
+  end
+  counter = counter + 1
+  local body = string.format(
+    '{"transaction":{"reference":"load-%s-%d-%d","amount":125,"currency":"USD","country":"US","note":"load"},'
+    .. '"payment":{"method":"wechatpay"},"urls":{"success":"https://shop.example/ok"}}', run, id, counter)
+  return wrk.format("POST", "/v1/charges",
+    { ["Authorization"] = "Bearer " .. token, ["Content-Type"] = "application/json" }, body)
+end
+
+function response(status, headers, body)
+  if status >= 500 then errors5xx = errors5xx + 1 end
+  if status < 200 or status >= 300 then non2xx = non2xx + 1 end
+  if token == nil then
+    token = string.match(body, '"access_token":"([^"]+)"')
+  elseif status == 201 then
+    charges = charges + 1
+  end
+end
+
+function done(summary, latency, requests)
+  local e5, bad, made = 0, 0, 0
+  for _, t in ipairs(threads) do
+    e5 = e5 + t:get("errors5xx")
+    bad = bad + t:get("non2xx")
+    made = made + t:get("charges")
+  end
+  local seconds = summary.duration / 1e6
+  io.write(string.format("RESULT charges=%d seconds=%.2f rate=%.1f p50_ms=%.2f p99_ms=%.2f errors5xx=%d non2xx=%d socket_errors=%d\n",
+    made, seconds, made / seconds, latency:percentile(50) / 1000, latency:percentile(99) / 1000, e5, bad,
+    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
+end
