@@ -10,7 +10,7 @@ import Foundation
 enum Inputs {
     static let creditCardTerminal = "com-your-app://action/?ifcc_responseType=approved&ifcc_transactionId=100001&ifcc_amount=10.99&ifcc_currency=USD&ifcc_redactedCardNumber=XXXXXXXXXXXX1111&ifcc_cardType=Visa&ifcc_taxAmount=0.93&ifcc_taxRate=8.5&ifcc_tipAmount=1.50"
     static let sumUp = "samplepaymentapp://?smp-status=success&smp-tx-code=TEENSY42&foreign-tx-id=ORDER-123&smp-message=Transaction%20successful"
-    static let zettle = "my-app://ok?reference=R1&referenceNumber=ABC123&entryMode=EMV&obfuscatedPan=****%20****%20****%201111&cardBrand=VISA&aid=A0000000031010"
+    static let zettle = "my-app://ok?reference=R1&referenceNumber=ABC123&entryMode=EMV&obfuscatedPan=****%20****%20****%201111&cardBrand=VISA&AID=A0000000031010"
 }
 
 /// The fields each parse yields, for comparing the two paths.
@@ -41,7 +41,7 @@ func chargeKitZettle(_ url: String) -> Fields? {
     let info = callback.paymentInfo
     return Fields(values: ["reference": callback.reference ?? "", "referenceNumber": info.referenceNumber ?? "",
                            "entryMode": info.entryMode?.wireValue ?? "", "obfuscatedPan": info.obfuscatedPan ?? "",
-                           "cardBrand": info.cardBrand ?? "", "aid": info.aid ?? ""])
+                           "cardBrand": info.cardBrand ?? "", "AID": info.aid ?? ""])
 }
 
 /// Foundation: URLComponents' query items, each name once, then the same checks a
@@ -64,7 +64,7 @@ func foundationParse(_ url: String, names: Set<String>, amounts: Set<String> = [
 let cctNames: Set<String> = ["ifcc_responseType", "ifcc_transactionId", "ifcc_amount", "ifcc_currency",
                              "ifcc_redactedCardNumber", "ifcc_cardType", "ifcc_taxAmount", "ifcc_taxRate", "ifcc_tipAmount"]
 let sumUpNames: Set<String> = ["smp-status", "smp-tx-code", "foreign-tx-id", "smp-message"]
-let zettleNames: Set<String> = ["reference", "referenceNumber", "entryMode", "obfuscatedPan", "cardBrand", "aid"]
+let zettleNames: Set<String> = ["reference", "referenceNumber", "entryMode", "obfuscatedPan", "cardBrand", "AID"]
 
 /// ChargeKit: the seed's request URL.
 func chargeKitRequestURL() -> String {

@@ -2,31 +2,36 @@
 /// a name that appears twice is refused, each known field is taken once, and what
 /// is left (the app's own extra parameters) keeps its order.
 struct FieldReader {
-    private var values: [String: String]
-    private var taken: Set<String> = []
     private let items: [QueryItem]
+    private var taken: [Bool]
 
     /// - Throws: ``ChargeKitError/duplicateField(_:)`` for a name seen twice.
     init(_ items: [QueryItem]) throws(ChargeKitError) {
-        var values: [String: String] = [:]
-        values.reserveCapacity(items.count)
-        for item in items {
-            guard values.updateValue(item.value, forKey: item.name) == nil else {
-                throw .duplicateField(item.name)
+        // Callbacks carry a dozen fields: comparing names pairwise beats hashing them.
+        if items.count <= 32 {
+            for index in items.indices {
+                for earlier in 0..<index where items[earlier].name == items[index].name {
+                    throw .duplicateField(items[index].name)
+                }
             }
+        } else {
+            var seen = Set<String>(minimumCapacity: items.count)
+            for item in items where !seen.insert(item.name).inserted { throw .duplicateField(item.name) }
         }
-        self.values = values
         self.items = items
+        taken = [Bool](repeating: false, count: items.count)
     }
 
+    private func index(of name: String) -> Int? { items.firstIndex { $0.name == name } }
+
     /// Whether a field of that name is present.
-    func contains(_ name: String) -> Bool { values[name] != nil }
+    func contains(_ name: String) -> Bool { index(of: name) != nil }
 
     /// Takes a field's value; `nil` when absent. An empty value counts as present.
     mutating func take(_ name: String) -> String? {
-        guard let value = values[name] else { return nil }
-        taken.insert(name)
-        return value
+        guard let index = index(of: name) else { return nil }
+        taken[index] = true
+        return items[index].value
     }
 
     /// Takes a field that must be present and non-empty.
@@ -37,7 +42,7 @@ struct FieldReader {
     }
 
     /// The fields not taken, in their original order.
-    var remaining: [QueryItem] { items.filter { !taken.contains($0.name) } }
+    var remaining: [QueryItem] { items.indices.filter { !taken[$0] }.map { items[$0] } }
 }
 
 /// Checks shared by every request builder and by the Citcon UPI SDK and sandbox. Each

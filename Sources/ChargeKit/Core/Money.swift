@@ -54,15 +54,54 @@ public struct Money: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// separators, more decimals than the currency has) is refused with an error that
     /// names `field`.
     public init(parsing text: String, currency: Currency, field: String = "amount") throws(ChargeKitError) {
-        let parts = try DecimalText.parse(text, field: field)
-        guard parts.fraction.count <= currency.minorUnits else {
-            throw .invalidField(field, rule: "has more than \(currency.minorUnits) decimal places for \(currency.code)")
+        // One pass over the bytes, no intermediate strings (this runs for every amount
+        // of every callback).
+        var text = text
+        let scale = currency.minorUnits
+        let parsed = text.withUTF8 { bytes -> Result<Int64, ChargeKitError> in
+            guard !bytes.isEmpty else { return .failure(.invalidField(field, rule: "is empty")) }
+            var index = 0
+            var units: Int64 = 0
+            var digits = 0
+            while index < bytes.count, DecimalText.isDigit(bytes[index]) {
+                units = units &* 10 &+ Int64(bytes[index] &- 0x30)
+                if units != 0 || digits > 0 { digits += 1 }
+                index += 1
+            }
+            guard index > 0 else { return .failure(.invalidField(field, rule: "must start with a digit")) }
+            guard index == 1 || bytes[0] != 0x30 else { return .failure(.invalidField(field, rule: "must not have a leading zero")) }
+            guard digits <= Money.maximumDigits else {
+                return .failure(.invalidField(field, rule: "has more than \(Money.maximumDigits) digits"))
+            }
+            var fractionCount = 0
+            if index < bytes.count {
+                guard bytes[index] == 0x2E else {
+                    return .failure(.invalidField(field, rule: "must be plain digits with an optional '.' decimal point"))
+                }
+                index += 1
+                while index < bytes.count, DecimalText.isDigit(bytes[index]) {
+                    fractionCount += 1
+                    guard fractionCount <= scale else {
+                        return .failure(.invalidField(field, rule: "has more than \(scale) decimal places for \(currency.code)"))
+                    }
+                    units = units &* 10 &+ Int64(bytes[index] &- 0x30)
+                    if units != 0 { digits += 1 }
+                    index += 1
+                }
+                guard fractionCount > 0, index == bytes.count else {
+                    return .failure(.invalidField(field, rule: "must have digits after the decimal point and nothing else"))
+                }
+            }
+            for _ in fractionCount..<scale {
+                units = units &* 10
+                if units != 0 { digits += 1 }
+            }
+            guard digits <= Money.maximumDigits else {
+                return .failure(.invalidField(field, rule: "has more than \(Money.maximumDigits) digits"))
+            }
+            return .success(units)
         }
-        let padded = parts.integer + parts.fraction + String(repeating: "0", count: currency.minorUnits - parts.fraction.count)
-        guard padded.count <= Money.maximumDigits, let units = Int64(padded) else {
-            throw .invalidField(field, rule: "has more than \(Money.maximumDigits) digits")
-        }
-        self.init(minorUnits: units, currency: currency)
+        self.init(minorUnits: try parsed.get(), currency: currency)
     }
 
     /// The amount as an exact `Decimal`.

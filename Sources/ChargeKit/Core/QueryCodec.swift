@@ -126,42 +126,62 @@ public struct QueryURL: Hashable, Sendable {
     ///   ``ChargeKitError/invalidURL(_:rule:)`` without a `scheme:` or with spaces or
     ///   control characters, and decoding errors naming the item.
     public init(parsing url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
-        let bytes = url.utf8
-        guard bytes.count <= maximumLength else { throw .urlTooLong(limit: maximumLength) }
-        guard bytes.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
-            throw .invalidURL("url", rule: "contains a space or control character")
+        guard url.utf8.count <= maximumLength else { throw .urlTooLong(limit: maximumLength) }
+        var url = url
+        // One pass over the contiguous UTF-8 bytes; substrings are made only for the
+        // parts kept, and a part without `%` is copied without decoding.
+        let parsed = url.withUTF8 { bytes in Result { () throws(ChargeKitError) in try QueryURL.split(bytes) } }
+        (base, items, fragment) = try parsed.get()
+    }
+
+    private static func split(_ bytes: UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> (String, [QueryItem], String?) {
+        var colon = -1, question = -1, hash = -1
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            guard byte > 0x20 && byte != 0x7F else { throw .invalidURL("url", rule: "contains a space or control character") }
+            if byte == 0x3A && colon < 0 { colon = index }
+            if byte == 0x23 && hash < 0 { hash = index }
+            if byte == 0x3F && question < 0 && hash < 0 { question = index }
         }
-        guard let colon = bytes.firstIndex(of: 0x3A), colon != bytes.startIndex,
-              QueryURL.isScheme(bytes[..<colon])
-        else { throw .invalidURL("url", rule: "must start with a scheme such as 'my-app:'") }
-        var rest = bytes[...]
-        var fragment: String?
-        if let hash = rest.firstIndex(of: 0x23) {
-            fragment = String(decoding: rest[rest.index(after: hash)...], as: UTF8.self)
-            rest = rest[..<hash]
+        guard colon > 0, isScheme(UnsafeBufferPointer(rebasing: bytes[0..<colon])) else {
+            throw .invalidURL("url", rule: "must start with a scheme such as 'my-app:'")
         }
+        let end = hash < 0 ? bytes.count : hash
+        let fragment = hash < 0 ? nil : String(decoding: UnsafeBufferPointer(rebasing: bytes[(hash + 1)...]), as: UTF8.self)
+        guard question >= 0 else {
+            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self), [], fragment)
+        }
+        let base = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<question]), as: UTF8.self)
         var items: [QueryItem] = []
-        if let question = rest.firstIndex(of: 0x3F) {
-            base = String(decoding: rest[..<question], as: UTF8.self)
-            for segment in rest[rest.index(after: question)...].split(separator: 0x26, omittingEmptySubsequences: true) {
-                let rawName: Substring.UTF8View.SubSequence
-                let rawValue: Substring.UTF8View.SubSequence
-                if let equals = segment.firstIndex(of: 0x3D) {
-                    rawName = segment[..<equals]
-                    rawValue = segment[segment.index(after: equals)...]
-                } else {
-                    rawName = segment
-                    rawValue = segment[segment.endIndex...]
-                }
-                let name = try PercentEncoding.decode(rawName, field: "query parameter name")
-                let value = try PercentEncoding.decode(rawValue, field: name)
+        items.reserveCapacity(12)
+        var start = question + 1
+        while start < end {
+            var stop = start
+            var equals = -1
+            while stop < end && bytes[stop] != 0x26 {
+                if bytes[stop] == 0x3D && equals < 0 { equals = stop }
+                stop += 1
+            }
+            if stop > start {
+                let nameEnd = equals < 0 ? stop : equals
+                let name = try decodeComponent(bytes, start, nameEnd, field: "query parameter name")
+                let value = equals < 0 ? "" : try decodeComponent(bytes, equals + 1, stop, field: name)
                 items.append(QueryItem(name, value))
             }
-        } else {
-            base = String(decoding: rest, as: UTF8.self)
+            start = stop + 1
         }
-        self.items = items
-        self.fragment = fragment
+        return (base, items, fragment)
+    }
+
+    /// Decodes `bytes[start..<end]`; a part without `%` is already valid UTF-8 (it was
+    /// cut from a String at ASCII delimiters) and is copied as is.
+    @inline(__always)
+    private static func decodeComponent(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, field: String)
+        throws(ChargeKitError) -> String
+    {
+        let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        guard part.contains(0x25) else { return String(decoding: part, as: UTF8.self) }
+        return try PercentEncoding.decode(part, field: field)
     }
 
     /// RFC 3986: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.

@@ -181,12 +181,13 @@ extension CreditCardTerminal {
             guard CreditCardTerminal.isWireAmount(text) else {
                 throw .invalidField(field, rule: "must match ^(0|[1-9][0-9]*)\\.[0-9]{2}$")
             }
-            let parts = try DecimalText.parse(text, field: field)
-            let kept = parts.fraction.prefix(currency.minorUnits)
-            guard parts.fraction.dropFirst(currency.minorUnits).allSatisfy({ $0 == "0" }) else {
+            // The wire has exactly two decimals: a currency with fewer must have zeros there.
+            guard currency.minorUnits < 2 else { return try Money(parsing: text, currency: currency, field: field) }
+            guard text.utf8.suffix(2 - currency.minorUnits).allSatisfy({ $0 == 0x30 }) else {
                 throw .invalidField(field, rule: "has more decimals than \(currency.code) allows")
             }
-            return try Money(parsing: kept.isEmpty ? parts.integer : parts.integer + "." + kept, currency: currency, field: field)
+            let kept = String(text.dropLast(currency.minorUnits == 0 ? 3 : 2 - currency.minorUnits))
+            return try Money(parsing: kept, currency: currency, field: field)
         }
     }
 }
