@@ -92,7 +92,7 @@ func foundationRequestURL() -> String {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput, .mallocCountTotal],
+    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput],
                                            maxDuration: .seconds(2), maxIterations: 1_000_000)
 
     let pairs: [(String, String, @Sendable (String) -> Fields?, @Sendable (String) -> Fields?)] = [

@@ -21,7 +21,7 @@ public struct QueryItem: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Credit Card Terminal answers a request made with `fm=1` with every response
     /// name prefixed by `$` (`$ifcc_responseType=approved`) for FileMaker Go scripts.
     public var fileMakerName: (name: String, hadPrefix: Bool) {
-        name.hasPrefix("$") ? (String(name.dropFirst()), true) : (name, false)
+        name.utf8.first == UInt8(ascii: "$") ? (String(decoding: name.utf8.dropFirst(), as: UTF8.self), true) : (name, false)
     }
 }
 

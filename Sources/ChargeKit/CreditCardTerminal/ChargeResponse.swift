@@ -90,7 +90,7 @@ extension CreditCardTerminal {
                     continue
                 }
                 let (name, prefixed) = item.fileMakerName
-                guard name.hasPrefix(CreditCardTerminal.responsePrefix) else {
+                guard name.utf8.starts(with: CreditCardTerminal.responsePrefix.utf8) else {
                     extras.append(item)
                     continue
                 }
@@ -99,7 +99,7 @@ extension CreditCardTerminal {
                     throw .invalidField(item.name, rule: "mixes FileMaker ($) and plain response names")
                 }
                 format = itemFormat
-                let field = String(name.dropFirst(CreditCardTerminal.responsePrefix.count))
+                let field = String(decoding: name.utf8.dropFirst(CreditCardTerminal.responsePrefix.utf8.count), as: UTF8.self)
                 guard ChargeResponse.fieldNames.contains(field) else {
                     throw .unexpectedField(item.name, rule: "not a Credit Card Terminal response field")
                 }

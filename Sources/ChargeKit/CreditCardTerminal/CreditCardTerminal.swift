@@ -46,7 +46,12 @@ extension CreditCardTerminal {
 
     /// `^[0-9]{1,2}(\.[0-9]{1,3})?$`
     static func isTaxRate(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
+        let bytes = text.utf8
+        guard bytes.count <= 6 else { return false }
+        return isTaxRate(bytes: Array(bytes))
+    }
+
+    private static func isTaxRate(bytes: [UInt8]) -> Bool {
         var index = 0
         while index < bytes.count, DecimalText.isDigit(bytes[index]) { index += 1 }
         guard (1...2).contains(index) else { return false }
@@ -58,8 +63,15 @@ extension CreditCardTerminal {
 
     /// `^(0|[1-9][0-9]*)\.[0-9]{2}$`: the response's money pattern.
     static func isWireAmount(_ text: String) -> Bool {
-        guard let parts = try? DecimalText.parse(text, field: "") else { return false }
-        return parts.fraction.count == 2 && text.utf8.contains(0x2E)
+        // ^(0|[1-9][0-9]*)\.[0-9]{2}$, on the bytes.
+        let bytes = text.utf8
+        guard bytes.count >= 4, let dot = bytes.firstIndex(of: 0x2E) else { return false }
+        let integer = bytes[..<dot]
+        let fraction = bytes[bytes.index(after: dot)...]
+        guard fraction.count == 2, fraction.allSatisfy(DecimalText.isDigit), !integer.isEmpty,
+              integer.allSatisfy(DecimalText.isDigit), integer.count == 1 || integer.first != 0x30
+        else { return false }
+        return true
     }
 
     /// The card types Credit Card Terminal reports in `ifcc_cardType`.
