@@ -9,6 +9,30 @@ public struct SandboxAPI: Sendable {
     let store: any SandboxStore
     let configuration: SandboxConfiguration
     let baseURL: @Sendable () -> String
+    private let tokens = TokenCache()
+
+    init(store: any SandboxStore, configuration: SandboxConfiguration, baseURL: @escaping @Sendable () -> String) {
+        self.store = store
+        self.configuration = configuration
+        self.baseURL = baseURL
+    }
+
+    /// Tokens never change once issued, so a token read once is kept in memory
+    /// (bounded) instead of being read from the database on every request.
+    final class TokenCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var tokens: [String: AccessTokenRecord] = [:]
+        static let capacity = 10_000
+
+        func get(_ value: String) -> AccessTokenRecord? { lock.withLock { tokens[value] } }
+
+        func put(_ record: AccessTokenRecord) {
+            lock.withLock {
+                if tokens.count >= Self.capacity { tokens.removeAll(keepingCapacity: true) }
+                tokens[record.token] = record
+            }
+        }
+    }
 
     // MARK: Decoding
 
@@ -116,6 +140,7 @@ public struct SandboxAPI: Sendable {
                                        type: request.tokenType, permissions: permissions,
                                        expiresAt: now + configuration.tokenLifetime.milliseconds)
         try await store.insertToken(record)
+        tokens.put(record)
         return UPIWire.AccessToken(accessToken: record.token, tokenType: record.type, expiry: record.expiresAt,
                                    permissions: record.permissions)
     }
@@ -125,9 +150,12 @@ public struct SandboxAPI: Sendable {
         guard let value = Self.bearer(header) else {
             throw APIError(.unauthorized, "Authorization: 'Bearer <access token>' is required")
         }
-        guard let token = try await store.token(value) else {
-            throw APIError(.unauthorized, "Authorization: unknown access token")
+        var found = tokens.get(value)
+        if found == nil, let stored = try await store.token(value) {
+            tokens.put(stored)
+            found = stored
         }
+        guard let token = found else { throw APIError(.unauthorized, "Authorization: unknown access token") }
         guard token.expiresAt > now else { throw APIError(.unauthorized, "Authorization: the access token has expired") }
         guard token.permissions.contains(permission) else {
             throw APIError(.forbidden, "Authorization: a \(token.type) token lacks the '\(permission)' permission")
@@ -258,12 +286,24 @@ public struct SandboxAPI: Sendable {
         return request
     }
 
-    /// `POST /v1/captures`: captures an authorized charge, all or part of it.
-    public func capture(authorization: String?, body: Data) async throws -> CPayCheckData {
-        try await authorize(authorization, permission: "capture")
+    /// The one shape of captures, refunds and cancels: check the token, read the body,
+    /// claim its reference and change the charge in one transaction.
+    private func operate(_ permission: String, authorization: String?, body: Data,
+                         _ change: @escaping @Sendable (inout ChargeRecord, UPIWire.OperationRequest, Int64) throws -> Void)
+        async throws -> CPayCheckData
+    {
+        try await authorize(authorization, permission: permission)
         let request = try operation(body)
         let now = self.now
-        let (charge, _) = try await store.updateCharge(id: request.transactionID, reference: request.reference, now: now) { charge in
+        let (charge, _) = try await store.updateCharge(id: request.transactionID, reference: request.reference, now: now) {
+            try change(&$0, request, now)
+        }
+        return charge.checkData
+    }
+
+    /// `POST /v1/captures`: captures an authorized charge, all or part of it.
+    public func capture(authorization: String?, body: Data) async throws -> CPayCheckData {
+        try await operate("capture", authorization: authorization, body: body) { charge, request, now in
             guard charge.status == .authorized else {
                 throw APIError(.illegalState, "status: the charge is \(charge.status), only an authorized charge can be captured")
             }
@@ -278,16 +318,12 @@ public struct SandboxAPI: Sendable {
                                                  amount: amount, currency: charge.currency, status: .succeeded,
                                                  timeCreated: now))
         }
-        return charge.checkData
     }
 
     /// `POST /v1/refunds`: refunds a settled charge; partial refunds only where the
     /// method allows them (`4208` otherwise).
     public func refund(authorization: String?, body: Data) async throws -> CPayCheckData {
-        try await authorize(authorization, permission: "refund")
-        let request = try operation(body)
-        let now = self.now
-        let (charge, _) = try await store.updateCharge(id: request.transactionID, reference: request.reference, now: now) { charge in
+        try await operate("refund", authorization: authorization, body: body) { charge, request, now in
             guard charge.status == .succeeded else {
                 throw APIError(.illegalState, "status: the charge is \(charge.status), only a succeeded charge can be refunded")
             }
@@ -305,22 +341,17 @@ public struct SandboxAPI: Sendable {
                                                 amount: amount, currency: charge.currency, status: .succeeded,
                                                 timeCreated: now, reason: request.reason))
         }
-        return charge.checkData
     }
 
     /// `POST /v1/cancels`: cancels a charge not yet paid, or voids an authorization.
     public func cancel(authorization: String?, body: Data) async throws -> CPayCheckData {
-        try await authorize(authorization, permission: "cancel")
-        let request = try operation(body)
-        let now = self.now
-        let (charge, _) = try await store.updateCharge(id: request.transactionID, reference: request.reference, now: now) { charge in
+        try await operate("cancel", authorization: authorization, body: body) { charge, _, now in
             guard charge.canMove(to: .canceled) else {
                 throw APIError(.illegalState, "status: the charge is \(charge.status) and cannot be canceled")
             }
             charge.status = .canceled
             charge.timeCanceled = now
         }
-        return charge.checkData
     }
 
     // MARK: Wallet

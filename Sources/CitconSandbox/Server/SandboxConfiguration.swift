@@ -40,13 +40,20 @@ extension Duration {
 /// Milliseconds since 1970.
 func epochMilliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
-/// `count` random bytes as lower-case hex.
+/// `count` random bytes (from the system's CSPRNG) as lower-case hex.
 func randomHex(bytes count: Int) -> String {
+    let digits = Array("0123456789abcdef".utf8)
     var generator = SystemRandomNumberGenerator()
-    return (0..<count).map { _ in
-        let byte = UInt8.random(in: 0...255, using: &generator)
-        return String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
-    }.joined()
+    var out = [UInt8]()
+    out.reserveCapacity(count * 2)
+    var word: UInt64 = 0
+    for index in 0..<count {
+        if index % 8 == 0 { word = generator.next() }
+        let byte = UInt8(truncatingIfNeeded: word >> (8 * UInt64(index % 8)))
+        out.append(digits[Int(byte >> 4)])
+        out.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: out, as: UTF8.self)
 }
 
 /// Whether a URL's host is loopback (127.0.0.0/8, ::1 or localhost).

@@ -184,10 +184,18 @@ public final class CPayManager: @unchecked Sendable {
 
     /// Callback form of ``getAccessToken(_:)``: `nil` on failure.
     public func getAccessToken(_ credential: String, onComplete: @escaping @Sendable (String?) -> Void) {
+        deliver(onComplete, failure: { _ in nil }) { () async throws(CPayError) -> String? in try await self.getAccessToken(credential) }
+    }
+
+    /// Runs an async twin and hands its value, or `failure(error)`, to `callback` on
+    /// ``callbackQueue``: the one shape of every callback API.
+    private func deliver<T: Sendable>(_ callback: @escaping @Sendable (T) -> Void, failure: @escaping @Sendable (CPayError) -> T,
+                                      _ work: @escaping @Sendable () async throws(CPayError) -> T) {
         let queue = callbackQueue
         Task {
-            let token = try? await getAccessToken(credential)
-            queue.async { onComplete(token) }
+            let value: T
+            do throws(CPayError) { value = try await work() } catch { value = failure(error) }
+            queue.async { callback(value) }
         }
     }
 
@@ -218,11 +226,8 @@ public final class CPayManager: @unchecked Sendable {
     /// Callback form of ``generateOrder(_:)``; a failure arrives as a `fail` result.
     @discardableResult
     public func generateOrder(_ order: CPayRequest, callback: @escaping CPayOrderCallback) -> Bool {
-        let queue = callbackQueue
-        Task {
-            let result: CPayResult
-            do { result = try await generateOrder(order) } catch { result = Self.failure(error) }
-            queue.async { callback(result) }
+        deliver(callback, failure: { Self.failure($0) }) { () async throws(CPayError) -> CPayResult? in
+            try await self.generateOrder(order)
         }
         return true
     }
@@ -240,14 +245,10 @@ public final class CPayManager: @unchecked Sendable {
     /// `false` when `transId` is invalid (the callback still receives the failure).
     @discardableResult
     public func inquireOrder(_ transId: String, callback: @escaping CPayCheckCallback) -> Bool {
-        let queue = callbackQueue
-        let valid = (try? FieldRules.identifier(transId, field: "transId", limit: 128)) != nil
-        Task {
-            let check: CPayCheck
-            do { check = try await inquireOrder(transId) } catch { check = Self.failureCheck(error) }
-            queue.async { callback(check) }
+        deliver(callback, failure: { Self.failureCheck($0) }) { () async throws(CPayError) -> CPayCheck? in
+            try await self.inquireOrder(transId)
         }
-        return valid
+        return (try? FieldRules.identifier(transId, field: "transId", limit: 128)) != nil
     }
 
     // MARK: Payment
@@ -460,11 +461,7 @@ public final class CPayManager: @unchecked Sendable {
 
     /// Callback form of ``resumePendingOrders()``.
     public func resumePendingOrders(callback: @escaping @Sendable ([CPayCheck]) -> Void) {
-        let queue = callbackQueue
-        Task {
-            let checks = await resumePendingOrders()
-            queue.async { callback(checks) }
-        }
+        deliver(callback, failure: { _ in [] }) { () async throws(CPayError) -> [CPayCheck] in await self.resumePendingOrders() }
     }
 
     // MARK: Results
