@@ -220,3 +220,20 @@ import Testing
         }
     }
 }
+
+@Suite struct TextFieldTableTests {
+    /// The request reads its text fields directly; each must land under its own name.
+    @Test func everyTextFieldGoesOutUnderItsOwnName() throws {
+        var request = CreditCardTerminal.ChargeRequest()
+        for (index, entry) in CreditCardTerminal.ChargeRequest.textFieldPaths.enumerated() {
+            request[keyPath: entry.path] = entry.name == "email" ? "v\(index)@example.com"
+                : entry.name == "phone" ? "555\(index)" : "v\(index)"
+        }
+        request.setReturnURL("app://r")
+        let items = try QueryURL(parsing: try request.requestURL()).items
+        for (index, entry) in CreditCardTerminal.ChargeRequest.textFieldPaths.enumerated() {
+            let expected = entry.name == "email" ? "v\(index)@example.com" : entry.name == "phone" ? "555\(index)" : "v\(index)"
+            #expect(items.first { $0.name == entry.name }?.value == expected, "\(entry.name)")
+        }
+    }
+}

@@ -50,6 +50,11 @@ struct FieldReader {
 public enum FieldRules {
     /// A free-text field: no control characters, at most `limit` characters.
     public static func text(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
+        // Printable ASCII, the common case: one byte is one character and none is a control.
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            guard value.utf8.count <= limit else { throw .fieldTooLong(field, limit: limit) }
+            return
+        }
         guard value.count <= limit else { throw .fieldTooLong(field, limit: limit) }
         guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw .invalidField(field, rule: "must not contain control characters")

@@ -161,15 +161,24 @@ extension CreditCardTerminal {
             ("invoiceNumber", \.invoiceNumber), ("description", \.description),
         ]
 
+        /// The text fields' values, in ``textFieldPaths`` order (read directly: applying
+        /// thirteen key paths copied the whole request each time).
         private var textFields: [(String, String?)] {
-            Self.textFieldPaths.map { ($0.name, self[keyPath: $0.path]) }
+            let values = [returnAppName, email, firstName, lastName, company, address, city, state, zip, phone,
+                          country, invoiceNumber, description]
+            return Swift.zip(Self.textFieldPaths, values).map { ($0.name, $1) }
         }
 
         static func validateEmail(_ email: String) throws(ChargeKitError) {
-            let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."),
-                  !parts[1].hasSuffix("."), !email.contains(where: \.isWhitespace)
-            else { throw .invalidField("email", rule: "must be an address like name@example.com") }
+            let bytes = email.utf8
+            let invalid = ChargeKitError.invalidField("email", rule: "must be an address like name@example.com")
+            guard let at = bytes.firstIndex(of: 0x40), at != bytes.startIndex else { throw invalid }
+            let domain = bytes[bytes.index(after: at)...]
+            guard !domain.contains(0x40), domain.contains(0x2E), domain.first != 0x2E, domain.last != 0x2E else { throw invalid }
+            let whitespace = bytes.allSatisfy({ $0 < 0x80 })
+                ? bytes.contains { $0 == 0x20 || (0x09...0x0D).contains($0) }
+                : email.contains(where: \.isWhitespace)
+            guard !whitespace else { throw invalid }
         }
 
         static func validatePhone(_ phone: String) throws(ChargeKitError) {
