@@ -215,3 +215,22 @@ import Testing
         #expect(throws: ChargeKitError.self) { try simulator.respond(to: "com-innerfence-ccterminal://charge/2.0.0/?returnURL=app%3A%2F%2Fx", outcome: .approved) }
     }
 }
+
+@Suite struct CallbackExtrasClashTests {
+    /// An extra whose name is already in the callback URL's own query is refused up
+    /// front: the callback would carry the name twice and no parser accepts that.
+    @Test func extrasMayNotRepeatANameOfTheCallbackURL() async throws {
+        let order = ChargeOrder(amount: Money(minorUnits: 500, currency: .usd), description: "Tea", reference: "R1",
+                                extras: [QueryItem("shop", "2")])
+        for app in [PaymentApp.sumUp(affiliateKey: "AFF", callbackURL: "my-shop://done?shop=1"),
+                    .zettle(apiKey: "KEY", source: "Shop", callbackURL: "my-shop://done?shop=1"),
+                    .zettleAPI(callbackURL: "my-shop://done?shop=1")] {
+            let (coordinator, device, _) = await makeStack()
+            await #expect(throws: ChargeKitError.duplicateField("shop")) { try await coordinator.charge(order, via: app) }
+            #expect(await device.delivered.isEmpty, "nothing opened")
+        }
+        let (coordinator, _, _) = await makeStack()
+        let fine = try await coordinator.charge(order, via: .sumUp(affiliateKey: "AFF", callbackURL: "my-shop://done?other=1"))
+        #expect(fine.outcome == .approved && fine.callback.extraItems.contains(QueryItem("shop", "2")))
+    }
+}

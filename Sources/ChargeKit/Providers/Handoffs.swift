@@ -15,7 +15,7 @@ extension SumUp.PaymentRequest {
     public func handoff(nonce: Nonce, extras: [QueryItem] = []) throws(ChargeKitError) -> HandoffRequest {
         let callbacks = [callbackSuccess, callbackFailure].compactMap { $0 }
         guard !callbacks.isEmpty else { throw .missingField("callbacksuccess") }
-        try CallbackExtras.validate(extras)
+        try CallbackExtras.validate(extras, on: callbacks)
         return HandoffRequest(
             provider: .sumUp, url: try requestURL(callbackItems: extras + [QueryItem(ChargeKitParameter.nonce, nonce.value)]),
             amount: amount, currency: amount.currency, extras: extras, callbackURLs: callbacks, reference: foreignTransactionID
@@ -26,7 +26,7 @@ extension SumUp.PaymentRequest {
 extension Zettle.PaymentRequest {
     /// The request with `extras` and `nonce` on both callback URLs.
     public func handoff(nonce: Nonce, extras: [QueryItem] = []) throws(ChargeKitError) -> HandoffRequest {
-        try CallbackExtras.validate(extras)
+        try CallbackExtras.validate(extras, on: [successURL, failureURL])
         return HandoffRequest(
             provider: .zettle, url: try requestURL(callbackItems: extras + [QueryItem(ChargeKitParameter.nonce, nonce.value)]),
             amount: price, currency: price.currency, extras: extras, callbackURLs: [successURL, failureURL], reference: reference
@@ -37,7 +37,7 @@ extension Zettle.PaymentRequest {
 extension Zettle.APIRequest {
     /// The request with `extras` and `nonce` on both callback URLs.
     public func handoff(nonce: Nonce, extras: [QueryItem] = []) throws(ChargeKitError) -> HandoffRequest {
-        try CallbackExtras.validate(extras)
+        try CallbackExtras.validate(extras, on: [successURL, failureURL])
         var amount: Money?
         switch operation {
         case .charge(let value, _): amount = value
@@ -59,10 +59,16 @@ enum CallbackExtras {
          ChargeKitParameter.nonce, ChargeKitParameter.callback] + Zettle.PaymentInfo.fieldNames
     )
 
-    static func validate(_ extras: [QueryItem]) throws(ChargeKitError) {
-        try FieldRules.extras(extras, field: "extras") { item in
-            reserved.contains(item.name) || item.name.hasPrefix("smp-")
-                ? "is a name the payment app or ChargeKit uses on the callback" : nil
+    /// Checks `extras` against the reserved names and against the names already in
+    /// each callback URL's own query (a clash would make the callback carry a name
+    /// twice, which every parser refuses, so the charge could never complete).
+    static func validate(_ extras: [QueryItem], on callbackURLs: [String]) throws(ChargeKitError) {
+        for url in callbackURLs.isEmpty ? [""] : callbackURLs {
+            let existing = (try? QueryURL(parsing: url).items) ?? []
+            try FieldRules.extras(extras, field: "extras", alreadyOn: existing) { item in
+                reserved.contains(item.name) || item.name.hasPrefix("smp-")
+                    ? "is a name the payment app or ChargeKit uses on the callback" : nil
+            }
         }
     }
 }
