@@ -1,0 +1,93 @@
+import CitconSandbox
+import CitconUPI
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Testing
+
+/// A stand-in UPI server whose inquiry fails with 503 a given number of times first.
+final class FlakyServer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var failuresLeft: Int
+    private(set) var hits = 0
+
+    init(failures: Int) { failuresLeft = failures }
+
+    func next() -> Int {
+        lock.withLock {
+            hits += 1
+            guard failuresLeft > 0 else { return 200 }
+            failuresLeft -= 1
+            return 503
+        }
+    }
+
+    var count: Int { lock.withLock { hits } }
+}
+
+@Suite("UPI client network behaviour")
+struct ClientRetryTests {
+    static func serve(_ flaky: FlakyServer, _ body: @Sendable (URL) async throws -> Void) async throws {
+        let router = Router()
+        router.get("/v1/transactions/:id") { _, context -> Response in
+            let status = flaky.next()
+            let id = context.parameters.get("id") ?? ""
+            let json = status == 200
+                ? #"{"status":"success","app":"citcon_upi","version":"v0.1.1","data":{"id":"\#(id)","status":"succeeded"}}"#
+                : "upstream unavailable"
+            return Response(status: .init(code: status), body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
+        }
+        var logger = Logger(label: "flaky")
+        logger.logLevel = .critical
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let task = Task { try await group.run() }
+        var iterator = stream.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        defer { Task { await group.triggerGracefulShutdown(); _ = try? await task.value } }
+        try await body(try #require(URL(string: "http://127.0.0.1:\(port)")))
+    }
+
+    @Test("an inquiry is retried after 5xx answers and succeeds")
+    func retriesInquiry() async throws {
+        let flaky = FlakyServer(failures: 2)
+        try await Self.serve(flaky) { base in
+            let client = UPIClient(baseURL: base, inquiryRetries: 2, retryDelay: .milliseconds(10))
+            let check = try await client.inquire(transactionID: "abc", token: "t")
+            #expect(check.data?.status == .succeeded)
+        }
+        #expect(flaky.count == 3)
+    }
+
+    @Test("retries are bounded: the last 5xx is surfaced")
+    func boundedRetries() async throws {
+        let flaky = FlakyServer(failures: 5)
+        try await Self.serve(flaky) { base in
+            let client = UPIClient(baseURL: base, inquiryRetries: 1, retryDelay: .milliseconds(10))
+            await #expect(throws: CPayError.server(code: "503", message: "HTTP 503 without a UPI envelope", httpStatus: 503)) {
+                try await client.inquire(transactionID: "abc", token: "t")
+            }
+        }
+        #expect(flaky.count == 2)
+    }
+
+    @Test("a refused connection is a transport error, after the retries")
+    func transportError() async throws {
+        let gone = try await IPNReceiver.start()
+        let url = try #require(URL(string: gone.url.replacingOccurrences(of: "/ipn", with: "")))
+        await gone.stop()
+        let client = UPIClient(baseURL: url, timeout: 2, inquiryRetries: 1, retryDelay: .milliseconds(10))
+        do {
+            _ = try await client.inquire(transactionID: "abc", token: "t")
+            Issue.record("expected a failure")
+        } catch {
+            switch error {
+            case .transport, .timeout: break
+            default: Issue.record("unexpected \(error)")
+            }
+        }
+    }
+}
