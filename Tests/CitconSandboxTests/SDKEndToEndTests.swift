@@ -146,10 +146,10 @@ struct SDKEndToEndTests {
 
     @Test("expired: the consumer pays too late; the result says expired")
     func expired() async throws {
-        let setup = try await SDKSetup.start { $0.chargeLifetime = .milliseconds(600) }
+        let setup = try await SDKSetup.start { $0.chargeLifetime = .milliseconds(1500) }
         defer { Task { await setup.stop() } }
         let manager = setup.manager(events: Events()) { _ in
-            try? await Task.sleep(for: .milliseconds(900))
+            try? await Task.sleep(for: .milliseconds(2000))
             return .pay
         }
         let result = try await manager.requestOrder(try await setup.order())

@@ -91,7 +91,7 @@ struct SandboxAPITests {
 
     @Test("tokens: missing, unknown or expired is 4010 with HTTP 401; beyond its permissions is 4030")
     func tokenChecks() async throws {
-        let harness = try await Harness.start { $0.tokenLifetime = .milliseconds(300) }
+        let harness = try await Harness.start()
         defer { Task { await harness.stop() } }
         let body = Harness.chargeBody(reference: "t1")
         let none = try await harness.http.call("POST", "/v1/charges", body: body)
@@ -105,8 +105,13 @@ struct SandboxAPITests {
         let (_, chargeToken) = try await harness.createCharge(server)
         let serverConfirm = try await harness.confirm(server, chargeToken: chargeToken)
         #expect(serverConfirm.status == 403 && serverConfirm.code == "4030")
-        try await Task.sleep(for: .milliseconds(400))
-        let expired = try await harness.http.call("POST", "/v1/charges", token: server, body: body)
+
+        // A separate sandbox whose tokens live 200 ms.
+        let expiring = try await Harness.start { $0.tokenLifetime = .milliseconds(200) }
+        defer { Task { await expiring.stop() } }
+        let shortLived = try await expiring.token("server")
+        try await Task.sleep(for: .milliseconds(300))
+        let expired = try await expiring.http.call("POST", "/v1/charges", token: shortLived, body: body)
         #expect(expired.status == 401 && expired.code == "4010" && expired.message.contains("expired"))
     }
 
