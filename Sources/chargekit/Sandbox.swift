@@ -11,11 +11,9 @@ struct Sandbox: AsyncParsableCommand {
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Serve the UPI API (/v1/), the wallet page and IPN delivery on a local SQLite file.",
-            discussion: """
-            Prints the base URL and the merchant private key, then serves until SIGINT or SIGTERM.
-            The database is created (or migrated) on first start; the merchant key is created
-            on first start and kept in it, unless --merchant-key gives one.
-            """
+            discussion: "Prints the base URL and the merchant private key, then serves until SIGINT or SIGTERM. "
+                + "The database is created (or migrated) on first start; the merchant key is created on first start "
+                + "and kept in it, unless --merchant-key gives one."
         )
 
         @Option(help: "Port to listen on (0 picks a free one).") var port = 8790

@@ -31,8 +31,9 @@ struct ClientRetryTests {
     static func serve(_ flaky: FlakyServer, _ body: @Sendable (URL) async throws -> Void) async throws {
         let router = Router()
         router.get("/v1/transactions/:id") { _, context -> Response in
-            let status = flaky.next()
             let id = context.parameters.get("id") ?? ""
+            if id == "slow" { try? await Task.sleep(for: .seconds(3)) }
+            let status = flaky.next()
             let json = status == 200
                 ? #"{"status":"success","app":"citcon_upi","version":"v0.1.1","data":{"id":"\#(id)","status":"succeeded"}}"#
                 : "upstream unavailable"
@@ -72,6 +73,18 @@ struct ClientRetryTests {
             }
         }
         #expect(flaky.count == 2)
+    }
+
+    @Test("a request that takes longer than the timeout fails with .timeout")
+    func timeout() async throws {
+        try await Self.serve(FlakyServer(failures: 0)) { base in
+            let client = UPIClient(baseURL: base, timeout: 0.5, inquiryRetries: 0)
+            let started = ContinuousClock.now
+            await #expect(throws: CPayError.timeout) {
+                try await client.inquire(transactionID: "slow", token: "t")
+            }
+            #expect(ContinuousClock.now - started < .seconds(3))
+        }
     }
 
     @Test("a refused connection is a transport error, after the retries")

@@ -58,8 +58,8 @@ struct IPNTests {
         _ = try await harness.confirm(client, chargeToken: chargeToken, method: "card", returnURL: "myapp://back")
         _ = try await harness.wallet(id, "pay")
         _ = try await harness.wallet(id, "decline")
-        _ = try await harness.http.call("POST", "/v1/captures", token: server,
-                                        body: #"{"transaction_id":"\#(id)","reference":"cap-\#(id)"}"#)
+        let captured = try await harness.http.call("POST", "/v1/captures", token: server,
+                                                   body: #"{"transaction_id":"\#(id)","reference":"cap-\#(id)"}"#)
         _ = try await harness.http.call("POST", "/v1/refunds", token: server,
                                         body: #"{"transaction_id":"\#(id)","reference":"ref-\#(id)","amount":100}"#)
         #expect(await receiver.wait { $0.count >= 3 })
@@ -69,7 +69,27 @@ struct IPNTests {
         let inquiry = try await harness.inquire(server, id)
         let last = try #require(receiver.deliveries.last?.check)
         #expect(last.data?.amountCaptured == 700)
+        let answer = try JSONDecoder().decode(CPayCheck.self, from: captured.body)
+        #expect(last == answer, "the IPN is the inquiry JSON of the transaction at that change")
         #expect(inquiry.data?["amount_refunded"] as? Int == 100, "refunds change amounts, not the status")
+    }
+
+    @Test("a receiver that never answers times out and is retried, then dead-lettered")
+    func hangingReceiver() async throws {
+        let receiver = try await IPNReceiver.start(script: [], delay: .seconds(5))
+        let harness = try await Harness.start {
+            $0.ipnTimeout = .milliseconds(200)
+            $0.ipnRetrySchedule = [.milliseconds(20)]
+        }
+        defer { Task { await harness.stop(); await receiver.stop() } }
+        let server = try await harness.token("server")
+        let (id, _) = try await harness.createCharge(server, ipn: receiver.url)
+        _ = try await harness.http.call("POST", "/v1/cancels", token: server, body: #"{"transaction_id":"\#(id)","reference":"h-\#(id)"}"#)
+        #expect(try await eventually(.seconds(5)) {
+            try await harness.sandbox.server.store.notifications(transactionID: id).first?.state == "dead"
+        })
+        let entry = try #require(try await harness.sandbox.server.store.notifications(transactionID: id).first)
+        #expect(entry.attempts == 2 && entry.lastError == "timed out")
     }
 
     @Test("IPN to a non-loopback host is refused unless allowed")

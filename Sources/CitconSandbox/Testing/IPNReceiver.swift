@@ -43,8 +43,8 @@ public final class IPNReceiver: Sendable {
     }
 
     /// Starts a receiver on a free loopback port; `script` lists the statuses of the
-    /// first answers (200 after that).
-    public static func start(script: [Int] = []) async throws -> IPNReceiver {
+    /// first answers (200 after that); `delay` holds every answer back (a hanging receiver).
+    public static func start(script: [Int] = [], delay: Duration = .zero) async throws -> IPNReceiver {
         let state = State(script: script)
         let router = Router()
         router.post("/ipn") { request, _ -> Response in
@@ -57,6 +57,7 @@ public final class IPNReceiver: Sendable {
                                                  answered: status))
                 return status
             }
+            if delay > .zero { try? await Task.sleep(for: delay) }
             return Response(status: .init(code: status))
         }
         var logger = Logger(label: "chargekit.ipn-receiver")
