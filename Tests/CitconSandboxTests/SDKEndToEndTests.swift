@@ -260,6 +260,32 @@ struct SDKEndToEndTests {
         #expect(!text.contains(setup.clientToken) && !text.contains(paid.chargeToken), "no secrets on disk")
         waiting.cancel()
         waitingToo.cancel()
+        await #expect(throws: CPayError.cancelled) { try await waiting.value }
+        await #expect(throws: CPayError.cancelled) { try await waitingToo.value }
+    }
+
+    @Test("cancelling the wait: requestOrder throws .cancelled, the order stays pending and resumes later")
+    func cancelledWait() async throws {
+        let setup = try await SDKSetup.start()
+        defer { Task { await setup.stop() } }
+        let opened = Events()
+        let events = Events()
+        let manager = setup.manager(events: events) { url in
+            opened.add(url)
+            return nil
+        }
+        let order = try await setup.order()
+        let waiting = Task { try await manager.requestOrder(order) }
+        #expect(await eventually { opened.all.count == 1 })
+        waiting.cancel()
+        await #expect(throws: CPayError.cancelled) { try await waiting.value }
+        let pending = try #require(manager.pendingOrders().first)
+        #expect(pending.reference == order.transaction.reference)
+        #expect(try await setup.harness.wallet(pending.id, "pay").status == 303)
+        let checks = await manager.resumePendingOrders()
+        #expect(checks.first?.data?.status == .succeeded)
+        #expect(await eventually { events.all.contains("async:succeeded") })
+        #expect(manager.pendingOrders().isEmpty)
     }
 
     @Test("a second return for the same order, or one for an order never started, changes nothing")

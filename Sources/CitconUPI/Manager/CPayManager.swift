@@ -257,11 +257,54 @@ public final class CPayManager: @unchecked Sendable {
     /// return URL. Throws when nothing was paid: an invalid order (before any network
     /// call), no token, a `4010`, a network failure, a wallet that cannot be opened.
     /// A declined, cancelled (`data.code` `-2`) or expired payment is a result, not an error.
+    ///
+    /// Cancelling the calling task stops the wait with ``CPayError/cancelled``; an order
+    /// already handed to the wallet stays pending, and ``resumePendingOrders()`` or the
+    /// app's return delivers it later.
     public func requestOrder(_ order: CPayRequest) async throws(CPayError) -> CPayResult {
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<CPayResult, CPayError>, Never>) in
-            Task { await self.start(order) { continuation.resume(returning: $0) } }
+        let once = ResumeOnce()
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<CPayResult, CPayError>, Never>) in
+                once.set(continuation)
+                Task { await self.start(order, cancelled: { once.isDone }) { once.resume($0) } }
+            }
+        } onCancel: {
+            once.resume(.failure(.cancelled))
         }
         return try outcome.get()
+    }
+
+    /// Resumes a continuation once, whoever comes first: the result or a cancellation.
+    private final class ResumeOnce: @unchecked Sendable {
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<Result<CPayResult, CPayError>, Never>?
+        private var early: Result<CPayResult, CPayError>?
+        private var done = false
+
+        var isDone: Bool { lock.withLock { done } }
+
+        func set(_ continuation: CheckedContinuation<Result<CPayResult, CPayError>, Never>) {
+            let pending: Result<CPayResult, CPayError>? = lock.withLock {
+                if let early { return early }
+                self.continuation = continuation
+                return nil
+            }
+            if let pending { continuation.resume(returning: pending) }
+        }
+
+        func resume(_ result: Result<CPayResult, CPayError>) {
+            let target: CheckedContinuation<Result<CPayResult, CPayError>, Never>? = lock.withLock {
+                guard !done else { return nil }
+                done = true
+                guard let continuation else {
+                    early = result
+                    return nil
+                }
+                self.continuation = nil
+                return continuation
+            }
+            target?.resume(returning: result)
+        }
     }
 
     /// Callback form of ``requestOrder(_:)`` (the seed's signature). Every outcome
@@ -286,7 +329,8 @@ public final class CPayManager: @unchecked Sendable {
 
     /// Validates, confirms, records and opens the wallet; `completion` runs once, when
     /// the order is answered or fails.
-    private func start(_ order: CPayRequest, completion: @escaping @Sendable (Result<CPayResult, CPayError>) -> Void) async {
+    private func start(_ order: CPayRequest, cancelled: @Sendable () -> Bool = { false },
+                       completion: @escaping @Sendable (Result<CPayResult, CPayError>) -> Void) async {
         let pending: CPayPendingOrder
         let wallet: String
         do {
@@ -309,6 +353,11 @@ public final class CPayManager: @unchecked Sendable {
             return
         } catch {
             completion(.failure(.malformedResponse("\(error)")))
+            return
+        }
+        if cancelled() {
+            // The caller stopped waiting before the wallet opened: nothing to keep.
+            fail(pending.id, .cancelled)
             return
         }
         guard let opener = self.opener else {

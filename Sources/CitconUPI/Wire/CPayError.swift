@@ -22,6 +22,8 @@ public enum CPayError: Error, Sendable, Equatable, CustomStringConvertible {
     case walletUnavailable(ChargeKitError)
     /// The pending-order store could not be read or written.
     case storage(String)
+    /// The task waiting for the result was cancelled.
+    case cancelled
 
     /// The code a ``CPayResult`` or ``CPayCheck`` carries for this error: the
     /// server's code, or `-1` (common error) for what happened on the device.
@@ -44,6 +46,7 @@ public enum CPayError: Error, Sendable, Equatable, CustomStringConvertible {
         case .malformedResponse(let reason): "unexpected answer from the UPI server: \(reason)"
         case .walletUnavailable(let error): "cannot open the wallet: \(error.description)"
         case .storage(let reason): "pending orders: \(reason)"
+        case .cancelled: "the wait for the payment result was cancelled"
         }
     }
 }
