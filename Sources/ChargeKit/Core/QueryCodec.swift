@@ -154,33 +154,40 @@ public struct QueryURL: Hashable, Sendable {
         let base = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<question]), as: UTF8.self)
         var items: [QueryItem] = []
         items.reserveCapacity(12)
+        // One pass: remember where the current segment's `=` is and whether it holds `%`.
         var start = question + 1
-        while start < end {
-            var stop = start
-            var equals = -1
-            while stop < end && bytes[stop] != 0x26 {
-                if bytes[stop] == 0x3D && equals < 0 { equals = stop }
-                stop += 1
+        var equals = -1
+        var escaped = false
+        var index = start
+        while index <= end {
+            let byte = index < end ? bytes[index] : 0x26
+            if byte == 0x26 {
+                if index > start {
+                    let nameEnd = equals < 0 ? index : equals
+                    let name = try component(bytes, start, nameEnd, escaped: escaped, field: "query parameter name")
+                    let value = equals < 0 ? "" : try component(bytes, equals + 1, index, escaped: escaped, field: name)
+                    items.append(QueryItem(name, value))
+                }
+                start = index + 1
+                equals = -1
+                escaped = false
+            } else if byte == 0x3D {
+                if equals < 0 { equals = index }
+            } else if byte == 0x25 {
+                escaped = true
             }
-            if stop > start {
-                let nameEnd = equals < 0 ? stop : equals
-                let name = try decodeComponent(bytes, start, nameEnd, field: "query parameter name")
-                let value = equals < 0 ? "" : try decodeComponent(bytes, equals + 1, stop, field: name)
-                items.append(QueryItem(name, value))
-            }
-            start = stop + 1
+            index += 1
         }
         return (base, items, fragment)
     }
 
-    /// Decodes `bytes[start..<end]`; a part without `%` is already valid UTF-8 (it was
-    /// cut from a String at ASCII delimiters) and is copied as is.
+    /// Decodes `bytes[start..<end]`. A segment without `%` is already valid UTF-8 (it
+    /// was cut from a String at ASCII delimiters) and is copied as is.
     @inline(__always)
-    private static func decodeComponent(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, field: String)
-        throws(ChargeKitError) -> String
-    {
+    private static func component(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, escaped: Bool,
+                                  field: String) throws(ChargeKitError) -> String {
         let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        guard part.contains(0x25) else { return String(decoding: part, as: UTF8.self) }
+        guard escaped else { return String(decoding: part, as: UTF8.self) }
         return try PercentEncoding.decode(part, field: field)
     }
 
