@@ -61,7 +61,6 @@ let package = Package(
                 "CitconUPI",
                 "CitconSandbox",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -3,7 +3,6 @@ import CitconUPI
 import Foundation
 import Hummingbird
 import Logging
-import ServiceLifecycle
 import Testing
 
 /// A stand-in UPI server whose inquiry fails with 503 a given number of times first.
@@ -41,15 +40,12 @@ struct ClientRetryTests {
         }
         var logger = Logger(label: "flaky")
         logger.logLevel = .critical
-        let (stream, continuation) = AsyncStream<Int>.makeStream()
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        let task = Task { try await group.run() }
-        var iterator = stream.makeAsyncIterator()
-        let port = try #require(await iterator.next())
-        defer { Task { await group.triggerGracefulShutdown(); _ = try? await task.value } }
-        try await body(try #require(URL(string: "http://127.0.0.1:\(port)")))
+        let runner = try await ServiceRunner<Int>.start(logger: logger) { ready in
+            Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                        onServerRunning: { ready($0.localAddress?.port ?? 0) }, logger: logger)
+        }
+        defer { Task { await runner.stop() } }
+        try await body(try #require(URL(string: "http://127.0.0.1:\(runner.value)")))
     }
 
     @Test("an inquiry is retried after 5xx answers and succeeds")

@@ -83,6 +83,14 @@ public struct ChargeRecord: Sendable, Equatable, Codable {
     /// Whether the charge is still waiting for payment and its time is up.
     public func isOverdue(now: Int64) -> Bool { (status == .initiated || status == .pending) && now >= expiresAt }
 
+    /// Expires the charge when it is still unpaid and its time is up; `true` if it did.
+    @discardableResult
+    public mutating func expireIfOverdue(now: Int64) -> Bool {
+        guard isOverdue(now: now) else { return false }
+        status = .expired
+        return true
+    }
+
     /// The amount that may still be refunded.
     public var refundable: Int {
         guard status == .succeeded else { return 0 }

@@ -226,10 +226,7 @@ public struct SandboxAPI: Sendable {
         }
         let now = self.now
         let (charge, step) = try await store.updateCharge(id: found.id, reference: nil, now: now) { charge throws -> Step in
-            if charge.isOverdue(now: now) {
-                charge.status = .expired
-                return .expired
-            }
+            if charge.expireIfOverdue(now: now) { return .expired }
             if charge.status == .expired { throw APIError(.expired, "charge_token: the charge expired unpaid") }
             guard charge.status == .initiated else {
                 throw APIError(.illegalState, "status: the charge is \(charge.status), only an initiated charge can be confirmed")
@@ -250,19 +247,14 @@ public struct SandboxAPI: Sendable {
     /// `GET /v1/transactions/{id}`. An unpaid charge whose time is up is expired first.
     public func inquire(id: String, authorization: String?) async throws -> CPayCheckData {
         try await authorize(authorization, permission: "inquiry")
-        try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(id, field: "id", limit: 128) }
-        guard let charge = try await store.charge(id: id) else { throw APIError(.notFound, "id: no transaction '\(id)'") }
-        if charge.isOverdue(now: now) { return try await expire(id: id)?.checkData ?? charge.checkData }
-        return charge.checkData
+        return try await currentCharge(id: id).checkData
     }
 
     /// Expires a charge if it is still unpaid and overdue.
     @discardableResult
     func expire(id: String) async throws -> ChargeRecord? {
         let now = self.now
-        let (charge, _) = try await store.updateCharge(id: id, reference: nil, now: now) { charge in
-            if charge.isOverdue(now: now) { charge.status = .expired }
-        }
+        let (charge, _) = try await store.updateCharge(id: id, reference: nil, now: now) { $0.expireIfOverdue(now: now) }
         return charge
     }
 
@@ -366,8 +358,8 @@ public struct SandboxAPI: Sendable {
         case cancel
     }
 
-    /// Finds a charge for the wallet page.
-    func walletCharge(id: String) async throws -> ChargeRecord {
+    /// A charge as it stands now: one whose time ran out unpaid is expired first.
+    func currentCharge(id: String) async throws -> ChargeRecord {
         try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(id, field: "id", limit: 128) }
         guard let charge = try await store.charge(id: id) else { throw APIError(.notFound, "id: no transaction '\(id)'") }
         if charge.isOverdue(now: now) { return try await expire(id: id) ?? charge }
@@ -381,10 +373,7 @@ public struct SandboxAPI: Sendable {
         try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(id, field: "id", limit: 128) }
         let now = self.now
         let (charge, _) = try await store.updateCharge(id: id, reference: nil, now: now) { charge in
-            if charge.isOverdue(now: now) {
-                charge.status = .expired
-                return
-            }
+            if charge.expireIfOverdue(now: now) { return }
             guard charge.status == .pending else {
                 if charge.status == .initiated {
                     throw APIError(.illegalState, "status: the charge has not been confirmed with a payment method")

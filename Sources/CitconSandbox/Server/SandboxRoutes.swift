@@ -91,7 +91,7 @@ struct SandboxRoutes: Sendable {
 
     private func walletPage(id: String) async -> Response {
         do {
-            let charge = try await api.walletCharge(id: id)
+            let charge = try await api.currentCharge(id: id)
             return html(WalletPage.render(charge: charge, merchant: merchantName))
         } catch let error as APIError {
             return html(WalletPage.error(error.message), status: error.httpStatus)

@@ -102,40 +102,28 @@ public struct SandboxServer: Sendable {
 /// A sandbox running in this process, for tests, demos and tools.
 public final class RunningSandbox: Sendable {
     /// What it tells its user.
-    public let info: SandboxInfo
+    public var info: SandboxInfo { runner.value }
     /// The server.
     public let server: SandboxServer
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
+    private let runner: ServiceRunner<SandboxInfo>
 
-    private init(info: SandboxInfo, server: SandboxServer, group: ServiceGroup, task: Task<Void, any Error>) {
-        self.info = info
+    private init(server: SandboxServer, runner: ServiceRunner<SandboxInfo>) {
         self.server = server
-        self.group = group
-        self.task = task
+        self.runner = runner
     }
 
     /// Starts a sandbox and returns once it accepts connections.
     public static func start(_ configuration: SandboxConfiguration) async throws -> RunningSandbox {
         let server = try await SandboxServer(configuration: configuration)
-        let (stream, continuation) = AsyncStream<SandboxInfo>.makeStream()
-        let app = server.makeApplication { info in continuation.yield(info) }
-        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "chargekit.sandbox")))
-        let task = Task {
-            defer { continuation.finish() }
-            try await group.run()
+        let runner = try await ServiceRunner<SandboxInfo>.start(logger: Logger(label: "chargekit.sandbox")) { ready in
+            server.makeApplication { info in ready(info) }
         }
-        for await info in stream { return RunningSandbox(info: info, server: server, group: group, task: task) }
-        _ = try await task.value
-        throw APIError(.notFound, "sandbox: the server stopped before it started")
+        return RunningSandbox(server: server, runner: runner)
     }
 
     /// The API root.
     public var baseURL: URL { URL(string: info.baseURL) ?? URL(fileURLWithPath: "/") }
 
     /// Shuts the server down gracefully and waits until it has.
-    public func stop() async {
-        await group.triggerGracefulShutdown()
-        _ = try? await task.value
-    }
+    public func stop() async { await runner.stop() }
 }

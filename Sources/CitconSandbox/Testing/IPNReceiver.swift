@@ -30,15 +30,13 @@ public final class IPNReceiver: Sendable {
     }
 
     private let state: State
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
+    private let runner: ServiceRunner<Int>
     /// The URL to put in `urls.ipn`.
     public let url: String
 
-    private init(state: State, group: ServiceGroup, task: Task<Void, any Error>, url: String) {
+    private init(state: State, runner: ServiceRunner<Int>, url: String) {
         self.state = state
-        self.group = group
-        self.task = task
+        self.runner = runner
         self.url = url
     }
 
@@ -62,19 +60,11 @@ public final class IPNReceiver: Sendable {
         }
         var logger = Logger(label: "chargekit.ipn-receiver")
         logger.logLevel = .warning
-        let (stream, continuation) = AsyncStream<Int>.makeStream()
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) },
-                              logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        let task = Task {
-            defer { continuation.finish() }
-            try await group.run()
+        let runner = try await ServiceRunner<Int>.start(logger: logger) { ready in
+            Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                        onServerRunning: { ready($0.localAddress?.port ?? 0) }, logger: logger)
         }
-        for await port in stream {
-            return IPNReceiver(state: state, group: group, task: task, url: "http://127.0.0.1:\(port)/ipn")
-        }
-        throw APIError(.notFound, "ipn receiver: stopped before it started")
+        return IPNReceiver(state: state, runner: runner, url: "http://127.0.0.1:\(runner.value)/ipn")
     }
 
     /// Every notification received so far, in order.
@@ -91,8 +81,5 @@ public final class IPNReceiver: Sendable {
     }
 
     /// Stops the receiver.
-    public func stop() async {
-        await group.triggerGracefulShutdown()
-        _ = try? await task.value
-    }
+    public func stop() async { await runner.stop() }
 }
