@@ -313,9 +313,15 @@ public final class CPayManager: @unchecked Sendable {
     @discardableResult
     public func requestOrder(_ order: CPayRequest, callback: @escaping CPayOrderCallback) -> Bool {
         let queue = callbackQueue
-        let valid = (try? CPayOrderValidator.validate(order)) != nil
+        do throws(ChargeKitError) {
+            try CPayOrderValidator.validate(order)
+        } catch {
+            let failure = Self.failure(CPayError.invalidOrder(error))
+            queue.async { callback(failure) }
+            return false
+        }
         Task {
-            await self.start(order) { outcome in
+            await self.start(order, validated: true) { outcome in
                 let result: CPayResult
                 switch outcome {
                 case .success(let value): result = value
@@ -324,17 +330,19 @@ public final class CPayManager: @unchecked Sendable {
                 queue.async { callback(result) }
             }
         }
-        return valid
+        return true
     }
 
     /// Validates, confirms, records and opens the wallet; `completion` runs once, when
     /// the order is answered or fails.
-    private func start(_ order: CPayRequest, cancelled: @Sendable () -> Bool = { false },
+    private func start(_ order: CPayRequest, validated: Bool = false, cancelled: @Sendable () -> Bool = { false },
                        completion: @escaping @Sendable (Result<CPayResult, CPayError>) -> Void) async {
         let pending: CPayPendingOrder
         let wallet: String
         do {
-            do { try CPayOrderValidator.validate(order) } catch { throw CPayError.invalidOrder(error) }
+            if !validated {
+                do { try CPayOrderValidator.validate(order) } catch { throw CPayError.invalidOrder(error) }
+            }
             let token = try token()
             let returnURL = Self.returnURL(for: order)
             let body = UPIWire.ConfirmRequest(payment: order.payment, consumer: order.consumer, returnURL: returnURL,
