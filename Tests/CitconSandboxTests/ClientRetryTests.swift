@@ -74,7 +74,7 @@ struct ClientRetryTests {
     @Test("a request that takes longer than the timeout fails with .timeout")
     func timeout() async throws {
         try await Self.serve(FlakyServer(failures: 0)) { base in
-            let client = UPIClient(baseURL: base, timeout: 0.5, inquiryRetries: 0)
+            let client = UPIClient(baseURL: base, timeout: 0.5, inquiryRetries: 0)   // its own session, 0.5 s
             let started = ContinuousClock.now
             await #expect(throws: CPayError.timeout) {
                 try await client.inquire(transactionID: "slow", token: "t")

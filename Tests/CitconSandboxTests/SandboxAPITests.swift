@@ -361,7 +361,7 @@ struct SandboxAPITests {
         #expect(second.merchantKey == key)
         #expect(try await second.inquire(server, id).data?["reference"] as? String == "survivor")
         #expect(try await second.http.call("GET", "/v1/health").status == 200)
-        #expect(second.sandbox.info.schemaVersion == 1)
+        #expect(second.sandbox.info.schemaVersion == 2)
     }
 }
 

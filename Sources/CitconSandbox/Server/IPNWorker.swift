@@ -58,13 +58,9 @@ struct IPNWorker: Service {
             request.setValue(String(attempts), forHTTPHeaderField: "X-Citcon-Attempt")
             request.httpBody = entry.payload
             do {
-                let (_, response) = try await UPIClient.withTimeout(Double(configuration.ipnTimeout.milliseconds) / 1000) {
-                    [session, request] in try await session.data(for: request)
-                }
+                let (_, response) = try await session.data(for: request)
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 0
                 if !(200..<300).contains(status) { failure = "HTTP \(status)" }
-            } catch is TimeoutError {
-                failure = "timed out"
             } catch let error as URLError where error.code == .timedOut {
                 failure = "timed out"
             } catch {

@@ -51,6 +51,10 @@ public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
                             state TEXT NOT NULL, last_error TEXT, created_at INTEGER NOT NULL);
         CREATE INDEX outbox_due ON outbox(state, next_attempt_at);
         """,
+        // v2: IPNs of one transaction go out in order; this finds each one's oldest pending.
+        """
+        CREATE INDEX outbox_transaction ON outbox(transaction_id, state, id);
+        """,
     ]
 
     /// Opens (creating if needed) the database at `path`. Call ``migrate()`` next.
@@ -264,8 +268,14 @@ public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
 
     public func dueNotifications(now: Int64, limit: Int) async throws -> [OutboxEntry] {
         try await run { db in
-            try db.query("SELECT \(Self.outboxColumns) FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT ?",
-                         [.integer(now), .integer(Int64(limit))]).compactMap(Self.outboxEntry)
+            // Only the oldest pending IPN of each transaction: a later status change waits
+            // until the earlier one is delivered or dead, so a merchant sees them in order.
+            try db.query("""
+                SELECT \(Self.outboxColumns) FROM outbox AS o
+                WHERE o.state = 'pending' AND o.next_attempt_at <= ?
+                  AND o.id = (SELECT min(p.id) FROM outbox AS p WHERE p.transaction_id = o.transaction_id AND p.state = 'pending')
+                ORDER BY o.id LIMIT ?
+                """, [.integer(now), .integer(Int64(limit))]).compactMap(Self.outboxEntry)
         }
     }
 

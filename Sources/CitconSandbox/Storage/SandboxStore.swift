@@ -30,7 +30,8 @@ public protocol SandboxStore: Sendable {
                                    _ body: @escaping @Sendable (inout ChargeRecord) throws -> T) async throws -> (ChargeRecord, T)
     /// Ids of unpaid charges whose time is up.
     func overdueCharges(now: Int64, limit: Int) async throws -> [String]
-    /// Pending IPNs due now.
+    /// Pending IPNs due now: for each transaction only its oldest pending one, so the
+    /// IPNs of a transaction are delivered in the order of its status changes.
     func dueNotifications(now: Int64, limit: Int) async throws -> [OutboxEntry]
     /// Records an attempt: delivered, retry at `nextAttemptAt`, or dead.
     func recordAttempt(id: Int64, state: String, attempts: Int, nextAttemptAt: Int64, error: String?) async throws

@@ -71,7 +71,9 @@ public final class CPayManager: @unchecked Sendable {
 
     private let lock = NSLock()
     private var state = State()
-    private let session: URLSession
+    /// The app's own session, if it gave one; otherwise one is made per timeout.
+    private let givenSession: URLSession?
+    private var timedSession: (timeout: TimeInterval, session: URLSession)?
     /// Where pending orders are kept.
     public let store: any CPayPendingOrderStore
     /// Where ``ORDER_CONFIRMED()`` and ``NTFY_ASYNC()`` are posted.
@@ -87,7 +89,7 @@ public final class CPayManager: @unchecked Sendable {
                 session: URLSession? = nil) {
         self.store = store
         self.notificationCenter = notificationCenter
-        self.session = session ?? URLSession(configuration: .ephemeral)
+        givenSession = session
         state.opener = opener
     }
 
@@ -163,7 +165,19 @@ public final class CPayManager: @unchecked Sendable {
 
     private var client: UPIClient {
         let (url, timeout, log) = withState { ($0.baseURL, $0.timeout, $0.log) }
-        return UPIClient(baseURL: url, timeout: timeout, session: session, log: log)
+        return UPIClient(baseURL: url, timeout: timeout, session: session(timeout: timeout), log: log)
+    }
+
+    /// The app's session, or an ephemeral one whose configuration carries `timeout`
+    /// (remade only when the timeout changes).
+    private func session(timeout: TimeInterval) -> URLSession {
+        if let givenSession { return givenSession }
+        return withState { _ in
+            if let timed = timedSession, timed.timeout == timeout { return timed.session }
+            let session = UPIClient.session(timeout: timeout)
+            timedSession = (timeout, session)
+            return session
+        }
     }
 
     private func token() throws(CPayError) -> String {

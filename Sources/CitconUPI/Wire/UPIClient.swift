@@ -36,7 +36,16 @@ public struct UPIClient: Sendable {
         self.inquiryRetries = inquiryRetries
         self.retryDelay = retryDelay
         self.log = log
-        self.session = session ?? URLSession(configuration: .ephemeral)
+        self.session = session ?? Self.session(timeout: timeout)
+    }
+
+    /// An ephemeral session whose requests time out after `timeout` seconds. (URLSession
+    /// on Linux honours the configuration's timeout, not a request's own
+    /// `timeoutInterval`; the client sets both.)
+    public static func session(timeout: TimeInterval) -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        return URLSession(configuration: configuration)
     }
 
     // MARK: Operations
@@ -119,10 +128,7 @@ public struct UPIClient: Sendable {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await Self.withTimeout(timeout) { [session, request] in try await session.data(for: request) }
-        } catch is TimeoutError {
-            log?("\(method) \(redacted ?? path) timed out")
-            throw .timeout
+            (data, response) = try await session.data(for: request)
         } catch let error as URLError where error.code == .timedOut {
             log?("\(method) \(redacted ?? path) timed out")
             throw .timeout
@@ -160,27 +166,6 @@ public struct UPIClient: Sendable {
             throw .unauthorized(message: failure.message)
         }
         throw .server(code: failure.code, message: failure.message, httpStatus: status)
-    }
-}
-
-/// A request outlived its timeout.
-public struct TimeoutError: Error, Sendable {}
-
-extension UPIClient {
-    /// Runs `work`, cancelling it and throwing ``TimeoutError`` when `seconds` pass
-    /// first. (URLSession on Linux does not honour a request's own `timeoutInterval`, so
-    /// the client, and the sandbox's IPN worker, enforce it this way.)
-    public static func withTimeout<T: Sendable>(_ seconds: TimeInterval, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await work() }
-            group.addTask {
-                try await Task.sleep(for: .milliseconds(Int64(max(seconds, 0.001) * 1000)))
-                throw TimeoutError()
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw TimeoutError() }
-            return first
-        }
     }
 }
 
