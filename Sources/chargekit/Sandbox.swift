@@ -1,6 +1,11 @@
 import ArgumentParser
 import CitconSandbox
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 struct Sandbox: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -58,7 +63,13 @@ struct Sandbox: AsyncParsableCommand {
 
                     """.utf8))
             }
-            print("sandbox stopped")
+            server.close()
+            FileHandle.standardOutput.write(Data("sandbox stopped\n".utf8))
+            // Everything is committed and the database closed. Leave without the
+            // process's exit-time handlers: after a shutdown with URLSession threads
+            // still parked, Foundation's handlers were seen to hang the exit (the crash
+            // test caught a server stuck "Exiting" after SIGTERM).
+            _exit(0)
         }
     }
 }

@@ -50,6 +50,16 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for the process to end; `false` (and SIGKILL) after `timeout`.
+    func waitForExit(timeout: Duration = .seconds(20)) async -> Bool {
+        let exited = await eventually(timeout) { !process.isRunning }
+        if !exited {
+            signal(SIGKILL)
+            process.waitUntilExit()
+        }
+        return exited
+    }
 }
 
 /// What the load acknowledged with a 2xx, and so must survive.
@@ -115,7 +125,7 @@ struct CrashTests {
         }
         _ = await eventually(.seconds(20)) { await acknowledged.charges.count >= 150 }
         first.signal(SIGKILL)
-        first.process.waitUntilExit()
+        #expect(await first.waitForExit())
         stop.value = true
         await load.value
         #expect(first.process.terminationReason == .uncaughtSignal)
@@ -139,7 +149,7 @@ struct CrashTests {
         #expect(delivered, "IPNs owed but never delivered")
 
         second.signal(SIGTERM)
-        second.process.waitUntilExit()
+        #expect(await second.waitForExit(), "SIGTERM ends the server")
         #expect(second.process.terminationStatus == 0, "SIGTERM shuts down cleanly")
         #expect(second.text.contains("sandbox stopped"))
         await receiver.stop()

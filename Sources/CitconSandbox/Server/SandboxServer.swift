@@ -71,6 +71,9 @@ public struct SandboxServer: Sendable {
         }
     }
 
+    /// Closes the storage (after ``run(handlingSignals:onStarted:)`` returned).
+    public func close() { store.close() }
+
     /// The Hummingbird application with the IPN worker as a service.
     func makeApplication(onStarted: @escaping @Sendable (SandboxInfo) async -> Void)
         -> some ApplicationProtocol & Service

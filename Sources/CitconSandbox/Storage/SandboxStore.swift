@@ -39,4 +39,6 @@ public protocol SandboxStore: Sendable {
     func notifications(transactionID: String?) async throws -> [OutboxEntry]
     /// The number of charges.
     func chargeCount() async throws -> Int
+    /// Finishes the queued work and closes the storage.
+    func close()
 }
