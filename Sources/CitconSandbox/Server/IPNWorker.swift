@@ -29,17 +29,18 @@ struct IPNWorker: Service {
     }
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                _ = try? await api.expireOverdue()
-                let due = (try? await store.dueNotifications(now: epochMilliseconds(), limit: 32)) ?? []
-                if due.isEmpty {
-                    try await Task.sleep(for: configuration.workerInterval)
-                    continue
-                }
-                await withTaskGroup(of: Void.self) { group in
-                    for entry in due { group.addTask { await deliver(entry) } }
-                }
+        // Stop between deliveries, never in the middle of one: cancelling a URLSession
+        // request from a cancellation handler deadlocked FoundationNetworking on Linux.
+        // A delivery in flight ends within the IPN timeout; its outcome is recorded.
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            _ = try? await api.expireOverdue()
+            let due = (try? await store.dueNotifications(now: epochMilliseconds(), limit: 32)) ?? []
+            if due.isEmpty {
+                try? await Task.sleep(for: configuration.workerInterval)
+                continue
+            }
+            await withTaskGroup(of: Void.self) { group in
+                for entry in due { group.addTask { await deliver(entry) } }
             }
         }
     }
