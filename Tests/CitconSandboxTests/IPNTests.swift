@@ -92,6 +92,23 @@ struct IPNTests {
         #expect(entry.attempts == 2 && entry.lastError == "timed out")
     }
 
+    @Test("a hanging receiver delays only its own IPNs, not another merchant URL's")
+    func slowReceiverDoesNotBlockOthers() async throws {
+        let slow = try await IPNReceiver.start(script: [], delay: .seconds(4))
+        let fast = try await IPNReceiver.start()
+        let harness = try await Harness.start { $0.ipnTimeout = .seconds(3) }
+        defer { Task { await harness.stop(); await slow.stop(); await fast.stop() } }
+        let server = try await harness.token("server")
+        let (stuck, _) = try await harness.createCharge(server, ipn: slow.url)
+        _ = try await harness.http.call("POST", "/v1/cancels", token: server, body: #"{"transaction_id":"\#(stuck)","reference":"s-\#(stuck)"}"#)
+        #expect(await slow.wait { $0.count == 1 }, "the slow receiver has the first IPN in hand")
+        let (id, _) = try await harness.createCharge(server, ipn: fast.url)
+        _ = try await harness.http.call("POST", "/v1/cancels", token: server, body: #"{"transaction_id":"\#(id)","reference":"f-\#(id)"}"#)
+        let started = ContinuousClock.now
+        #expect(await fast.wait(timeout: .seconds(10)) { $0.count == 1 })
+        #expect(ContinuousClock.now - started < .seconds(2), "delivered while the other receiver still hangs")
+    }
+
     @Test("IPN to a non-loopback host is refused unless allowed")
     func loopbackOnly() async throws {
         let harness = try await Harness.start()

@@ -28,21 +28,40 @@ struct IPNWorker: Service {
         session = URLSession(configuration: sessionConfiguration)
     }
 
+    /// The most deliveries in flight at once.
+    static let concurrency = 32
+
     func run() async throws {
         // Stop between deliveries, never in the middle of one: cancelling a URLSession
         // request from a cancellation handler deadlocked FoundationNetworking on Linux.
         // A delivery in flight ends within the IPN timeout; its outcome is recorded.
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            _ = try? await api.expireOverdue()
-            let due = (try? await store.dueNotifications(now: epochMilliseconds(), limit: 32)) ?? []
-            if due.isEmpty {
+        // Deliveries run side by side, so a slow receiver delays only its own IPNs.
+        let inFlight = InFlight()
+        await withDiscardingTaskGroup { group in
+            while !Task.isCancelled && !Task.isShuttingDownGracefully {
+                _ = try? await api.expireOverdue()
+                let due = (try? await store.dueNotifications(now: epochMilliseconds(), limit: Self.concurrency)) ?? []
+                for entry in due where inFlight.claim(entry.id, limit: Self.concurrency) {
+                    group.addTask {
+                        await deliver(entry)
+                        inFlight.release(entry.id)
+                    }
+                }
                 try? await Task.sleep(for: configuration.workerInterval)
-                continue
-            }
-            await withTaskGroup(of: Void.self) { group in
-                for entry in due { group.addTask { await deliver(entry) } }
             }
         }
+    }
+
+    /// The outbox rows being delivered (they stay `pending` in the database meanwhile).
+    final class InFlight: @unchecked Sendable {
+        private let lock = NSLock()
+        private var ids: Set<Int64> = []
+
+        func claim(_ id: Int64, limit: Int) -> Bool {
+            lock.withLock { ids.count < limit && ids.insert(id).inserted }
+        }
+
+        func release(_ id: Int64) { _ = lock.withLock { ids.remove(id) } }
     }
 
     /// One attempt at one IPN.
