@@ -40,6 +40,7 @@ struct IPNWorker: Service {
         await withDiscardingTaskGroup { group in
             while !Task.isCancelled && !Task.isShuttingDownGracefully {
                 _ = try? await api.expireOverdue()
+                inFlight.beginFetch()
                 let due = (try? await store.dueNotifications(now: epochMilliseconds(), limit: Self.concurrency)) ?? []
                 for entry in due where inFlight.claim(entry.id, limit: Self.concurrency) {
                     group.addTask {
@@ -52,16 +53,27 @@ struct IPNWorker: Service {
         }
     }
 
-    /// The outbox rows being delivered (they stay `pending` in the database meanwhile).
+    /// The outbox rows being delivered (they stay `pending` in the database meanwhile),
+    /// and those finished since the current fetch began: the fetch may have read them
+    /// before their attempt was recorded, so they wait for the next, fresh, fetch.
     final class InFlight: @unchecked Sendable {
         private let lock = NSLock()
         private var ids: Set<Int64> = []
+        private var finishedSinceFetch: Set<Int64> = []
+
+        func beginFetch() { lock.withLock { finishedSinceFetch.removeAll(keepingCapacity: true) } }
 
         func claim(_ id: Int64, limit: Int) -> Bool {
-            lock.withLock { ids.count < limit && ids.insert(id).inserted }
+            lock.withLock { ids.count < limit && !finishedSinceFetch.contains(id) && ids.insert(id).inserted }
         }
 
-        func release(_ id: Int64) { _ = lock.withLock { ids.remove(id) } }
+        /// Called after the attempt was recorded in the database.
+        func release(_ id: Int64) {
+            lock.withLock {
+                ids.remove(id)
+                finishedSinceFetch.insert(id)
+            }
+        }
     }
 
     /// One attempt at one IPN.
