@@ -18,14 +18,6 @@ struct HTTPAnswer: @unchecked Sendable {
     var text: String { String(decoding: body, as: UTF8.self) }
 }
 
-/// Stops URLSession from following redirects (the wallet redirects to the app).
-final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        completionHandler(nil)
-    }
-}
-
 /// Raw HTTP against a sandbox at `base`.
 struct HTTP: Sendable {
     var base: String

@@ -60,9 +60,13 @@ public struct HeadlessWallet: URLOpener {
     }
 }
 
-/// Stops URLSession from following the wallet's redirect: the redirect is to the app.
-private final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+/// A URLSession delegate that stops redirects from being followed: the wallet's
+/// redirect goes to the app, and tests want to read the `Location` themselves.
+public final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    /// Makes a delegate.
+    override public init() {}
+
+    public func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
         completionHandler(nil)
     }
