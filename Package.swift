@@ -51,6 +51,8 @@ let package = Package(
             name: "ChargeKitTests",
             dependencies: ["ChargeKit", "ChargeKitSimulators", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        // Drives the built `chargekit` executable as real processes (no package dependency).
+        .testTarget(name: "ChargeKitCLITests"),
         .testTarget(
             name: "CitconUPITests",
             dependencies: ["CitconUPI", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -12,14 +12,16 @@ struct ChargeKitCommand: AsyncParsableCommand {
     )
 }
 
-/// Exit status 2: an invalid, forged or replayed callback or request, reason on stderr.
-struct RefusedInput: Error, CustomStringConvertible {
-    var description: String
-}
-
+/// The exit status for a ChargeKit error, reason on stderr (escaped: it may quote the
+/// input): 65 for a corrupt ledger, 74 for a storage or I/O failure (a full ledger
+/// included), 2 for an invalid, forged or replayed callback or request.
 func refuse(_ error: ChargeKitError) -> ExitCode {
-    FileHandle.standardError.write(Data("chargekit: \(error.description)\n".utf8))
-    return ExitCode(2)
+    FileHandle.standardError.write(Data("chargekit: \(error.description.escapedForTerminal)\n".utf8))
+    switch error {
+    case .corruptStorage: return ExitCode(65)
+    case .storage, .storageFull: return ExitCode(74)
+    default: return ExitCode(2)
+    }
 }
 
 /// Runs `body`, turning a ChargeKitError into exit status 2 with the reason on stderr.

@@ -15,21 +15,26 @@ struct Parse: AsyncParsableCommand {
 
     func run() async throws {
         let (callback, result) = try await refusing { () async throws(ChargeKitError) -> (PaymentCallback, PaymentResult?) in
-            let callback = try PaymentCallback.parse(url, provider: provider)
-            guard let ledger else { return (callback, nil) }
-            return (callback, try await ChargeLedger(store: FileLedgerStore(path: ledger)).verify(callback))
+            guard let ledger else { return (try PaymentCallback.parse(url, provider: provider), nil) }
+            // The nonce names the charge, and the charge names the provider whose rules read the URL.
+            let result = try await ChargeLedger(store: FileLedgerStore(path: ledger)).verify(url: url, provider: provider)
+            return (result.callback, result)
         }
         let report = CallbackReport(callback, result: result)
         if json {
             print(report.json)
             return
         }
+        // Every value is escaped: a %0A in a field must not forge a line of this output.
         print("provider: \(report.provider)")
-        print("outcome: \(report.outcome) (\(report.providerStatus))")
+        print("operation: \(report.operation)")
+        print("outcome: \(report.outcome) (\(report.providerStatus.escapedForTerminal))")
         print("verified: \(report.verified ? "yes, matched and consumed in the ledger" : "no (no --ledger)")")
-        for (name, value) in report.fields.sorted(by: { $0.key < $1.key }) { print("\(name): \(value)") }
-        for (name, value) in report.extraParams.sorted(by: { $0.key < $1.key }) { print("extra \(name): \(value)") }
-        for flag in report.flags { print("flag: \(flag)") }
+        for (name, value) in report.fields.sorted(by: { $0.key < $1.key }) { print("\(name.escapedForTerminal): \(value.escapedForTerminal)") }
+        for (name, value) in report.extraParams.sorted(by: { $0.key < $1.key }) {
+            print("extra \(name.escapedForTerminal): \(value.escapedForTerminal)")
+        }
+        for flag in report.flags { print("flag: \(flag.escapedForTerminal)") }
     }
 }
 
@@ -64,5 +69,30 @@ struct Simulate: AsyncParsableCommand {
             }
         }
         print(callback)
+    }
+}
+
+extension String {
+    /// The text with control characters (C0, DEL, C1, and the Unicode line and
+    /// paragraph separators) and backslashes written as escapes (`\n`, `\u{1B}`), so
+    /// that untrusted text prints as one line and cannot drive the terminal.
+    var escapedForTerminal: String {
+        var out = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.properties.generalCategory == .control || scalar.value == 0x2028 || scalar.value == 0x2029
+                    || scalar.properties.generalCategory == .format && (0x202A...0x202E).contains(scalar.value) {
+                    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
     }
 }

@@ -1,21 +1,40 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// A versioned JSON document in one file, replaced atomically on every save (written to
-/// a temporary file, then renamed), so a crash leaves either the old or the new
-/// contents, never half. Reads are size-bounded. Used by ``FileLedgerStore`` and by the
-/// Citcon SDK's pending-order store.
-public struct AtomicJSONFile<Contents: Codable & Sendable>: Sendable {
+/// A versioned JSON document in one file, shared safely between threads, ledger
+/// instances and processes.
+///
+/// Every change goes through ``update(_:)``: it takes an exclusive `flock` on a
+/// lock file beside the document (`<file>.lock`, which is never replaced, so every
+/// process locks the same inode), reads the current contents, lets the caller change
+/// them, and writes them durably: a temporary file in the same folder is written and
+/// `fsync`ed, renamed over the document, and the folder is `fsync`ed, before the lock
+/// is released. A process killed at any point leaves either the old or the new
+/// document, never half of one; a change that fails (the caller throws, the disk is
+/// full, the result is too large) leaves the document as it was.
+///
+/// Files and the folder are created readable by their owner only (0600 and 0700).
+/// On Apple platforms the document gets `completeUntilFirstUserAuthentication` file
+/// protection. Reads and writes are size-bounded: a write that would produce a file
+/// larger than ``maximumFileSize`` is refused, so the file can always be read back.
+package struct AtomicJSONFile<Contents: Codable & Sendable>: Sendable {
     /// The file's location.
-    public let fileURL: URL
-    /// The largest file it will read; a larger one is refused.
-    public let maximumFileSize: Int
+    package let fileURL: URL
+    /// The largest file it will read or write.
+    package let maximumFileSize: Int
     /// The format version written and the only one read.
-    public let version: Int
+    package let version: Int
     /// What the file holds, for error messages (`ledger`, `pending orders`).
-    public let kind: String
+    package let kind: String
 
-    /// Describes a file; nothing is read or created until ``load()`` or ``save(_:)``.
-    public init(fileURL: URL, kind: String, version: Int = 1, maximumFileSize: Int = 8 * 1024 * 1024) {
+    /// Describes a file; nothing is read or created until it is used.
+    package init(fileURL: URL, kind: String, version: Int = 1, maximumFileSize: Int = 8 * 1024 * 1024) {
         self.fileURL = fileURL
         self.kind = kind
         self.version = version
@@ -27,51 +46,167 @@ public struct AtomicJSONFile<Contents: Codable & Sendable>: Sendable {
         var contents: Contents
     }
 
-    /// Reads the contents, or `nil` when the file does not exist yet.
-    /// - Throws: ``ChargeKitError/storage(_:)`` when the file is too large, unreadable,
-    ///   not this kind of file or of another version.
-    public func load() throws(ChargeKitError) -> Contents? {
-        guard FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
-        let data: Data
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: fileURL.path)
-            if let size = attributes[.size] as? NSNumber, size.intValue > maximumFileSize {
-                throw ChargeKitError.storage("\(fileURL.path) is larger than \(maximumFileSize) bytes")
-            }
-            data = try Data(contentsOf: fileURL)
-        } catch let error as ChargeKitError {
-            throw error
-        } catch {
-            throw .storage("cannot read \(fileURL.path): \(error.localizedDescription)")
-        }
-        do {
-            let file = try JSONDecoder.storage.decode(Envelope.self, from: data)
-            guard file.version == version else {
-                throw ChargeKitError.storage("\(fileURL.path): unsupported version \(file.version)")
-            }
-            return file.contents
-        } catch let error as ChargeKitError {
-            throw error
-        } catch {
-            throw .storage("\(fileURL.path) is not a ChargeKit \(kind) file: \(error)")
+    /// Reads the contents under a shared lock, or `nil` when the file does not exist.
+    /// - Throws: ``ChargeKitError/corruptStorage(_:)`` when the file is too large, not
+    ///   this kind of file or of another version; ``ChargeKitError/storage(_:)`` when it
+    ///   cannot be read.
+    package func load() throws(ChargeKitError) -> Contents? {
+        try withLock(exclusive: false) { () throws(ChargeKitError) in try read() }
+    }
+
+    /// Replaces the contents, under the lock.
+    package func save(_ contents: Contents) throws(ChargeKitError) {
+        try update { (current: inout Contents?) throws(ChargeKitError) in current = contents }
+    }
+
+    /// Reads, changes and durably writes the contents as one step that no other thread
+    /// or process can interleave with. `body` sees `nil` when the file does not exist;
+    /// leaving it `nil` writes nothing. When `body` throws, nothing is written.
+    package func update<T>(_ body: (inout Contents?) throws(ChargeKitError) -> T) throws(ChargeKitError) -> T {
+        try withLock(exclusive: true) { () throws(ChargeKitError) -> T in
+            let before = try read()
+            var contents = before
+            let result = try body(&contents)
+            if let contents { try write(contents) }
+            return result
         }
     }
 
-    /// Replaces the contents atomically.
-    public func save(_ contents: Contents) throws(ChargeKitError) {
-        do {
-            let data = try JSONEncoder.storage.encode(Envelope(version: version, contents: contents))
-            try data.write(to: fileURL, options: .atomic)
-        } catch {
-            throw .storage("cannot write \(fileURL.path): \(error.localizedDescription)")
+    /// The size in bytes that `contents` would take on disk.
+    package func encodedSize(of contents: Contents) throws(ChargeKitError) -> Int {
+        try encode(contents).count
+    }
+
+    // MARK: - Reading and writing
+
+    private func read() throws(ChargeKitError) -> Contents? {
+        let path = fileURL.path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw .storage("cannot read \(path): \(String(cString: strerror(errno)))")
         }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .storage("cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard Int64(status.st_size) <= Int64(maximumFileSize) else {
+            throw .corruptStorage("\(path) is larger than \(maximumFileSize) bytes")
+        }
+        var data = Data(count: Int(status.st_size))
+        let count = data.count
+        var offset = 0
+        let failed = data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) -> Bool in
+            while offset < count {
+                let n = Foundation.read(descriptor, buffer.baseAddress.map { $0 + offset }, count - offset)
+                if n < 0 { if errno == EINTR { continue }; return true }
+                if n == 0 { break }
+                offset += n
+            }
+            return false
+        }
+        if failed { throw .storage("cannot read \(path): \(String(cString: strerror(errno)))") }
+        data.count = offset
+        let envelope: Envelope
+        do {
+            envelope = try JSONDecoder.storage.decode(Envelope.self, from: data)
+        } catch {
+            throw .corruptStorage("\(path) is not a ChargeKit \(kind) file: \(error)")
+        }
+        guard envelope.version == version else { throw .corruptStorage("\(path): unsupported version \(envelope.version)") }
+        return envelope.contents
+    }
+
+    private func encode(_ contents: Contents) throws(ChargeKitError) -> Data {
+        do {
+            return try JSONEncoder.storage.encode(Envelope(version: version, contents: contents))
+        } catch {
+            throw .storage("cannot encode the \(kind): \(error)")
+        }
+    }
+
+    private func write(_ contents: Contents) throws(ChargeKitError) {
+        let data = try encode(contents)
+        let path = fileURL.path
+        guard data.count <= maximumFileSize else {
+            throw .storageFull("the \(kind) would be \(data.count) bytes, more than its bound of \(maximumFileSize)")
+        }
+        let temporary = fileURL.deletingLastPathComponent()
+            .appendingPathComponent(".\(fileURL.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp").path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .storage("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        var ok = false
+        defer {
+            if !ok { unlink(temporary) }
+        }
+        let written = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Foundation.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                offset += n
+            }
+            return true
+        }
+        let synced = written && fsync(descriptor) == 0
+        let reason = String(cString: strerror(errno))
+        close(descriptor)
+        guard synced else { throw .storage("cannot write \(temporary): \(reason)") }
+        guard rename(temporary, path) == 0 else { throw .storage("cannot replace \(path): \(String(cString: strerror(errno)))") }
+        ok = true
+        Self.protect(path)
+        Self.syncFolder(of: fileURL)
+    }
+
+    // MARK: - Locking
+
+    private func withLock<T>(exclusive: Bool, _ body: () throws(ChargeKitError) -> T) throws(ChargeKitError) -> T {
+        try Self.makeFolder(for: fileURL)
+        let lockPath = fileURL.path + ".lock"
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .storage("cannot open \(lockPath): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
+            guard errno == EINTR else { throw .storage("cannot lock \(lockPath): \(String(cString: strerror(errno)))") }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
+    /// Creates the file's folder (owner only) when it does not exist: Application
+    /// Support, for one, does not exist on a fresh iOS install.
+    static func makeFolder(for fileURL: URL) throws(ChargeKitError) {
+        let folder = fileURL.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+        do {
+            try FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+            )
+        } catch {
+            throw .storage("cannot create the folder \(folder.path): \(error.localizedDescription)")
+        }
+    }
+
+    private static func syncFolder(of fileURL: URL) {
+        let descriptor = open(fileURL.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    private static func protect(_ path: String) {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        try? FileManager.default.setAttributes(
+            [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication], ofItemAtPath: path
+        )
+        #endif
     }
 }
 
 extension JSONEncoder {
     static var storage: JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
         return encoder
     }

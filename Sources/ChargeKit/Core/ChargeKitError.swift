@@ -48,8 +48,15 @@ public enum ChargeKitError: Error, Equatable, Hashable, Sendable {
 
     // MARK: Storage
 
-    /// Reading or writing the ledger's storage failed.
+    /// Reading or writing the ledger's storage failed (I/O, permissions, locking).
     case storage(String)
+    /// The stored ledger cannot be read back: not a ChargeKit file, another version,
+    /// larger than its bound, or otherwise corrupt.
+    case corruptStorage(String)
+    /// The store is full: a new charge is refused (after expired and consumed entries
+    /// were pruned) until outstanding charges are answered or expire. Callbacks of the
+    /// outstanding charges keep verifying.
+    case storageFull(String)
 }
 
 extension ChargeKitError: CustomStringConvertible {
@@ -74,6 +81,8 @@ extension ChargeKitError: CustomStringConvertible {
         case .openFailed(let reason): return "could not open the payment app: \(reason)"
         case .cancelled: return "waiting for the payment outcome was cancelled"
         case .storage(let reason): return "ledger storage: \(reason)"
+        case .corruptStorage(let reason): return "ledger storage is corrupt: \(reason)"
+        case .storageFull(let reason): return "ledger storage is full: \(reason)"
         }
     }
 }

@@ -76,16 +76,30 @@ public enum FieldRules {
         _ extras: [QueryItem], field: String, alreadyOn existing: [QueryItem] = [], reservedRule: (QueryItem) -> String?
     ) throws(ChargeKitError) {
         var seen = Set(existing.map(\.name))
+        var size = 0
         for item in extras {
+            size += item.encoded.utf8.count + 1
+            guard size <= maximumExtrasBytes else { throw .fieldTooLong(field, limit: maximumExtrasBytes) }
+            if item.name == ChargeKitParameter.nonce || item.name == ChargeKitParameter.callback {
+                throw .invalidField(item.name, rule: "is a name ChargeKit uses on the callback")
+            }
             guard !item.name.isEmpty else { throw .invalidField(field, rule: "a parameter name must not be empty") }
             if let rule = reservedRule(item) { throw .invalidField(item.name, rule: rule) }
             guard seen.insert(item.name).inserted else { throw .duplicateField(item.name) }
         }
     }
 
-    /// A URL an app opens us back on: must have a scheme and no fragment.
+    /// The most bytes the app's extra parameters may take, percent-encoded, so that a
+    /// pending charge (and the ledger that holds it) stays small.
+    public static let maximumExtrasBytes = 4096
+
+    /// The longest callback URL a payment app takes, extras and nonce included.
+    public static let maximumCallbackURLLength = 2048
+
+    /// A URL an app opens us back on: must have a scheme and no fragment, and be at
+    /// most ``maximumCallbackURLLength`` bytes long.
     public static func callbackURL(_ value: String, field: String) throws(ChargeKitError) {
-        guard value.utf8.count <= 2048 else { throw .fieldTooLong(field, limit: 2048) }
+        guard value.utf8.count <= maximumCallbackURLLength else { throw .fieldTooLong(field, limit: maximumCallbackURLLength) }
         let url: QueryURL
         do {
             url = try QueryURL(parsing: value)

@@ -123,6 +123,10 @@ extension CreditCardTerminal {
         public func requestURL(nonce: Nonce? = nil) throws(ChargeKitError) -> String {
             try validate()
             if nonce != nil, returnURL?.isEmpty ?? true { throw .missingField("returnURL") }
+            // The app refuses a return URL over its limit as sent: extras and nonce included.
+            if let sent = effectiveReturnURL(nonce: nonce) {
+                try FieldRules.callbackURL(sent, field: "returnURL")
+            }
             return CreditCardTerminal.baseURL + "?" + QueryURL.encode(queryItems(nonce: nonce))
         }
 

@@ -11,7 +11,7 @@ public actor PaymentCoordinator {
     /// The ledger every charge is recorded in.
     public let ledger: ChargeLedger
     private let opener: any URLOpener
-    private var waiters: [String: CheckedContinuation<Result<PaymentResult, ChargeKitError>, Never>] = [:]
+    private var waiting = 0
 
     /// Makes a coordinator.
     public init(ledger: ChargeLedger, opener: any URLOpener) {
@@ -45,45 +45,33 @@ public actor PaymentCoordinator {
     }
 
     /// Records the hand-off `build` makes, opens it, and waits for its callback.
+    ///
+    /// The wait ends with the verified result whichever coordinator (or ledger instance
+    /// on the same store, in this process or another) accepts the callback, with
+    /// ``ChargeKitError/expiredNonce`` once the charge's time to live has passed, or
+    /// with ``ChargeKitError/cancelled`` when the task is cancelled.
     public func submit(
         _ build: @Sendable (Nonce) throws(ChargeKitError) -> HandoffRequest
     ) async throws(ChargeKitError) -> PaymentResult {
         let (charge, request) = try await ledger.issue(build)
-        let key = charge.nonce.value
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<PaymentResult, ChargeKitError>, Never>) in
-                waiters[key] = continuation
-                let opener = self.opener
-                Task {
-                    do throws(ChargeKitError) {
-                        try await opener.open(request.url)
-                    } catch {
-                        self.resume(key, with: .failure(error))
-                    }
-                }
-            }
-        } onCancel: {
-            Task { await self.resume(key, with: .failure(.cancelled)) }
-        }
-        return try result.get()
+        try await opener.open(request.url)
+        waiting += 1
+        defer { waiting -= 1 }
+        return try await ledger.result(for: charge.nonce)
     }
 
     /// Handles a URL the app was opened with.
     ///
-    /// Parses it (for `provider`, or the provider its fields name), verifies it in the
-    /// ledger, completes the call waiting for it if there is one, and returns the result.
+    /// Verifies it in the ledger (the nonce it carries names the charge, and so the
+    /// provider whose rules parse it), completes the call waiting for it if there is
+    /// one, in this coordinator or any other sharing the ledger, and returns the result.
+    /// - Parameter provider: when given, the callback must be for that provider.
     /// - Throws: the parse or ledger error; a refused callback completes nothing.
     @discardableResult
     public func handle(url: String, provider: PaymentProvider? = nil) async throws(ChargeKitError) -> PaymentResult {
-        let result = try await ledger.verify(url: url, provider: provider)
-        resume(result.charge.nonce.value, with: .success(result))
-        return result
+        try await ledger.verify(url: url, provider: provider)
     }
 
-    /// The number of calls waiting for a callback.
-    public var waitingCount: Int { waiters.count }
-
-    private func resume(_ key: String, with result: Result<PaymentResult, ChargeKitError>) {
-        waiters.removeValue(forKey: key)?.resume(returning: result)
-    }
+    /// The number of calls of this coordinator waiting for a callback.
+    public var waitingCount: Int { waiting }
 }

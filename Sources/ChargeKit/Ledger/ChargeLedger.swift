@@ -2,10 +2,13 @@ import Foundation
 
 /// The pending-charge ledger: every hand-off gets its own nonce, and a callback is
 /// accepted only if its nonce is known, unconsumed and unexpired, and it fits the
-/// request (provider, callback URL, extras, currency, reference). The first valid
-/// callback consumes the nonce, so a replay or a forged callback is refused. Any
-/// number of charges may be outstanding; with a ``FileLedgerStore`` they survive a
-/// restart.
+/// request exactly (provider, callback URL and its marker, extras, currency,
+/// reference, amount rules). The first valid callback consumes the nonce, so a replay
+/// or a forged callback is refused, and a refused callback consumes nothing.
+///
+/// The ledger keeps nothing in memory that matters: every step is one atomic
+/// operation of its ``LedgerStore``, so any number of ledger instances, threads and
+/// processes may share one store, and a restart loses nothing.
 public actor ChargeLedger {
     private let store: any LedgerStore
     /// How long a charge waits for its callback.
@@ -13,159 +16,268 @@ public actor ChargeLedger {
     /// How long a consumed or expired entry is kept, so that a late replay is
     /// reported as a replay rather than as unknown.
     public let retention: TimeInterval
+    /// How often a waiting call looks at the store for a callback accepted by another
+    /// ledger instance or process.
+    public let pollInterval: TimeInterval
     private let now: @Sendable () -> Date
-    private var entries: [String: PendingCharge] = [:]
-    private var loaded = false
-    private var loading: Task<Result<[PendingCharge], ChargeKitError>, Never>?
+    private var sleepers: [String: [Int: CheckedContinuation<Void, Never>]] = [:]
+    private var nextSleeper = 0
+    private var recent: [String: PaymentResult] = [:]
 
     /// Makes a ledger.
     /// - Parameters:
     ///   - store: where entries are kept (in memory by default).
     ///   - timeToLive: how long a charge may wait for its callback (30 minutes by default).
     ///   - retention: how long used or expired entries are remembered (1 day by default).
+    ///   - pollInterval: how often a waiting call checks the store (1 second by default).
     ///   - now: the clock; tests pass their own.
     public init(
         store: any LedgerStore = InMemoryLedgerStore(), timeToLive: TimeInterval = 30 * 60,
-        retention: TimeInterval = 24 * 60 * 60, now: @escaping @Sendable () -> Date = { Date() }
+        retention: TimeInterval = 24 * 60 * 60, pollInterval: TimeInterval = 1,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
-        self.timeToLive = timeToLive
-        self.retention = retention
+        self.timeToLive = timeToLive.isFinite && timeToLive > 0 ? timeToLive : 30 * 60
+        self.retention = retention.isFinite && retention >= 0 ? retention : 24 * 60 * 60
+        self.pollInterval = pollInterval.isFinite && pollInterval > 0 ? min(pollInterval, 60) : 1
         self.now = now
     }
 
+    /// The bound on the size of one entry's app-supplied parts (extras), in bytes of
+    /// their encoded form, so that a ledger of bounded size holds many charges.
+    public static let maximumExtrasBytes = FieldRules.maximumExtrasBytes
+
     /// Draws a nonce, lets `build` make the request with it, and records the charge
     /// before returning, so the request URL is never opened unrecorded.
+    /// - Throws: the builder's error, ``ChargeKitError/storageFull(_:)`` when the store
+    ///   holds as many outstanding charges as it can, or a storage error.
     public func issue(
         _ build: @Sendable (Nonce) throws(ChargeKitError) -> HandoffRequest
     ) async throws(ChargeKitError) -> (charge: PendingCharge, request: HandoffRequest) {
-        try await loadIfNeeded()
-        var nonce = Nonce.random()
-        while entries[nonce.value] != nil { nonce = Nonce.random() }
-        let request = try build(nonce)
-        let date = now()
-        let charge = PendingCharge(
-            nonce: nonce, provider: request.provider, createdAt: date, expiresAt: date.addingTimeInterval(timeToLive),
-            amount: request.amount, currency: request.currency ?? request.amount?.currency, extras: request.extras,
-            callbackURLs: request.callbackURLs, reference: request.reference, fileMakerFormat: request.fileMakerFormat
-        )
-        prune(at: date)
-        entries[nonce.value] = charge
-        try await persist()
-        return (charge, request)
+        for attempt in 0..<4 {
+            let nonce = Nonce.random()
+            let request = try build(nonce)
+            let charge = PendingCharge(nonce: nonce, request: request, createdAt: now(), timeToLive: timeToLive)
+            do throws(ChargeKitError) {
+                try await store.insert(charge, now: charge.createdAt, retention: retention)
+                return (charge, request)
+            } catch .duplicateField("nonce") where attempt < 3 {
+                continue
+            }
+        }
+        throw .storage("could not draw an unused nonce")
     }
 
-    /// Parses a callback URL and verifies it; see ``verify(_:)``.
-    public func verify(url: String, provider: PaymentProvider? = nil) async throws(ChargeKitError) -> PaymentResult {
-        try await verify(PaymentCallback.parse(url, provider: provider))
-    }
-
-    /// Matches a parsed callback to its charge and consumes the nonce.
+    /// Verifies a callback URL: finds the nonce it carries, takes the pending charge
+    /// that nonce names, parses the URL with that charge's provider, checks it against
+    /// the request and consumes the nonce.
+    ///
+    /// Because the provider comes from the charge, an extra parameter of the app's own
+    /// is never mistaken for another provider's field.
+    /// - Parameter provider: when given, the callback must be for that provider.
     /// - Throws: ``ChargeKitError/missingNonce(field:)``, ``ChargeKitError/unknownNonce``
-    ///   (forged), ``ChargeKitError/replayedNonce``, ``ChargeKitError/expiredNonce``, or
-    ///   ``ChargeKitError/mismatch(field:rule:)`` when it does not fit the request. A
-    ///   refused callback consumes nothing.
+    ///   (forged), ``ChargeKitError/replayedNonce``, ``ChargeKitError/expiredNonce``,
+    ///   ``ChargeKitError/mismatch(field:rule:)``, or the parser's error. A refused
+    ///   callback consumes nothing.
+    public func verify(url: String, provider: PaymentProvider? = nil) async throws(ChargeKitError) -> PaymentResult {
+        let split = try QueryURL(parsing: url)
+        let nonce = try Self.nonce(in: split, provider: provider)
+        guard let charge = try await store.charge(for: nonce) else { throw .unknownNonce }
+        if let provider, provider != charge.provider {
+            throw .mismatch(field: "provider", rule: "the charge went to \(charge.provider), not \(provider)")
+        }
+        let callback = try PaymentCallback.parse(split, provider: charge.provider)
+        return try await accept(callback, charge: charge, url: url)
+    }
+
+    /// Matches an already parsed callback to its charge and consumes the nonce; see
+    /// ``verify(url:provider:)``, which should be preferred: it parses the URL with the
+    /// provider of the charge the nonce names.
     public func verify(_ callback: PaymentCallback) async throws(ChargeKitError) -> PaymentResult {
-        try await loadIfNeeded()
         guard let nonce = callback.nonce else { throw .missingNonce(field: callback.nonceField) }
-        guard var charge = entries[nonce.value] else { throw .unknownNonce }
+        guard let charge = try await store.charge(for: nonce) else { throw .unknownNonce }
+        return try await accept(callback, charge: charge, url: nil)
+    }
+
+    private func accept(_ callback: PaymentCallback, charge: PendingCharge, url: String?) async throws(ChargeKitError) -> PaymentResult {
         guard charge.consumedAt == nil else { throw .replayedNonce }
         let date = now()
         guard date < charge.expiresAt else { throw .expiredNonce }
         let flags = try Self.check(callback, against: charge)
-        charge.consumedAt = date
-        entries[nonce.value] = charge
-        try await persist()
-        return PaymentResult(callback: callback, charge: charge, flags: flags)
+        let consumed = try await store.consume(charge.nonce, at: date, callback: url)
+        let result = PaymentResult(callback: callback, charge: consumed, flags: flags)
+        if sleepers[charge.nonce.value] != nil {
+            if recent.count >= 256 { recent.removeAll() }
+            recent[charge.nonce.value] = result
+            wakeAll(charge.nonce.value)
+        }
+        return result
+    }
+
+    /// Waits for the callback that answers `nonce`, whichever ledger instance or
+    /// process accepts it.
+    /// - Throws: ``ChargeKitError/expiredNonce`` once the charge's time to live has
+    ///   passed, ``ChargeKitError/cancelled`` when the task is cancelled,
+    ///   ``ChargeKitError/unknownNonce`` when the store does not know it.
+    public func result(for nonce: Nonce) async throws(ChargeKitError) -> PaymentResult {
+        while true {
+            if let result = recent.removeValue(forKey: nonce.value) { return result }
+            guard !Task.isCancelled else { throw .cancelled }
+            guard let charge = try await store.charge(for: nonce) else { throw .unknownNonce }
+            if charge.consumedAt != nil {
+                if let result = recent.removeValue(forKey: nonce.value) { return result }
+                guard let url = charge.acceptedCallback else { throw .replayedNonce }
+                let callback = try PaymentCallback.parse(QueryURL(parsing: url), provider: charge.provider)
+                var unconsumed = charge
+                unconsumed.consumedAt = nil
+                return PaymentResult(callback: callback, charge: charge, flags: (try? Self.check(callback, against: unconsumed)) ?? [])
+            }
+            let date = now()
+            guard date < charge.expiresAt else { throw .expiredNonce }
+            await sleep(nonce.value, seconds: min(charge.expiresAt.timeIntervalSince(date), pollInterval))
+        }
     }
 
     /// The charges still waiting for a callback, oldest first.
     public func outstanding() async throws(ChargeKitError) -> [PendingCharge] {
-        try await loadIfNeeded()
         let date = now()
-        return entries.values.filter { $0.isOutstanding(at: date) }.sorted { $0.createdAt < $1.createdAt }
+        return try await store.charges().filter { $0.isOutstanding(at: date) }
     }
 
     /// The entry for a nonce, in whatever state.
     public func charge(for nonce: Nonce) async throws(ChargeKitError) -> PendingCharge? {
-        try await loadIfNeeded()
-        return entries[nonce.value]
+        try await store.charge(for: nonce)
+    }
+
+    // MARK: - Waking
+
+    private func sleep(_ key: String, seconds: TimeInterval) async {
+        let id = nextSleeper
+        nextSleeper += 1
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                sleepers[key, default: [:]][id] = continuation
+                Task {
+                    try? await Task.sleep(nanoseconds: UInt64(max(0.001, seconds) * 1_000_000_000))
+                    self.wake(key, id)
+                }
+            }
+        } onCancel: {
+            Task { await self.wake(key, id) }
+        }
+    }
+
+    private func wake(_ key: String, _ id: Int) {
+        guard let continuation = sleepers[key]?.removeValue(forKey: id) else { return }
+        if sleepers[key]?.isEmpty == true { sleepers[key] = nil }
+        continuation.resume()
+    }
+
+    private func wakeAll(_ key: String) {
+        for continuation in (sleepers.removeValue(forKey: key) ?? [:]).values { continuation.resume() }
     }
 
     // MARK: - Rules
+
+    /// The nonce a callback carries: `ifcc_request_nonce` or `chargekit-nonce`.
+    static func nonce(in url: QueryURL, provider: PaymentProvider?) throws(ChargeKitError) -> Nonce {
+        var found: QueryItem?
+        for item in url.items where item.name == CreditCardTerminal.nonceField || item.name == ChargeKitParameter.nonce {
+            guard found == nil else { throw .duplicateField(item.name) }
+            found = item
+        }
+        guard let found else {
+            let named = provider ?? PaymentCallback.detectProvider(url)
+            throw .missingNonce(field: named == .creditCardTerminal ? CreditCardTerminal.nonceField : ChargeKitParameter.nonce)
+        }
+        return try Nonce(found.value, field: found.name)
+    }
+
+    /// Which of the request's callback URLs a callback was opened on.
+    enum Arrival { case success, failure, either }
 
     static func check(_ callback: PaymentCallback, against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag] {
         guard callback.provider == charge.provider else {
             throw .mismatch(field: "provider", rule: "the charge went to \(charge.provider), the callback is from \(callback.provider)")
         }
-        var expected: [QueryItem]?
-        for url in charge.callbackURLs {
+        let arrival = try Self.arrival(of: callback, for: charge)
+        if arrival == .failure, callback.outcome == .approved {
+            throw .mismatch(field: "url", rule: "an approval arrived on the failure callback URL")
+        }
+        if let reference = charge.reference, let echoed = callback.reference, echoed != reference {
+            throw .mismatch(field: callback.referenceField, rule: "must echo the reference sent")
+        }
+        guard case .creditCardTerminal(let response) = callback else { return [] }
+        return try checkCreditCardTerminal(response, against: charge)
+    }
+
+    private static func arrival(of callback: PaymentCallback, for charge: PendingCharge) throws(ChargeKitError) -> Arrival {
+        var received = callback.extraItems
+        if let marker = callback.callbackMarker { received.append(QueryItem(ChargeKitParameter.callback, marker)) }
+        let receivedSet = Set(received)
+        var nearest: [QueryItem]?
+        for (index, url) in charge.callbackURLs.enumerated() {
             guard let split = try? QueryURL(parsing: url), split.base == callback.callbackURL else { continue }
-            expected = split.items + charge.extras
-            break
-        }
-        guard let expected else {
-            throw .mismatch(field: "url", rule: "opened on \(callback.callbackURL), not on the callback URL of the request")
-        }
-        let received = callback.extraItems
-        guard received.count == expected.count, Set(received) == Set(expected) else {
-            let differing = Set(received).symmetricDifference(expected).map(\.name).sorted().first ?? "extra parameters"
-            throw .mismatch(field: differing, rule: "extra parameters must come back exactly as sent")
-        }
-        if let reference = charge.reference, callback.provider != .creditCardTerminal {
-            guard callback.reference == reference else {
-                throw .mismatch(field: callback.referenceField, rule: "must echo the reference sent")
+            var expected = split.items + charge.extras
+            let arrival: Arrival
+            if charge.marksCallbacks {
+                arrival = index == 0 ? .success : .failure
+                expected.append(QueryItem(ChargeKitParameter.callback, arrival == .success ? "success" : "failure"))
+            } else {
+                arrival = url == charge.failureURL ? .failure : .either
             }
+            if received.count == expected.count, receivedSet == Set(expected) { return arrival }
+            nearest = nearest ?? expected
         }
-        var flags: [VerificationFlag] = []
-        guard case .creditCardTerminal(let response) = callback else { return flags }
+        guard let nearest else {
+            throw .mismatch(field: "url", rule: "opened on \(callback.callbackURL), not on a callback URL of the request")
+        }
+        let differing = receivedSet.symmetricDifference(nearest).map(\.name).sorted().first ?? "extra parameters"
+        throw .mismatch(field: differing, rule: "extra parameters must come back exactly as sent")
+    }
+
+    private static func checkCreditCardTerminal(
+        _ response: CreditCardTerminal.ChargeResponse, against charge: PendingCharge
+    ) throws(ChargeKitError) -> [VerificationFlag] {
+        let wire = response.format == .fileMaker ? "$ifcc_" : "ifcc_"
         guard (response.format == .fileMaker) == charge.fileMakerFormat else {
-            throw .mismatch(field: "ifcc_responseType", rule: charge.fileMakerFormat ? "FileMaker ($) names were asked" : "FileMaker names were not asked")
+            throw .mismatch(field: wire + "responseType", rule: charge.fileMakerFormat ? "FileMaker ($) names were asked" : "FileMaker names were not asked")
         }
         let asked = charge.currency ?? .usd
         if let currency = response.currency, currency != asked {
-            throw .mismatch(field: response.format == .fileMaker ? "$ifcc_currency" : "ifcc_currency", rule: "charged in \(currency.code), asked in \(asked.code)")
+            throw .mismatch(field: wire + "currency", rule: "charged in \(currency.code), asked in \(asked.code)")
         }
-        if response.responseCode == .approved, let requested = charge.amount {
-            if let subtotal = response.subtotal {
-                if subtotal < requested { flags.append(.amountBelowRequested(requested: requested, approved: subtotal)) }
-            } else {
-                flags.append(.amountNotReported)
+        guard response.responseCode == .approved, let requested = charge.amount else { return [] }
+        guard let subtotal = response.subtotal else { return [.amountNotReported] }
+        if charge.amountFixed {
+            guard subtotal == requested else {
+                throw .mismatch(field: wire + "amount", rule: "the amount was fixed at \(requested); the approval is for \(subtotal) before tax and tip")
             }
+            try checkTax(response, against: charge, subtotal: subtotal, wire: wire)
+            return []
         }
-        return flags
+        if subtotal < requested { return [.amountBelowRequested(requested: requested, approved: subtotal)] }
+        if subtotal > requested { return [.amountAboveRequested(requested: requested, approved: subtotal)] }
+        return []
     }
 
-    // MARK: - Storage
-
-    private func prune(at date: Date) {
-        entries = entries.filter { _, charge in
-            let end = charge.consumedAt ?? charge.expiresAt
-            return date.timeIntervalSince(end) < retention
+    /// With a fixed amount the tax follows from the request: none when no rate was
+    /// sent, and the rate sent (within one minor unit of rounding) when one was.
+    private static func checkTax(
+        _ response: CreditCardTerminal.ChargeResponse, against charge: PendingCharge, subtotal: Money, wire: String
+    ) throws(ChargeKitError) {
+        let tax = response.taxAmount?.minorUnits ?? 0
+        guard let askedRate = charge.taxRate else {
+            if tax != 0 { throw .mismatch(field: wire + "taxAmount", rule: "no tax rate was sent with the fixed amount") }
+            return
         }
-    }
-
-    private func persist() async throws(ChargeKitError) {
-        try await store.save(entries.values.sorted { $0.createdAt < $1.createdAt })
-    }
-
-    private func loadIfNeeded() async throws(ChargeKitError) {
-        if loaded { return }
-        if loading == nil {
-            let store = self.store
-            loading = Task { () async -> Result<[PendingCharge], ChargeKitError> in
-                do throws(ChargeKitError) { return .success(try await store.load()) } catch { return .failure(error) }
-            }
+        guard askedRate != "default", let rate = Decimal(string: askedRate, locale: Locale(identifier: "en_US_POSIX")) else { return }
+        if let reported = response.taxRate, Decimal(string: reported, locale: Locale(identifier: "en_US_POSIX")) != rate {
+            throw .mismatch(field: wire + "taxRate", rule: "\(reported) reported, \(askedRate) sent")
         }
-        guard let result = await loading?.value else { return }
-        guard !loaded else { return }
-        switch result {
-        case .success(let charges):
-            for charge in charges { entries[charge.nonce.value] = charge }
-            loaded = true
-        case .failure(let error):
-            loading = nil
-            throw error
+        guard let expected = try? subtotal.percentage(rate, rule: .halfUp) else { return }
+        if abs(expected.minorUnits - tax) > 1 {
+            throw .mismatch(field: wire + "taxAmount", rule: "\(askedRate) % of \(subtotal) is \(expected)")
         }
     }
 }

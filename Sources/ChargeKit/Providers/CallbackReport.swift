@@ -2,7 +2,9 @@ import Foundation
 
 /// A flat, JSON-ready account of a callback: the contract of `chargekit parse --json`.
 ///
-/// Keys: `provider`, `outcome`, `providerStatus`, `verified`, `extraParams`, then
+/// Keys: `provider`, `operation` (`charge`, `refund`, `query`, `open`; `unknown` for a
+/// Zettle callback read without a ledger, since only the request says what it asked),
+/// `outcome`, `providerStatus`, `verified`, `extraParams`, then
 /// each field the callback carries under its documented name (Credit Card Terminal:
 /// `transactionId`, `amount`, `currency`, `taxAmount`, `taxRate`, `tipAmount`,
 /// `cardType`, `redactedCardNumber`; SumUp: `smp-tx-code`, `foreign-tx-id`,
@@ -10,6 +12,7 @@ import Foundation
 /// info names). Money is the exact decimal string.
 public struct CallbackReport: Encodable, Hashable, Sendable {
     public var provider: String
+    public var operation: String
     public var outcome: String
     public var providerStatus: String
     public var verified: Bool
@@ -21,6 +24,11 @@ public struct CallbackReport: Encodable, Hashable, Sendable {
     /// Reports a parsed callback; `result` is the ledger's verdict when it was verified.
     public init(_ callback: PaymentCallback, result: PaymentResult? = nil) {
         provider = callback.provider.rawValue
+        if let result {
+            operation = result.operation.rawValue
+        } else {
+            operation = callback.provider == .zettle ? "unknown" : HandoffOperation.charge.rawValue
+        }
         outcome = callback.outcome.rawValue
         providerStatus = callback.providerStatus
         verified = result != nil
@@ -63,6 +71,7 @@ public struct CallbackReport: Encodable, Hashable, Sendable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(provider, forKey: Key("provider"))
+        try container.encode(operation, forKey: Key("operation"))
         try container.encode(outcome, forKey: Key("outcome"))
         try container.encode(providerStatus, forKey: Key("providerStatus"))
         try container.encode(verified, forKey: Key("verified"))

@@ -3,9 +3,9 @@ extension CreditCardTerminal.ChargeRequest {
     public func handoff(nonce: Nonce) throws(ChargeKitError) -> HandoffRequest {
         guard let returnURL, !returnURL.isEmpty else { throw .missingField("returnURL") }
         return HandoffRequest(
-            provider: .creditCardTerminal, url: try requestURL(nonce: nonce), amount: amount,
-            currency: currency ?? amount?.currency, extras: extraParams, callbackURLs: [returnURL],
-            fileMakerFormat: fileMakerFormat
+            provider: .creditCardTerminal, url: try requestURL(nonce: nonce), amount: amount, amountFixed: amountFixed,
+            taxRate: taxRate?.description, currency: currency ?? amount?.currency, extras: extraParams,
+            callbackURLs: [returnURL], fileMakerFormat: fileMakerFormat
         )
     }
 }
@@ -18,7 +18,8 @@ extension SumUp.PaymentRequest {
         try CallbackExtras.validate(extras, on: callbacks)
         return HandoffRequest(
             provider: .sumUp, url: try requestURL(callbackItems: extras + [QueryItem(ChargeKitParameter.nonce, nonce.value)]),
-            amount: amount, currency: amount.currency, extras: extras, callbackURLs: callbacks, reference: foreignTransactionID
+            amount: amount, currency: amount.currency, extras: extras, callbackURLs: callbacks,
+            failureURL: callbackFailure == callbackSuccess ? nil : callbackFailure, reference: foreignTransactionID
         )
     }
 }
@@ -29,7 +30,8 @@ extension Zettle.PaymentRequest {
         try CallbackExtras.validate(extras, on: [successURL, failureURL])
         return HandoffRequest(
             provider: .zettle, url: try requestURL(callbackItems: extras + [QueryItem(ChargeKitParameter.nonce, nonce.value)]),
-            amount: price, currency: price.currency, extras: extras, callbackURLs: [successURL, failureURL], reference: reference
+            amount: price, currency: price.currency, extras: extras, callbackURLs: [successURL, failureURL],
+            failureURL: failureURL, marksCallbacks: true, reference: reference
         )
     }
 }
@@ -39,15 +41,18 @@ extension Zettle.APIRequest {
     public func handoff(nonce: Nonce, extras: [QueryItem] = []) throws(ChargeKitError) -> HandoffRequest {
         try CallbackExtras.validate(extras, on: [successURL, failureURL])
         var amount: Money?
+        let kind: HandoffOperation
         switch operation {
-        case .charge(let value, _): amount = value
-        case .refund(_, _, let value): amount = value
-        case .query, .open: amount = nil
+        case .charge(let value, _): (amount, kind) = (value, .charge)
+        case .refund(_, _, let value): (amount, kind) = (value, .refund)
+        case .query: (amount, kind) = (nil, .query)
+        case .open: (amount, kind) = (nil, .open)
         }
         return HandoffRequest(
-            provider: .zettle, url: try requestURL(callbackItems: extras + [QueryItem(ChargeKitParameter.nonce, nonce.value)]),
+            provider: .zettle, operation: kind,
+            url: try requestURL(callbackItems: extras + [QueryItem(ChargeKitParameter.nonce, nonce.value)]),
             amount: amount, currency: amount?.currency, extras: extras, callbackURLs: [successURL, failureURL],
-            reference: operation.reference
+            failureURL: failureURL, marksCallbacks: true, reference: operation.reference
         )
     }
 }

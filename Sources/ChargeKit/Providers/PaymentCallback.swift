@@ -12,7 +12,11 @@ public enum PaymentCallback: Hashable, Sendable {
     public static func parse(
         _ url: String, provider: PaymentProvider? = nil, maximumLength: Int = QueryURL.defaultMaximumLength
     ) throws(ChargeKitError) -> PaymentCallback {
-        let split = try QueryURL(parsing: url, maximumLength: maximumLength)
+        try parse(QueryURL(parsing: url, maximumLength: maximumLength), provider: provider)
+    }
+
+    /// Parses an already split callback URL; see ``parse(_:provider:maximumLength:)``.
+    public static func parse(_ split: QueryURL, provider: PaymentProvider? = nil) throws(ChargeKitError) -> PaymentCallback {
         guard let provider = provider ?? detectProvider(split) else {
             throw .invalidURL("url", rule: "carries no ifcc_, smp- or Zettle callback fields; name the provider")
         }
@@ -23,16 +27,18 @@ public enum PaymentCallback: Hashable, Sendable {
         }
     }
 
-    /// The provider a callback's parameters name, if they name one.
+    /// The provider a callback's parameters name, if they name one: a guess from field
+    /// names, used only when no ledger says which provider a charge went to.
+    ///
+    /// `ifcc_` fields win over everything (Credit Card Terminal passes the app's
+    /// extras through, whatever their names), then `smp-status`, then Zettle's names.
     public static func detectProvider(_ url: QueryURL) -> PaymentProvider? {
-        let zettleNames: Set<String> = Set(Zettle.PaymentInfo.fieldNames + ["errorCode", "errorMessage", ChargeKitParameter.callback])
-        for item in url.items {
-            if item.fileMakerName.name.hasPrefix(CreditCardTerminal.responsePrefix), item.name != CreditCardTerminal.nonceField {
-                return .creditCardTerminal
-            }
-            if item.name == "smp-status" { return .sumUp }
-            if zettleNames.contains(item.name) { return .zettle }
+        if url.items.contains(where: { $0.fileMakerName.name.hasPrefix(CreditCardTerminal.responsePrefix) && $0.name != CreditCardTerminal.nonceField }) {
+            return .creditCardTerminal
         }
+        if url.items.contains(where: { $0.name == "smp-status" }) { return .sumUp }
+        let zettleNames: Set<String> = Set(Zettle.PaymentInfo.fieldNames + ["errorCode", "errorMessage", ChargeKitParameter.callback])
+        if url.items.contains(where: { zettleNames.contains($0.name) }) { return .zettle }
         return nil
     }
 
@@ -136,6 +142,12 @@ public enum PaymentCallback: Hashable, Sendable {
         }
     }
 
+    /// The `chargekit-callback` marker the callback URL carried (Zettle), if any.
+    public var callbackMarker: String? {
+        if case .zettle(let callback) = self { return callback.callbackMarker }
+        return nil
+    }
+
     /// The wire name of the echoed reference.
     var referenceField: String { provider == .sumUp ? "foreign-tx-id" : "reference" }
 
@@ -157,6 +169,11 @@ public struct PaymentResult: Hashable, Sendable {
 
     /// The provider.
     public var provider: PaymentProvider { callback.provider }
+    /// What was asked: only ``HandoffOperation/charge`` is a sale.
+    public var operation: HandoffOperation { charge.operation }
+    /// Whether this is an approved sale: a charge (not a refund, query or open) whose
+    /// outcome is approved.
+    public var isApprovedSale: Bool { operation == .charge && outcome == .approved }
     /// The provider-neutral outcome.
     public var outcome: ChargeOutcome { callback.outcome }
     /// The provider's raw status.

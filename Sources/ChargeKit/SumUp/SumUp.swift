@@ -67,13 +67,17 @@ public enum SumUp {
         /// appended to both callback URLs first.
         public func requestURL(callbackItems: [QueryItem] = []) throws(ChargeKitError) -> String {
             try validate()
+            let failure = callbackFailure.map { QueryURL.appending(callbackItems, to: $0) }
+            let success = callbackSuccess.map { QueryURL.appending(callbackItems, to: $0) }
+            if let failure { try FieldRules.callbackURL(failure, field: "callbackfail") }
+            if let success { try FieldRules.callbackURL(success, field: "callbacksuccess") }
             let fields: [(String, String?)] = [
                 ("amount", amount.formatted),
                 ("currency", amount.currency.code),
                 ("affiliate-key", affiliateKey),
                 ("title", title),
-                ("callbackfail", callbackFailure.map { QueryURL.appending(callbackItems, to: $0) }),
-                ("callbacksuccess", callbackSuccess.map { QueryURL.appending(callbackItems, to: $0) }),
+                ("callbackfail", failure),
+                ("callbacksuccess", success),
                 ("receipt-email", receiptEmail),
                 ("receipt-mobilephone", receiptMobilePhone),
                 ("foreign-tx-id", foreignTransactionID),

@@ -114,7 +114,9 @@ public enum Zettle {
         /// says which one was opened.
         public func requestURL(callbackItems: [QueryItem] = []) throws(ChargeKitError) -> String {
             try validate()
-            let (success, failure) = Zettle.callbackURLs(successURL, failureURL, appending: callbackItems)
+            let (success, failure) = try Zettle.callbackURLs(
+                successURL, failureURL, appending: callbackItems, fields: ("x-success", "x-failure")
+            )
             var items = [
                 QueryItem("x-source", source), QueryItem("x-success", success), QueryItem("x-failure", failure),
                 QueryItem("api-key", apiKey), QueryItem("price", price.formatted),
@@ -216,7 +218,9 @@ public enum Zettle {
             case .open:
                 break
             }
-            let (success, failure) = Zettle.callbackURLs(successURL, failureURL, appending: callbackItems)
+            let (success, failure) = try Zettle.callbackURLs(
+                successURL, failureURL, appending: callbackItems, fields: ("successURL", "failureURL")
+            )
             items += [QueryItem("successURL", success), QueryItem("failureURL", failure)]
             if let referralCode, !referralCode.isEmpty { items.append(QueryItem("referralCode", referralCode)) }
             if let enforcedUserAccount, !enforcedUserAccount.isEmpty { items.append(QueryItem("enforcedUserAccount", enforcedUserAccount)) }
@@ -225,12 +229,18 @@ public enum Zettle {
     }
 
     /// Both callback URLs with `items` appended, each marked with which one it is.
-    static func callbackURLs(_ success: String, _ failure: String, appending items: [QueryItem]) -> (String, String) {
+    /// The sent URLs are checked against the length the app takes.
+    static func callbackURLs(
+        _ success: String, _ failure: String, appending items: [QueryItem], fields: (String, String)
+    ) throws(ChargeKitError) -> (String, String) {
         guard !items.isEmpty else { return (success, failure) }
-        return (
+        let sent = (
             QueryURL.appending(items + [QueryItem(ChargeKitParameter.callback, "success")], to: success),
             QueryURL.appending(items + [QueryItem(ChargeKitParameter.callback, "failure")], to: failure)
         )
+        try FieldRules.callbackURL(sent.0, field: fields.0)
+        try FieldRules.callbackURL(sent.1, field: fields.1)
+        return sent
     }
 
     static func validateReference(_ reference: String, field: String) throws(ChargeKitError) {

@@ -126,6 +126,9 @@ extension Zettle {
         public var nonce: Nonce?
         /// Every other parameter (your extras), in order.
         public var extraItems: [QueryItem]
+        /// The `chargekit-callback` marker (`success` or `failure`) of the URL opened,
+        /// when ChargeKit built the request.
+        public var callbackMarker: String?
 
         /// Parses and validates a callback URL.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
@@ -151,7 +154,8 @@ extension Zettle {
                 try Nonce(text, field: ChargeKitParameter.nonce)
             }
             let failed = code != nil || errorMessage != nil
-            switch fields.take(ChargeKitParameter.callback) {
+            callbackMarker = fields.take(ChargeKitParameter.callback)
+            switch callbackMarker {
             case nil: break
             case "success" where failed:
                 throw .unexpectedField(code == nil ? "errorMessage" : "errorCode", rule: "the success callback carries no error")

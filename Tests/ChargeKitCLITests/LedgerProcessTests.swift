@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The file ledger shared by real `chargekit` processes: each issued charge kept, each
+/// callback accepted exactly once, and a process killed mid-write loses nothing
+/// acknowledged.
+@Suite("Ledger across processes", .serialized)
+struct LedgerProcessTests {
+    func request(_ ledger: String, _ index: Int) -> [String] {
+        ["request", "ccterminal", "--amount", "5.00", "--return-url", "my-app://done", "--extra", "n=\(index)", "--ledger", ledger]
+    }
+
+    @Test("Many processes issue and verify on one ledger file: every charge accepted exactly once, no replay")
+    func concurrentProcesses() async throws {
+        let folder = try CLI.temporaryFolder()
+        let ledger = folder.appendingPathComponent("ledger.json").path
+        let count = 12
+        // Every request process at once: none may lose another's charge.
+        let urls = try await withThrowingTaskGroup(of: CLI.Outcome.self) { group in
+            for index in 0..<count { group.addTask { try await CLI.run(request(ledger, index)) } }
+            var urls: [String] = []
+            for try await outcome in group {
+                #expect(outcome.status == 0, "request failed: \(outcome.stderr)")
+                urls.append(outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            return urls
+        }
+        #expect(Set(urls).count == count)
+        var callbacks: [String] = []
+        for url in urls {
+            let simulated = try await CLI.run(["simulate", url, "--outcome", "approved"])
+            #expect(simulated.status == 0, "\(simulated.stderr)")
+            callbacks.append(simulated.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        // Four processes race to verify each callback, all callbacks at once.
+        let verdicts = try await withThrowingTaskGroup(of: (String, Int32).self) { group in
+            for callback in callbacks {
+                for _ in 0..<4 {
+                    group.addTask { (callback, try await CLI.run(["parse", "--ledger", ledger, "--json", callback]).status) }
+                }
+            }
+            var verdicts: [String: [Int32]] = [:]
+            for try await (callback, status) in group { verdicts[callback, default: []].append(status) }
+            return verdicts
+        }
+        for callback in callbacks {
+            let statuses = verdicts[callback] ?? []
+            #expect(statuses.filter { $0 == 0 }.count == 1, "accepted \(statuses.filter { $0 == 0 }.count) times: \(statuses)")
+            #expect(statuses.filter { $0 == 2 }.count == 3, "\(statuses)")
+        }
+        // And later replays are refused too.
+        let replay = try await CLI.run(["parse", "--ledger", ledger, try #require(callbacks.first)])
+        #expect(replay.status == 2)
+        #expect(replay.stderr.contains("replay"))
+    }
+
+    @Test("SIGKILL at any point of a ledger write: the ledger loads and keeps every acknowledged charge")
+    func killedWriters() async throws {
+        let folder = try CLI.temporaryFolder()
+        let ledger = folder.appendingPathComponent("ledger.json").path
+        var acknowledged: [String] = []
+        var kills = 0
+        for round in 0..<24 {
+            // Three writers at once, killed at staggered moments around their write.
+            let delays = [0.005, 0.02, 0.04].map { $0 + Double(round % 6) * 0.008 }
+            let outcomes = try await withThrowingTaskGroup(of: CLI.Outcome.self) { group in
+                for (index, delay) in delays.enumerated() {
+                    group.addTask { try await CLI.run(request(ledger, round * 10 + index), killAfter: delay) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for outcome in outcomes {
+                if outcome.killed { kills += 1 }
+                let url = outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                if outcome.status == 0, !url.isEmpty { acknowledged.append(url) }
+            }
+            // The ledger still loads: a later process can verify against it.
+            let check = try await CLI.run(["parse", "--ledger", ledger, "my-app://done?n=0&ifcc_request_nonce=AAAAAAAAAAAAAAAAAAAAAAAAAAA&ifcc_responseType=cancelled"])
+            #expect(check.status == 2)
+            #expect(check.stderr.contains("not issued by this ledger"), "ledger unreadable after a kill: \(check.stderr)")
+        }
+        #expect(kills > 0, "no writer was killed; the test proved nothing")
+        // Every charge a process acknowledged (printed its URL) is answered exactly once.
+        for url in acknowledged {
+            let callback = try await CLI.run(["simulate", url, "--outcome", "declined"]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let verdict = try await CLI.run(["parse", "--ledger", ledger, callback])
+            #expect(verdict.status == 0, "acknowledged charge lost: \(verdict.stderr)")
+        }
+        // The ledger holds secrets of a sort: owner-only.
+        let attributes = try FileManager.default.attributesOfItem(atPath: ledger)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+@Suite("chargekit parse and request")
+struct ParseCommandTests {
+    @Test("Text output escapes control characters: a %0A in a field cannot forge a line")
+    func textOutputIsEscaped() async throws {
+        let forged = "com-your-app://action/?note=x%0Averified:%20yes%1B[31m&ifcc_responseType=cancelled"
+        let outcome = try await CLI.run(["parse", forged])
+        #expect(outcome.status == 0)
+        let lines = outcome.stdout.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("verified:") }.count == 1)
+        #expect(outcome.stdout.contains(#"extra note: x\nverified: yes\u{1B}[31m"#))
+        #expect(!outcome.stdout.contains("\u{1B}"))
+    }
+
+    @Test("parse --json reports the operation asked; a Zettle refund is not a sale")
+    func operationKey() async throws {
+        let folder = try CLI.temporaryFolder()
+        let ledger = folder.appendingPathComponent("l.json").path
+        let url = try await CLI.run([
+            "request", "zettle", "--api", "refund", "--original-reference", "R-1", "--reference", "R-2",
+            "--callback-success", "my-app://ok", "--callback-failure", "my-app://ko", "--ledger", ledger,
+        ])
+        #expect(url.status == 0, "\(url.stderr)")
+        let callback = try await CLI.run(["simulate", url.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+        let parsed = try await CLI.run(["parse", "--json", "--ledger", ledger, callback.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+        #expect(parsed.status == 0, "\(parsed.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [String: Any])
+        #expect(json["operation"] as? String == "refund")
+        #expect(json["verified"] as? Bool == true)
+        let seed = "com-your-app://action/?ifcc_responseType=approved&ifcc_transactionId=100001&ifcc_amount=10.99&ifcc_currency=USD&ifcc_redactedCardNumber=XXXXXXXXXXXX1111&ifcc_cardType=Visa"
+        let plain = try await CLI.run(["parse", "--json", seed])
+        let plainJSON = try #require(try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])
+        #expect(plainJSON["operation"] as? String == "charge")
+    }
+
+    @Test("request refuses a return URL the app would refuse: over 2048 bytes once extras and nonce are on it")
+    func longReturnURL() async throws {
+        let folder = try CLI.temporaryFolder()
+        let ledger = folder.appendingPathComponent("l.json").path
+        let returnURL = "my-app://done/" + String(repeating: "a", count: 2000)
+        let outcome = try await CLI.run(["request", "ccterminal", "--amount", "1.00", "--return-url", returnURL, "--extra", "k=v", "--ledger", ledger])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("returnURL: longer than 2048"))
+        #expect(outcome.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: ledger))
+    }
+
+    @Test("Storage failures exit 74, a corrupt ledger 65, a refused callback 2")
+    func storageExitCodes() async throws {
+        let folder = try CLI.temporaryFolder()
+        let corrupt = folder.appendingPathComponent("corrupt.json")
+        try Data("not json".utf8).write(to: corrupt)
+        let callback = "my-app://done?ifcc_request_nonce=AAAAAAAAAAAAAAAAAAAAAAAAAAA&ifcc_responseType=cancelled"
+        #expect(try await CLI.run(["parse", "--ledger", corrupt.path, callback]).status == 65)
+        // A folder where the ledger file should be: reading it fails with an I/O error.
+        let folderAsFile = folder.appendingPathComponent("dir.json")
+        try FileManager.default.createDirectory(at: folderAsFile, withIntermediateDirectories: true)
+        #expect(try await CLI.run(["parse", "--ledger", folderAsFile.path, callback]).status == 74)
+        #expect(try await CLI.run(["parse", "--ledger", folder.appendingPathComponent("new.json").path, callback]).status == 2)
+    }
+
+    @Test("The ledger's folder is created, owner-only")
+    func ledgerFolderIsCreated() async throws {
+        let folder = try CLI.temporaryFolder().appendingPathComponent("Application Support/Shop", isDirectory: true)
+        let ledger = folder.appendingPathComponent("ledger.json").path
+        let outcome = try await CLI.run(["request", "ccterminal", "--amount", "1.00", "--return-url", "my-app://done", "--ledger", ledger])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let file = try FileManager.default.attributesOfItem(atPath: ledger)
+        #expect((file[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let lock = try FileManager.default.attributesOfItem(atPath: ledger + ".lock")
+        #expect((lock[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let dir = try FileManager.default.attributesOfItem(atPath: folder.path)
+        #expect((dir[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+    }
+}
