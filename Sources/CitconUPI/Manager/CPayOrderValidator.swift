@@ -5,7 +5,7 @@ import ChargeKit
 /// `consumer.firstName`, `payment.billingAddress.zip`).
 public enum CPayOrderValidator {
     /// The largest amount accepted, in minor units.
-    public static let maximumAmount = 999_999_999_999
+    public static let maximumAmount: Int64 = 999_999_999_999
 
     /// Checks an order.
     public static func validate(_ order: CPayRequest) throws(ChargeKitError) {
@@ -40,7 +40,7 @@ public enum CPayOrderValidator {
     public static func validate(_ transaction: CPayTransaction) throws(ChargeKitError) {
         try FieldRules.identifier(transaction.reference, field: "transaction.reference", limit: 128)
         guard transaction.amount > 0 else { throw .invalidField("transaction.amount", rule: "must be greater than zero") }
-        guard transaction.amount <= maximumAmount else {
+        guard Int64(transaction.amount) <= maximumAmount else {
             throw .invalidField("transaction.amount", rule: "must be at most \(maximumAmount) minor units")
         }
         do {
