@@ -64,7 +64,6 @@ public final class CPayManager: @unchecked Sendable {
         var opener: (any URLOpener)?
         var timeout: TimeInterval = 15
         var log: (@Sendable (String) -> Void)?
-        var pending: [String: CPayPendingOrder]?
         var claimed: Set<String> = []
         var waiters: [String: @Sendable (Result<CPayResult, CPayError>) -> Void] = [:]
     }
@@ -105,6 +104,10 @@ public final class CPayManager: @unchecked Sendable {
     public static func NTFY_ASYNC() -> String { "CPayNotificationAsyncResult" }
     /// The name of the notification posted with a ``CPayCheck`` when a charge is confirmed.
     public static func ORDER_CONFIRMED() -> String { "CPayNotificationOrderConfirmed" }
+    /// The name of the notification posted with a ``CPayError/storage(_:)`` when the
+    /// pending-order store fails (the order stays where it was: an order not removed
+    /// is inquired again by ``resumePendingOrders()``).
+    public static func NTFY_STORAGE_ERROR() -> String { "CPayNotificationStorageError" }
 
     /// Selects an environment. Always `true`.
     @discardableResult
@@ -357,6 +360,10 @@ public final class CPayManager: @unchecked Sendable {
             if !validated {
                 do { try CPayOrderValidator.validate(order) } catch { throw CPayError.invalidOrder(error) }
             }
+            // Without a way to open the wallet, confirming would use the charge up for nothing.
+            guard withState({ $0.opener }) != nil else {
+                throw CPayError.walletUnavailable(.openFailed("no URLOpener set on CPayManager"))
+            }
             let token = try token()
             let returnURL = Self.returnURL(for: order)
             let body = UPIWire.ConfirmRequest(payment: order.payment, consumer: order.consumer, returnURL: returnURL,
@@ -400,32 +407,40 @@ public final class CPayManager: @unchecked Sendable {
         return "\(order.scheme ?? "cpay")://cpay/return"
     }
 
+    /// Keeps the order in the store (outside the lock: no file I/O while holding it),
+    /// then registers its waiter.
     private func record(_ order: CPayPendingOrder, waiter: @escaping @Sendable (Result<CPayResult, CPayError>) -> Void) throws {
-        try withState { state in
-            var pending = try loadedPending(&state)
-            pending[order.id] = order
-            do throws(ChargeKitError) { try store.save(Array(pending.values)) } catch { throw CPayError.storage(error.description) }
-            state.pending = pending
-            state.waiters[order.id] = waiter
+        do throws(ChargeKitError) { try store.insert(order) } catch { throw CPayError.storage(error.description) }
+        withState { $0.waiters[order.id] = waiter }
+    }
+
+    /// The stored pending orders; a store failure is reported and reads as none.
+    private func storedOrders() -> [CPayPendingOrder] {
+        do throws(ChargeKitError) { return try store.load() } catch {
+            reportStorage(error)
+            return []
         }
     }
 
-    private func loadedPending(_ state: inout State) throws -> [String: CPayPendingOrder] {
-        if let pending = state.pending { return pending }
-        let loaded: [CPayPendingOrder]
-        do throws(ChargeKitError) { loaded = try store.load() } catch { throw CPayError.storage(error.description) }
-        let pending = Dictionary(loaded.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        state.pending = pending
-        return pending
+    /// Removes an order from the store; `true` when this call removed it.
+    private func removeStored(_ id: String) -> Bool {
+        do throws(ChargeKitError) { return try store.remove(id: id) } catch {
+            reportStorage(error)
+            return false
+        }
+    }
+
+    private func reportStorage(_ error: ChargeKitError) {
+        let failure = CPayError.storage(error.description)
+        withState { $0.log }?("pending-order store: \(error.description)")
+        let center = notificationCenter
+        withState { $0.callbackQueue }.async { center.post(name: Notification.Name(Self.NTFY_STORAGE_ERROR()), object: failure) }
     }
 
     /// The wallet could not be opened: the order is forgotten and its waiter told.
     private func fail(_ id: String, _ error: CPayError) {
-        let waiter = withState { state -> (@Sendable (Result<CPayResult, CPayError>) -> Void)? in
-            state.pending?[id] = nil
-            if let pending = state.pending { try? store.save(Array(pending.values)) }
-            return state.waiters.removeValue(forKey: id)
-        }
+        let waiter = withState { $0.waiters.removeValue(forKey: id) }
+        _ = removeStored(id)
         waiter?(.failure(error))
     }
 
@@ -455,11 +470,11 @@ public final class CPayManager: @unchecked Sendable {
         guard let query = try? QueryURL(parsing: url.absoluteString) else { return nil }
         let ids = query.items.filter { $0.name == "charge_id" }.map(\.value)
         guard ids.count == 1, let id = ids.first else { return nil }
+        guard let order = storedOrders().first(where: { $0.id == id }),
+              Self.sameEndpoint(url.absoluteString, order.returnURL)
+        else { return nil }
         return withState { state -> CPayPendingOrder? in
-            guard let pending = try? loadedPending(&state), let order = pending[id],
-                  !state.claimed.contains(id), Self.sameEndpoint(url.absoluteString, order.returnURL)
-            else { return nil }
-            state.claimed.insert(id)
+            guard state.claimed.insert(id).inserted else { return nil }
             return order
         }
     }
@@ -495,16 +510,15 @@ public final class CPayManager: @unchecked Sendable {
             _ = withState { $0.claimed.remove(order.id) }
             return check
         }
+        // Only the one call that removes a final order posts NTFY_ASYNC: once per order,
+        // whichever manager or process gets there first, also after a restart.
+        let removed = isFinal && removeStored(order.id)
         let waiter = withState { state -> (@Sendable (Result<CPayResult, CPayError>) -> Void)? in
             state.claimed.remove(order.id)
-            if isFinal {
-                state.pending?[order.id] = nil
-                if let pending = state.pending { try? store.save(Array(pending.values)) }
-            }
             return state.waiters.removeValue(forKey: order.id)
         }
         waiter?(.success(Self.result(from: check)))
-        post(Self.NTFY_ASYNC(), check)
+        if removed { post(Self.NTFY_ASYNC(), check) }
         return check
     }
 
@@ -512,7 +526,7 @@ public final class CPayManager: @unchecked Sendable {
 
     /// The orders handed to a wallet and not yet answered.
     public func pendingOrders() -> [CPayPendingOrder] {
-        withState { state in ((try? loadedPending(&state)) ?? [:]).values.sorted { $0.started < $1.started } }
+        storedOrders().sorted { $0.started < $1.started }
     }
 
     /// Inquires every pending order (for instance at launch, after the app was killed
