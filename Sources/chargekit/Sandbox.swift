@@ -35,24 +35,48 @@ struct Sandbox: AsyncParsableCommand {
         @Flag(name: .customLong("no-group-commit"), help: "Commit each write alone (for comparison; slower).")
         var noGroupCommit = false
 
+        /// The longest time any option may give (ten years): time arithmetic in
+        /// milliseconds can never overflow.
+        static let longestSeconds = 10.0 * 365 * 24 * 3600
+
+        /// A number of seconds from an option: finite, within bounds, else exit 64.
+        static func seconds(_ value: Double, option: String, allowZero: Bool = false) throws -> Duration {
+            guard value.isFinite, allowZero ? value >= 0 : value > 0, value <= longestSeconds else {
+                throw ValidationError("\(option) must be a number of seconds \(allowZero ? "from 0" : "above 0") to \(Int(longestSeconds)), got \(value)")
+            }
+            return .milliseconds(Int64((value * 1000).rounded()))
+        }
+
+        func validate() throws {
+            guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port)") }
+            _ = try Self.seconds(chargeTTL, option: "--charge-ttl")
+            _ = try Self.seconds(tokenTTL, option: "--token-ttl")
+            _ = try retrySchedule()
+        }
+
+        func retrySchedule() throws -> [Duration]? {
+            guard let ipnRetry else { return nil }
+            let parts = ipnRetry.split(separator: ",", omittingEmptySubsequences: false)
+            guard !parts.isEmpty, parts.count <= 64 else { throw ValidationError("--ipn-retry takes 1 to 64 delays") }
+            return try parts.map { part in
+                guard let value = Double(part.trimmingCharacters(in: .whitespaces)) else {
+                    throw ValidationError("--ipn-retry must be seconds separated by commas, such as 1,2,4")
+                }
+                return try Self.seconds(value, option: "--ipn-retry", allowZero: true)
+            }
+        }
+
         func run() async throws {
             var configuration = SandboxConfiguration()
             configuration.port = port
             configuration.host = host
             configuration.databasePath = db
             configuration.merchantKey = merchantKey
-            configuration.chargeLifetime = .milliseconds(Int64(chargeTTL * 1000))
-            configuration.tokenLifetime = .milliseconds(Int64(tokenTTL * 1000))
+            configuration.chargeLifetime = try Self.seconds(chargeTTL, option: "--charge-ttl")
+            configuration.tokenLifetime = try Self.seconds(tokenTTL, option: "--token-ttl")
             configuration.allowNonLoopbackIPN = allowRemoteIPN
             configuration.groupCommit = !noGroupCommit
-            if let ipnRetry {
-                let delays = ipnRetry.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-                guard !delays.isEmpty, delays.allSatisfy({ ($0 ?? -1) >= 0 }) else {
-                    throw ValidationError("--ipn-retry must be seconds separated by commas, such as 1,2,4")
-                }
-                configuration.ipnRetrySchedule = delays.map { .milliseconds(Int64(($0 ?? 0) * 1000)) }
-            }
-            guard chargeTTL > 0, tokenTTL > 0 else { throw ValidationError("--charge-ttl and --token-ttl must be positive") }
+            if let schedule = try retrySchedule() { configuration.ipnRetrySchedule = schedule }
             let server = try await SandboxServer(configuration: configuration)
             try await server.run(handlingSignals: true) { info in
                 // Unbuffered, so that a script reading the pipe sees it at once.

@@ -75,3 +75,18 @@ struct ParseCommandTests {
         #expect((dir[.posixPermissions] as? NSNumber)?.intValue == 0o700)
     }
 }
+
+@Suite("chargekit sandbox serve options")
+struct SandboxOptionTests {
+    @Test(arguments: [
+        ["--charge-ttl", "1e19"], ["--charge-ttl", "nan"], ["--charge-ttl", "-5"], ["--charge-ttl", "inf"], ["--charge-ttl", "0"],
+        ["--token-ttl", "1e300"], ["--ipn-retry", "inf"], ["--ipn-retry", "1,nan"], ["--ipn-retry", "-1"], ["--ipn-retry", "1,,2"],
+        ["--port", "70000"], ["--port", "-1"],
+    ])
+    func numericOptionsAreCheckedBeforeUse(option: [String]) async throws {
+        let folder = try CLI.temporaryFolder()
+        let outcome = try await CLI.run(["sandbox", "serve", "--port", "0", "--db", folder.appendingPathComponent("s.sqlite").path] + option)
+        #expect(outcome.status == 64, "\(option): \(outcome.status) \(outcome.stderr)")
+        #expect(outcome.stderr.contains(option[0]), "the error names the option: \(outcome.stderr)")
+    }
+}

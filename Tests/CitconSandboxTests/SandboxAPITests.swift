@@ -68,6 +68,15 @@ struct SandboxAPITests {
         (#"{"transaction":{"reference":"r","amount":1,"currency":"USD","country":"US"},"payment":{"method":"bitcoin"}}"#, 400, "4000", "payment.method"),
         (#"{"transaction":{"reference":"r","amount":1,"currency":"USD","country":"US"},"payment":{}}"#, 400, "4000", "payment.method: required"),
         (#"{"transaction":{"reference":"r","amount":1,"currency":"USD","country":"US"},"urls":{"ipn":"http://example.com/ipn"}}"#, 400, "4000", "urls.ipn: must be a loopback address"),
+        (#"{"transaction":{"reference":"r","amount":1,"currency":"USD","country":"US"},"urls":{"ipn":"http://127.attacker.example/ipn"}}"#, 400, "4000", "urls.ipn: must be a loopback address"),
+        (#"{"transaction":{"reference":"r","amount":1,"currency":"USD","country":"US"},"urls":{"ipn":"http://2130706433/ipn"}}"#, 400, "4000", "urls.ipn: must be a loopback address"),
+        (#"{"transaction":{"reference":"r","amount":1,"currency":"USD","country":"US"},"urls":{"ipn":"http://0x7f.0.0.1/ipn"}}"#, 400, "4000", "urls.ipn: must be a loopback address"),
+        (#"{"transaction":{"reference":"r","amount":1,"currency":"USD","country":"US"},"urls":{"ipn":"http://0177.0.0.1/ipn"}}"#, 400, "4000", "urls.ipn: must be a loopback address"),
+        (#"{"transaction":{"reference":"r","amount":1,"currency":"USD","country":"US"},"urls":{"ipn":"http://[::ffff:127.0.0.1]/ipn"}}"#, 400, "4000", "urls.ipn: must be a loopback address"),
+        (#"{"transaction":{"reference":"r","amount":1,"currency":"USD","country":"US"},"urls":{"ipn":"http://0.0.0.0/ipn"}}"#, 400, "4000", "urls.ipn: must be a loopback address"),
+        (#"{"transaction":{"reference":"r","amount":1,"currency":"USD","country":"US"},"urls":{"ipn":"http://127.0.0.1.nip.io/ipn"}}"#, 400, "4000", "urls.ipn: must be a loopback address"),
+        (#"{"transaction":{"reference":"r","amount":1,"currency":"USD","country":"US"},"urls":{"ipn":"ftp://127.0.0.1/ipn"}}"#, 400, "4000", "urls.ipn: must be"),
+        (#"{"transaction":{"reference":"r","amount":1,"currency":"USD","country":"US"},"urls":{"ipn":"http://user@127.0.0.1/ipn"}}"#, 400, "4000", "urls.ipn: must be a loopback address"),
         (#"{"transaction":{"reference":"r","amount":1,"currency":"USD","country":"US"},"urls":{"ipn":"ftp://127.0.0.1/ipn"}}"#, 400, "4000", "urls.ipn"),
     ]
 

@@ -25,7 +25,10 @@ struct IPNWorker: Service {
         self.configuration = configuration
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.timeoutIntervalForRequest = Double(configuration.ipnTimeout.milliseconds) / 1000
-        session = URLSession(configuration: sessionConfiguration)
+        // A total deadline per delivery, however slowly the receiver streams its answer.
+        sessionConfiguration.timeoutIntervalForResource = Double(configuration.ipnTimeout.milliseconds) / 1000
+        // A 3xx is a failed attempt: the IPN goes only to the URL the merchant gave.
+        session = URLSession(configuration: sessionConfiguration, delegate: NoRedirects(), delegateQueue: nil)
     }
 
     /// The most deliveries in flight at once.
@@ -92,7 +95,7 @@ struct IPNWorker: Service {
             do {
                 let (_, response) = try await session.data(for: request)
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                if !(200..<300).contains(status) { failure = "HTTP \(status)" }
+                if !(200..<300).contains(status) { failure = (300..<400).contains(status) ? "HTTP \(status) (redirects are not followed)" : "HTTP \(status)" }
             } catch let error as URLError where error.code == .timedOut {
                 failure = "timed out"
             } catch {

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How a sandbox runs. Every default is what `chargekit sandbox serve` uses.
 public struct SandboxConfiguration: Sendable {
@@ -56,9 +61,32 @@ func randomHex(bytes count: Int) -> String {
     return String(decoding: out, as: UTF8.self)
 }
 
-/// Whether a URL's host is loopback (127.0.0.0/8, ::1 or localhost).
+/// Whether a URL's host is a loopback address in its one canonical form: an IPv4
+/// literal in 127.0.0.0/8 written as four decimal parts, `[::1]`, or `localhost`.
+///
+/// A name is never resolved here (`127.attacker.example` is a name, not an address),
+/// and no other spelling of an address is taken (`2130706433`, `0x7f.1`, `0177.0.0.1`,
+/// `[::ffff:127.0.0.1]`, `0.0.0.0`): the connection then goes to exactly the address
+/// judged, so what is checked is what is connected to.
 func isLoopback(_ url: String) -> Bool {
-    guard let host = URL(string: url)?.host?.lowercased() else { return false }
-    let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-    return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+    guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+          scheme == "http" || scheme == "https", let host = components.host?.lowercased(), components.user == nil
+    else { return false }
+    if host == "localhost" { return true }
+    if host.hasPrefix("[") && host.hasSuffix("]") || host.contains(":") {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        var address = in6_addr()
+        guard inet_pton(AF_INET6, bare, &address) == 1 else { return false }
+        return withUnsafeBytes(of: &address) { Array($0) } == Array(repeating: 0, count: 15) + [1]
+    }
+    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 4, parts.allSatisfy({ part in
+        !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCIIDigit) && (part.count == 1 || part.first != "0")
+            && Int(part).map { $0 <= 255 } == true
+    }) else { return false }
+    return parts[0] == "127"
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }
