@@ -113,7 +113,9 @@ struct CrashTests {
                                   confirmed.status == 200
                             else { continue }
                             await acknowledged.owe(id, "pending")
-                            guard let paid = try? await http.call("POST", "/sandbox/wallet/\(id)", data: Data("action=pay".utf8),
+                            guard let page = try? await http.call("GET", "/sandbox/wallet/\(id)"),
+                                  let formToken = HeadlessWallet.formToken(in: page.text),
+                                  let paid = try? await http.call("POST", "/sandbox/wallet/\(id)", data: Data("form_token=\(formToken)&action=pay".utf8),
                                                                   contentType: "application/x-www-form-urlencoded"),
                                   paid.status == 303
                             else { continue }

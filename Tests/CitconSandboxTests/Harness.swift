@@ -11,6 +11,7 @@ struct HTTPAnswer: @unchecked Sendable {
     var status: Int
     var body: Data
     var location: String?
+    var headers: [String: String] = [:]
     var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] }
     var data: [String: Any]? { json?["data"] as? [String: Any] }
     var code: String? { data?["code"] as? String }
@@ -29,10 +30,11 @@ struct HTTP: Sendable {
     }
 
     func call(_ method: String, _ path: String, token: String? = nil, data: Data?,
-              contentType: String = "application/json") async throws -> HTTPAnswer {
+              contentType: String = "application/json", headers: [String: String] = [:]) async throws -> HTTPAnswer {
         let url = try #require(URL(string: base + path))
         var request = URLRequest(url: url, timeoutInterval: 20)
         request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let token { request.setValue("Bearer " + token, forHTTPHeaderField: "Authorization") }
         if let data {
             request.setValue(contentType, forHTTPHeaderField: "Content-Type")
@@ -40,7 +42,11 @@ struct HTTP: Sendable {
         }
         let (body, response) = try await Self.session.data(for: request)
         let http = try #require(response as? HTTPURLResponse)
-        return HTTPAnswer(status: http.statusCode, body: body, location: http.value(forHTTPHeaderField: "Location"))
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { fields[name] = value }
+        }
+        return HTTPAnswer(status: http.statusCode, body: body, location: http.value(forHTTPHeaderField: "Location"), headers: fields)
     }
 }
 
@@ -107,9 +113,12 @@ struct Harness: Sendable {
                                    body: #"{"payment":{"method":"\#(method)"}\#(back)}"#)
     }
 
+    /// What a browser does: load the wallet page, then post its form (token included).
     func wallet(_ id: String, _ action: String) async throws -> HTTPAnswer {
-        try await http.call("POST", "/sandbox/wallet/\(id)", data: Data("action=\(action)".utf8),
-                            contentType: "application/x-www-form-urlencoded")
+        let page = try await http.call("GET", "/sandbox/wallet/\(id)")
+        let token = HeadlessWallet.formToken(in: page.text) ?? ""
+        return try await http.call("POST", "/sandbox/wallet/\(id)", data: Data("form_token=\(token)&action=\(action)".utf8),
+                                   contentType: "application/x-www-form-urlencoded")
     }
 
     func inquire(_ token: String, _ id: String) async throws -> HTTPAnswer {

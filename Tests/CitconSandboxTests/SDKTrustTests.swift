@@ -130,3 +130,46 @@ struct SDKTrustTests {
         #expect(try await waiting.value.isPaid)
     }
 }
+
+@Suite("Sandbox wallet page: cross-site posts, framing and unsafe redirects")
+struct WalletSafetyTests {
+    @Test func crossSitePostsAndUnsafeRedirectsAreRefused() async throws {
+        let harness = try await Harness.start()
+        let server = try await harness.token("server")
+        let client = try await harness.token("client")
+        let (id, chargeToken) = try await harness.createCharge(server)
+        #expect(try await harness.confirm(client, chargeToken: chargeToken, returnURL: "app://back").status == 200)
+        let page = try await harness.http.call("GET", "/sandbox/wallet/\(id)")
+        #expect(page.status == 200)
+        let token = try #require(HeadlessWallet.formToken(in: page.text))
+        // No token, a wrong token, another site's Origin: refused, and the charge is still pending.
+        let form = "application/x-www-form-urlencoded"
+        #expect(try await harness.http.call("POST", "/sandbox/wallet/\(id)", data: Data("action=pay".utf8), contentType: form).status == 403)
+        #expect(try await harness.http.call("POST", "/sandbox/wallet/\(id)", data: Data("form_token=\(String(repeating: "0", count: token.count))&action=pay".utf8), contentType: form).status == 403)
+        let crossSite = try await harness.http.call("POST", "/sandbox/wallet/\(id)", data: Data("form_token=\(token)&action=pay".utf8),
+                                                    contentType: form, headers: ["Origin": "https://evil.example"])
+        #expect(crossSite.status == 403)
+        let fetchSite = try await harness.http.call("POST", "/sandbox/wallet/\(id)", data: Data("form_token=\(token)&action=pay".utf8),
+                                                    contentType: form, headers: ["Sec-Fetch-Site": "cross-site"])
+        #expect(fetchSite.status == 403)
+        #expect(try await harness.inquire(server, id).data?["status"] as? String == "pending")
+        // The page cannot be framed.
+        #expect(page.headers["X-Frame-Options"] == "DENY")
+        #expect(page.headers["Content-Security-Policy"]?.contains("frame-ancestors 'none'") == true)
+        // The genuine post, from the page with its own Origin, pays and redirects to the app.
+        let host = try #require(URL(string: harness.sandbox.info.baseURL)?.host).appending(":\(try #require(URL(string: harness.sandbox.info.baseURL)?.port))")
+        let paid = try await harness.http.call("POST", "/sandbox/wallet/\(id)", data: Data("form_token=\(token)&action=pay".utf8),
+                                               contentType: form, headers: ["Origin": "http://\(host)"])
+        #expect(paid.status == 303)
+        #expect(paid.location?.hasPrefix("app://back?") == true)
+        // javascript: and data: never become a redirect.
+        for url in ["javascript:alert(1)", "JavaScript://%0Aalert(1)", "data:text/html,<script>x</script>", "vbscript:x"] {
+            let (_, other) = try await harness.createCharge(server)
+            let answer = try await harness.confirm(client, chargeToken: other, returnURL: url)
+            #expect(answer.status == 400, "\(url) accepted as return_url")
+            let body = #"{"transaction":{"reference":"r-\#(UUID().uuidString)","amount":1,"currency":"USD","country":"US"},"urls":{"success":"\#(url)"}}"#
+            #expect(try await harness.http.call("POST", "/v1/charges", token: server, body: body).status == 400, "\(url) accepted as urls.success")
+        }
+        await harness.stop()
+    }
+}

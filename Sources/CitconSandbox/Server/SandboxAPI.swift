@@ -195,6 +195,10 @@ public struct SandboxAPI: Sendable {
                                "urls.ipn: must be a loopback address (127.0.0.1, ::1, localhost); start the sandbox with --allow-remote-ipn for others")
             }
         }
+        for (name, url) in [("urls.success", urls.success), ("urls.fail", urls.fail), ("urls.cancel", urls.cancel)]
+        where !url.isEmpty && !Self.isSafeRedirect(url) {
+            throw APIError(.invalidRequest, "\(name): must be an http(s) URL or an app's own scheme, never javascript: or data:")
+        }
         let methodName = request.payment.map(\.method)
         if let methodName { _ = try method(methodName) }
         let created = now
@@ -220,6 +224,9 @@ public struct SandboxAPI: Sendable {
         let chosen = try method(request.payment.method)
         if let returnURL = request.returnURL {
             try Self.field { () throws(ChargeKitError) in try FieldRules.callbackURL(returnURL, field: "return_url") }
+            guard Self.isSafeRedirect(returnURL) else {
+                throw APIError(.invalidRequest, "return_url: must be an http(s) URL or the app's own scheme, never javascript: or data:")
+            }
         }
         guard let found = try await store.charge(chargeToken: chargeToken) else {
             throw APIError(.notFound, "charge_token: no charge has this token")
@@ -356,6 +363,19 @@ public struct SandboxAPI: Sendable {
         case decline
         /// The consumer cancels.
         case cancel
+    }
+
+    /// Whether the wallet may redirect a browser to `url`: `http(s)`, or an app's own
+    /// scheme (RFC 3986 syntax), never a scheme that runs or embeds content in the page
+    /// (`javascript:`, `data:`, `vbscript:`, `file:`, `blob:`, `about:`, `filesystem:`).
+    static func isSafeRedirect(_ url: String) -> Bool {
+        guard let colon = url.firstIndex(of: ":") else { return false }
+        let scheme = url[..<colon].lowercased()
+        guard let first = scheme.unicodeScalars.first, first.isASCII, CharacterSet.letters.contains(first),
+              scheme.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)) })
+        else { return false }
+        if scheme == "http" || scheme == "https" { return url.dropFirst(scheme.count).hasPrefix("://") }
+        return !["javascript", "data", "vbscript", "file", "blob", "about", "filesystem", "view-source"].contains(scheme)
     }
 
     /// A charge as it stands now: one whose time ran out unpaid is expired first.

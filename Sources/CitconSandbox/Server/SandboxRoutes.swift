@@ -1,6 +1,7 @@
 import ChargeKit
 import CitconUPI
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 
@@ -10,6 +11,8 @@ import NIOCore
 struct SandboxRoutes: Sendable {
     let api: SandboxAPI
     let merchantName: String
+    /// The wallet form's anti-forgery tokens, one per charge page rendered.
+    let formTokens = FormTokens()
 
     func register(on router: Router<BasicRequestContext>) {
         router.post("/v1/access-tokens") { request, _ in
@@ -84,15 +87,40 @@ struct SandboxRoutes: Sendable {
 
     // MARK: Wallet
 
+    /// An HTML page that no other site may frame, sniff or load scripts into.
     private func html(_ body: String, status: Int = 200) -> Response {
-        Response(status: .init(code: status), headers: [.contentType: "text/html; charset=utf-8"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        Response(status: .init(code: status), headers: [
+            .contentType: "text/html; charset=utf-8",
+            .xFrameOptions: "DENY",
+            .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
+            .xContentTypeOptions: "nosniff",
+            .referrerPolicy: "no-referrer",
+            .cacheControl: "no-store",
+        ], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// A wallet post must come from the wallet page itself: not from another site
+    /// (`Origin`, `Sec-Fetch-Site`), and carrying the form token of the page.
+    private func checkSameSite(_ request: Request, form: [String: String], id: String) async throws {
+        if request.headers[.secFetchSite].map({ $0 == "cross-site" || $0 == "same-site" }) == true {
+            throw APIError(.forbidden, "the wallet accepts posts from its own page only")
+        }
+        if let origin = request.headers[.origin] {
+            let host = request.head.authority ?? ""
+            guard origin == "http://" + host || origin == "https://" + host else {
+                throw APIError(.forbidden, "Origin \(origin) is not the wallet's own")
+            }
+        }
+        guard let token = form["form_token"], await formTokens.check(token, for: id) else {
+            throw APIError(.forbidden, "form_token: missing or stale; reload the wallet page")
+        }
     }
 
     private func walletPage(id: String) async -> Response {
         do {
             let charge = try await api.currentCharge(id: id)
-            return html(WalletPage.render(charge: charge, merchant: merchantName))
+            let token = await formTokens.token(for: charge.id)
+            return html(WalletPage.render(charge: charge, merchant: merchantName, formToken: token))
         } catch let error as APIError {
             return html(WalletPage.error(error.message), status: error.httpStatus)
         } catch {
@@ -105,11 +133,15 @@ struct SandboxRoutes: Sendable {
         do {
             let data = Data(try await request.collectBody(upTo: 4096).readableBytesView)
             let form = try WalletPage.parseForm(String(decoding: data, as: UTF8.self))
+            try await checkSameSite(request, form: form, id: id)
             guard let raw = form["action"], let action = SandboxAPI.WalletAction(rawValue: raw) else {
                 throw APIError(.invalidRequest, "action: must be pay, decline or cancel")
             }
             let (charge, redirect) = try await api.walletAction(id: id, action: action)
             if let redirect {
+                guard SandboxAPI.isSafeRedirect(redirect) else {
+                    return html(WalletPage.error("the return URL is not an http(s) or app URL; not redirecting"), status: 400)
+                }
                 return Response(status: .seeOther, headers: [.location: redirect], body: ResponseBody())
             }
             return html(WalletPage.done(charge: charge))
@@ -123,4 +155,39 @@ struct SandboxRoutes: Sendable {
             return html(WalletPage.error("the wallet is unavailable"), status: 503)
         }
     }
+}
+
+/// Random anti-forgery tokens for the wallet form, kept in memory (a page rendered
+/// before a restart must be reloaded). Bounded: the oldest are forgotten first.
+actor FormTokens {
+    private var tokens: [String: String] = [:]
+    private var order: [String] = []
+    static let capacity = 50_000
+
+    func token(for id: String) -> String {
+        if let token = tokens[id] { return token }
+        let token = randomHex(bytes: 16)
+        tokens[id] = token
+        order.append(id)
+        if order.count > Self.capacity {
+            let dropped = order.prefix(order.count - Self.capacity)
+            for old in dropped { tokens[old] = nil }
+            order.removeFirst(dropped.count)
+        }
+        return token
+    }
+
+    func check(_ token: String, for id: String) -> Bool {
+        guard let expected = tokens[id], expected.utf8.count == token.utf8.count else { return false }
+        var difference: UInt8 = 0
+        for (a, b) in zip(expected.utf8, token.utf8) { difference |= a ^ b }
+        return difference == 0
+    }
+}
+
+extension HTTPField.Name {
+    static let xFrameOptions = Self("X-Frame-Options")!
+    static let xContentTypeOptions = Self("X-Content-Type-Options")!
+    static let referrerPolicy = Self("Referrer-Policy")!
+    static let secFetchSite = Self("Sec-Fetch-Site")!
 }

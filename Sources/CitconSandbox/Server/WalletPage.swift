@@ -36,14 +36,17 @@ enum WalletPage {
     .status{margin-top:18px;padding:10px;border-radius:8px;background:#fff8c5;font-size:14px}
     """
 
-    static func render(charge: ChargeRecord, merchant: String) -> String {
+    static func render(charge: ChargeRecord, merchant: String, formToken: String) -> String {
         let open = charge.status == .pending
         let actions = open ? SandboxAPI.WalletAction.allCases.map { action in
             """
-            <form method="post" action="/sandbox/wallet/\(escape(charge.id))"><input type="hidden" name="action" value="\(action.rawValue)"><button class="\(action.rawValue)" type="submit">\(action.rawValue.capitalized)</button></form>
+            <form method="post" action="/sandbox/wallet/\(escape(charge.id))"><input type="hidden" name="form_token" value="\(escape(formToken))"><input type="hidden" name="action" value="\(action.rawValue)"><button class="\(action.rawValue)" type="submit">\(action.rawValue.capitalized)</button></form>
             """
         }.joined() : ""
+        // Without buttons the page still carries its token, so that a client posting a
+        // late choice gets the charge's state rather than a forgery refusal.
         let status = open ? "" : "<div class=\"status\">This charge is <b>\(escape(charge.status.rawValue))</b>; nothing to pay.</div>"
+            + "<form hidden method=\"post\" action=\"/sandbox/wallet/\(escape(charge.id))\"><input type=\"hidden\" name=\"form_token\" value=\"\(escape(formToken))\"></form>"
         return """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -90,5 +93,15 @@ enum WalletPage {
             form[name] = value
         }
         return form
+    }
+}
+
+extension HeadlessWallet {
+    /// The form token in a rendered wallet page (what a browser would post back).
+    public static func formToken(in html: String) -> String? {
+        guard let start = html.range(of: #"name="form_token" value=""#) else { return nil }
+        let rest = html[start.upperBound...]
+        guard let end = rest.firstIndex(of: "\"") else { return nil }
+        return String(rest[..<end])
     }
 }

@@ -29,6 +29,7 @@ public struct HeadlessWallet: URLOpener {
     }
 
     public func open(_ url: String) async throws(ChargeKitError) {
+        var formToken = ""
         guard let page = URL(string: url), page.scheme == "http" || page.scheme == "https" else {
             throw .appNotInstalled(scheme: URL(string: url)?.scheme ?? url)
         }
@@ -38,19 +39,20 @@ public struct HeadlessWallet: URLOpener {
             guard status == 200, String(decoding: html, as: UTF8.self).contains("<html") else {
                 throw ChargeKitError.openFailed("wallet page answered HTTP \(status)")
             }
+            formToken = HeadlessWallet.formToken(in: String(decoding: html, as: UTF8.self)) ?? ""
         } catch let error as ChargeKitError {
             throw error
         } catch {
             throw .openFailed("wallet page: \(error.localizedDescription)")
         }
         // The wallet app now runs on its own; the SDK's open() returns at once.
-        let choose = self.choose, reopenApp = self.reopenApp, session = self.session
+        let choose = self.choose, reopenApp = self.reopenApp, session = self.session, token = formToken
         Task {
             guard let action = await choose(url) else { return }
             var request = URLRequest(url: page)
             request.httpMethod = "POST"
             request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data("action=\(action.rawValue)".utf8)
+            request.httpBody = Data("form_token=\(token)&action=\(action.rawValue)".utf8)
             guard let (_, response) = try? await session.data(for: request),
                   let http = response as? HTTPURLResponse, http.statusCode == 303,
                   let location = http.value(forHTTPHeaderField: "Location"), let back = URL(string: location)
