@@ -173,3 +173,24 @@ struct WalletSafetyTests {
         await harness.stop()
     }
 }
+
+@Suite("Sandbox merchant key rotation")
+struct KeyRotationTests {
+    @Test func rotatingTheMerchantKeyRevokesTokensIssuedUnderTheOldOne() async throws {
+        let first = try await Harness.start { $0.merchantKey = "sk_old" }
+        let old = try await first.token("server")
+        #expect(try await first.http.call("GET", "/v1/transactions/0123456789abcdef", token: old).status == 404)
+        await first.stop(removing: false)
+        // Same key again: tokens survive a restart.
+        let same = try await Harness.start(directory: first.directory) { $0.merchantKey = "sk_old" }
+        #expect(try await same.http.call("GET", "/v1/transactions/0123456789abcdef", token: old).status == 404)
+        await same.stop(removing: false)
+        let rotated = try await Harness.start(directory: first.directory) { $0.merchantKey = "sk_new" }
+        let refused = try await rotated.http.call("GET", "/v1/transactions/0123456789abcdef", token: old)
+        #expect(refused.status == 401 && refused.code == "4010")
+        let oldKey = try await rotated.http.call("POST", "/v1/access-tokens", token: "sk_old", body: #"{"token_type":"server"}"#)
+        #expect(oldKey.status == 401)
+        #expect(try await rotated.token("server").isEmpty == false)
+        await rotated.stop()
+    }
+}

@@ -43,7 +43,8 @@ public struct SandboxServer: Sendable {
         let store = try store ?? SQLiteSandboxStore(path: configuration.databasePath, groupCommit: configuration.groupCommit)
         schemaVersion = try await store.migrate()
         if let key = configuration.merchantKey {
-            try await store.setSetting("merchant_key", to: key)
+            // A new key revokes every token issued under the old one.
+            try await store.rotateMerchantKey(to: key)
             merchantKey = key
         } else if let key = try await store.setting("merchant_key") {
             merchantKey = key

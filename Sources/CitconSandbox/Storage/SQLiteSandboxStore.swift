@@ -172,6 +172,17 @@ public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
         }
     }
 
+    public func rotateMerchantKey(to key: String) async throws -> Bool {
+        try await write { db in
+            let stored = try db.query("SELECT value FROM settings WHERE key = 'merchant_key'").first?.first?.string
+            guard stored != key else { return false }
+            try db.query("INSERT INTO settings(key, value) VALUES('merchant_key', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                         [.text(key)])
+            if stored != nil { try db.query("DELETE FROM tokens") }
+            return true
+        }
+    }
+
     public func insertToken(_ token: AccessTokenRecord) async throws {
         try await write { db in
             try db.query("INSERT INTO tokens(token, type, permissions, expires_at) VALUES(?, ?, ?, ?)",

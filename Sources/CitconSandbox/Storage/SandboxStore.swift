@@ -12,6 +12,10 @@ public protocol SandboxStore: Sendable {
     func setting(_ key: String) async throws -> String?
     /// Stores a setting.
     func setSetting(_ key: String, to value: String) async throws
+    /// Makes `key` the merchant key; when another key was stored, every access token
+    /// issued under it is revoked in the same transaction. Returns whether it changed.
+    @discardableResult
+    func rotateMerchantKey(to key: String) async throws -> Bool
     /// Stores a token.
     func insertToken(_ token: AccessTokenRecord) async throws
     /// Finds a token.
