@@ -360,11 +360,11 @@ public final class CPayManager: @unchecked Sendable {
             if !validated {
                 do { try CPayOrderValidator.validate(order) } catch { throw CPayError.invalidOrder(error) }
             }
+            let token = try token()
             // Without a way to open the wallet, confirming would use the charge up for nothing.
             guard withState({ $0.opener }) != nil else {
                 throw CPayError.walletUnavailable(.openFailed("no URLOpener set on CPayManager"))
             }
-            let token = try token()
             let returnURL = Self.returnURL(for: order)
             let body = UPIWire.ConfirmRequest(payment: order.payment, consumer: order.consumer, returnURL: returnURL,
                                               ext: order.ext, installments: order.installments)
