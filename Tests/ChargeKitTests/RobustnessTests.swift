@@ -27,18 +27,8 @@ struct SplitMix64: RandomNumberGenerator {
     @Test func mutatedCallbacksNeverCrashNorVerify() async throws {
         var generator = SplitMix64(state: 0xC0FFEE)
         let ledger = ChargeLedger()
-        let alphabet = Array("%&=?#$+ _-.~0123456789ABCDEFabcdefXxifc\u{00}\u{7F}é€".utf8)
         for round in 0..<3000 {
-            var bytes = Array(Self.seeds[round % Self.seeds.count].utf8)
-            for _ in 0..<Int.random(in: 1...6, using: &generator) {
-                let index = Int.random(in: 0..<bytes.count, using: &generator)
-                switch Int.random(in: 0..<3, using: &generator) {
-                case 0: bytes[index] = alphabet[Int.random(in: 0..<alphabet.count, using: &generator)]
-                case 1: bytes.insert(alphabet[Int.random(in: 0..<alphabet.count, using: &generator)], at: index)
-                default: if bytes.count > 1 { bytes.remove(at: index) }
-                }
-            }
-            let url = String(decoding: bytes, as: UTF8.self)
+            let url = MutationAgainstLedgerTests.mutate(Self.seeds[round % Self.seeds.count], edits: 1...6, using: &generator)
             for provider in PaymentProvider.allCases { _ = try? PaymentCallback.parse(url, provider: provider) }
             await #expect(throws: ChargeKitError.self) { try await ledger.verify(url: url) }
         }
@@ -64,9 +54,10 @@ struct SplitMix64: RandomNumberGenerator {
 @Suite struct MutationAgainstLedgerTests {
     static let alphabet = Array("%&=?#$+ _-.~0123456789ABCDEFabcdefXxifc\u{00}\u{7F}é€".utf8)
 
-    static func mutate(_ text: String, using generator: inout SplitMix64) -> String {
+    /// `text` with 1 to `edits` random byte edits (replace, insert, delete).
+    static func mutate(_ text: String, edits: ClosedRange<Int> = 1...4, using generator: inout SplitMix64) -> String {
         var bytes = Array(text.utf8)
-        for _ in 0..<Int.random(in: 1...4, using: &generator) {
+        for _ in 0..<Int.random(in: edits, using: &generator) {
             let index = Int.random(in: 0..<bytes.count, using: &generator)
             switch Int.random(in: 0..<3, using: &generator) {
             case 0: bytes[index] = alphabet[Int.random(in: 0..<alphabet.count, using: &generator)]
