@@ -31,6 +31,11 @@ struct Sandbox: AsyncParsableCommand {
         @Option(name: .customLong("token-ttl"), help: "Seconds an access token lives.") var tokenTTL = 86400.0
         @Option(name: .customLong("ipn-retry"), help: "IPN retry delays in seconds, comma-separated (default 1,2,4,8,16,32,64).")
         var ipnRetry: String?
+        @Option(name: .customLong("request-timeout"),
+                help: "Seconds a client may take to send a whole request; idle and half-sent connections are closed after it.")
+        var requestTimeout = 30.0
+        @Option(name: .customLong("max-connections"), help: "Most connections served at once (1 to 65536).")
+        var maxConnections = 256
         @Flag(name: .customLong("allow-remote-ipn"), help: "Allow IPN to non-loopback hosts.") var allowRemoteIPN = false
         @Flag(name: .customLong("no-group-commit"), help: "Commit each write alone (for comparison; slower).")
         var noGroupCommit = false
@@ -51,6 +56,10 @@ struct Sandbox: AsyncParsableCommand {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port)") }
             _ = try Self.seconds(chargeTTL, option: "--charge-ttl")
             _ = try Self.seconds(tokenTTL, option: "--token-ttl")
+            _ = try Self.seconds(requestTimeout, option: "--request-timeout")
+            guard (1...65536).contains(maxConnections) else {
+                throw ValidationError("--max-connections must be 1 to 65536, got \(maxConnections)")
+            }
             _ = try retrySchedule()
         }
 
@@ -74,6 +83,8 @@ struct Sandbox: AsyncParsableCommand {
             configuration.merchantKey = merchantKey
             configuration.chargeLifetime = try Self.seconds(chargeTTL, option: "--charge-ttl")
             configuration.tokenLifetime = try Self.seconds(tokenTTL, option: "--token-ttl")
+            configuration.requestTimeout = try Self.seconds(requestTimeout, option: "--request-timeout")
+            configuration.maximumConnections = maxConnections
             configuration.allowNonLoopbackIPN = allowRemoteIPN
             configuration.groupCommit = !noGroupCommit
             if let schedule = try retrySchedule() { configuration.ipnRetrySchedule = schedule }

@@ -82,6 +82,7 @@ struct SandboxOptionTests {
         ["--charge-ttl", "1e19"], ["--charge-ttl", "nan"], ["--charge-ttl", "-5"], ["--charge-ttl", "inf"], ["--charge-ttl", "0"],
         ["--token-ttl", "1e300"], ["--ipn-retry", "inf"], ["--ipn-retry", "1,nan"], ["--ipn-retry", "-1"], ["--ipn-retry", "1,,2"],
         ["--port", "70000"], ["--port", "-1"],
+        ["--request-timeout", "0"], ["--request-timeout", "inf"], ["--max-connections", "0"], ["--max-connections", "100000"],
     ])
     func numericOptionsAreCheckedBeforeUse(option: [String]) async throws {
         let folder = try CLI.temporaryFolder()

@@ -44,8 +44,9 @@ struct ClientRetryTests {
             Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                         onServerRunning: { ready($0.localAddress?.port ?? 0) }, logger: logger)
         }
-        defer { Task { await runner.stop() } }
-        try await body(try #require(URL(string: "http://127.0.0.1:\(runner.value)")))
+        try await withCleanup({ await runner.stop() }) {
+            try await body(try #require(URL(string: "http://127.0.0.1:\(runner.value)")))
+        }
     }
 
     @Test("an inquiry is retried after 5xx answers and succeeds")

@@ -135,3 +135,18 @@ func eventually(_ timeout: Duration = .seconds(10), _ condition: () async throws
     }
     return try await condition()
 }
+
+/// Runs `body`, then awaits `cleanup`, also when `body` throws: the servers a test
+/// started have shut down before the test ends (a `defer { Task { … } }` would let
+/// the test end first and the shutdown run, or fail, unobserved).
+func withCleanup<T>(_ cleanup: () async -> Void, _ body: () async throws -> T) async throws -> T {
+    let value: T
+    do {
+        value = try await body()
+    } catch {
+        await cleanup()
+        throw error
+    }
+    await cleanup()
+    return value
+}

@@ -9,21 +9,22 @@ struct IPNTests {
     func retriesThenDelivers() async throws {
         let receiver = try await IPNReceiver.start(script: [500, 500])
         let harness = try await Harness.start()
-        defer { Task { await harness.stop(); await receiver.stop() } }
-        let server = try await harness.token("server")
-        let client = try await harness.token("client")
-        let (id, chargeToken) = try await harness.createCharge(server, ipn: receiver.url)
-        _ = try await harness.confirm(client, chargeToken: chargeToken, returnURL: "myapp://back")
-        let delivered = try await eventually {
-            try await harness.sandbox.server.store.notifications(transactionID: id).first?.state == "delivered"
+        try await withCleanup({ await harness.stop(); await receiver.stop() }) {
+            let server = try await harness.token("server")
+            let client = try await harness.token("client")
+            let (id, chargeToken) = try await harness.createCharge(server, ipn: receiver.url)
+            _ = try await harness.confirm(client, chargeToken: chargeToken, returnURL: "myapp://back")
+            let delivered = try await eventually {
+                try await harness.sandbox.server.store.notifications(transactionID: id).first?.state == "delivered"
+            }
+            #expect(delivered)
+            let deliveries = receiver.deliveries
+            #expect(deliveries.map(\.answered) == [500, 500, 200])
+            #expect(deliveries.map(\.attempt) == [1, 2, 3])
+            #expect(deliveries.allSatisfy { $0.check?.data?.id == id && $0.check?.data?.status == .pending })
+            let entry = try #require(try await harness.sandbox.server.store.notifications(transactionID: id).first)
+            #expect(entry.attempts == 3 && entry.lastError == nil)
         }
-        #expect(delivered)
-        let deliveries = receiver.deliveries
-        #expect(deliveries.map(\.answered) == [500, 500, 200])
-        #expect(deliveries.map(\.attempt) == [1, 2, 3])
-        #expect(deliveries.allSatisfy { $0.check?.data?.id == id && $0.check?.data?.status == .pending })
-        let entry = try #require(try await harness.sandbox.server.store.notifications(transactionID: id).first)
-        #expect(entry.attempts == 3 && entry.lastError == nil)
     }
 
     @Test("a dead receiver ends in the dead-letter state after the last scheduled attempt")
@@ -32,46 +33,48 @@ struct IPNTests {
         let url = gone.url
         await gone.stop()
         let harness = try await Harness.start { $0.ipnRetrySchedule = [.milliseconds(30), .milliseconds(60)] }
-        defer { Task { await harness.stop() } }
-        let server = try await harness.token("server")
-        let (id, _) = try await harness.createCharge(server, ipn: url)
-        _ = try await harness.http.call("POST", "/v1/cancels", token: server,
-                                        body: #"{"transaction_id":"\#(id)","reference":"c-\#(id)"}"#)
-        let dead = try await eventually {
-            try await harness.sandbox.server.store.notifications(transactionID: id).first?.state == "dead"
+        try await withCleanup({ await harness.stop() }) {
+            let server = try await harness.token("server")
+            let (id, _) = try await harness.createCharge(server, ipn: url)
+            _ = try await harness.http.call("POST", "/v1/cancels", token: server,
+                                            body: #"{"transaction_id":"\#(id)","reference":"c-\#(id)"}"#)
+            let dead = try await eventually {
+                try await harness.sandbox.server.store.notifications(transactionID: id).first?.state == "dead"
+            }
+            #expect(dead)
+            let entry = try #require(try await harness.sandbox.server.store.notifications(transactionID: id).first)
+            #expect(entry.attempts == 3, "first attempt plus two retries")
+            #expect(entry.lastError != nil)
+            #expect(entry.status == "canceled")
         }
-        #expect(dead)
-        let entry = try #require(try await harness.sandbox.server.store.notifications(transactionID: id).first)
-        #expect(entry.attempts == 3, "first attempt plus two retries")
-        #expect(entry.lastError != nil)
-        #expect(entry.status == "canceled")
     }
 
     @Test("every status change writes one IPN with the inquiry JSON; no change, no IPN")
     func oneNotificationPerChange() async throws {
         let receiver = try await IPNReceiver.start()
         let harness = try await Harness.start()
-        defer { Task { await harness.stop(); await receiver.stop() } }
-        let server = try await harness.token("server")
-        let client = try await harness.token("client")
-        let (id, chargeToken) = try await harness.createCharge(server, amount: 700, method: "card", ipn: receiver.url)
-        _ = try await harness.confirm(client, chargeToken: chargeToken, method: "card", returnURL: "myapp://back")
-        _ = try await harness.wallet(id, "pay")
-        _ = try await harness.wallet(id, "decline")
-        let captured = try await harness.http.call("POST", "/v1/captures", token: server,
-                                                   body: #"{"transaction_id":"\#(id)","reference":"cap-\#(id)"}"#)
-        _ = try await harness.http.call("POST", "/v1/refunds", token: server,
-                                        body: #"{"transaction_id":"\#(id)","reference":"ref-\#(id)","amount":100}"#)
-        #expect(await receiver.wait { $0.count >= 3 })
-        try await Task.sleep(for: .milliseconds(200))
-        let statuses = receiver.deliveries.compactMap { $0.check?.data?.status }
-        #expect(statuses == [.pending, .authorized, .succeeded])
-        let inquiry = try await harness.inquire(server, id)
-        let last = try #require(receiver.deliveries.last?.check)
-        #expect(last.data?.amountCaptured == 700)
-        let answer = try JSONDecoder().decode(CPayCheck.self, from: captured.body)
-        #expect(last == answer, "the IPN is the inquiry JSON of the transaction at that change")
-        #expect(inquiry.data?["amount_refunded"] as? Int == 100, "refunds change amounts, not the status")
+        try await withCleanup({ await harness.stop(); await receiver.stop() }) {
+            let server = try await harness.token("server")
+            let client = try await harness.token("client")
+            let (id, chargeToken) = try await harness.createCharge(server, amount: 700, method: "card", ipn: receiver.url)
+            _ = try await harness.confirm(client, chargeToken: chargeToken, method: "card", returnURL: "myapp://back")
+            _ = try await harness.wallet(id, "pay")
+            _ = try await harness.wallet(id, "decline")
+            let captured = try await harness.http.call("POST", "/v1/captures", token: server,
+                                                       body: #"{"transaction_id":"\#(id)","reference":"cap-\#(id)"}"#)
+            _ = try await harness.http.call("POST", "/v1/refunds", token: server,
+                                            body: #"{"transaction_id":"\#(id)","reference":"ref-\#(id)","amount":100}"#)
+            #expect(await receiver.wait { $0.count >= 3 })
+            try await Task.sleep(for: .milliseconds(200))
+            let statuses = receiver.deliveries.compactMap { $0.check?.data?.status }
+            #expect(statuses == [.pending, .authorized, .succeeded])
+            let inquiry = try await harness.inquire(server, id)
+            let last = try #require(receiver.deliveries.last?.check)
+            #expect(last.data?.amountCaptured == 700)
+            let answer = try JSONDecoder().decode(CPayCheck.self, from: captured.body)
+            #expect(last == answer, "the IPN is the inquiry JSON of the transaction at that change")
+            #expect(inquiry.data?["amount_refunded"] as? Int == 100, "refunds change amounts, not the status")
+        }
     }
 
     @Test("a receiver that never answers times out and is retried, then dead-lettered")
@@ -81,15 +84,16 @@ struct IPNTests {
             $0.ipnTimeout = .milliseconds(200)
             $0.ipnRetrySchedule = [.milliseconds(20)]
         }
-        defer { Task { await harness.stop(); await receiver.stop() } }
-        let server = try await harness.token("server")
-        let (id, _) = try await harness.createCharge(server, ipn: receiver.url)
-        _ = try await harness.http.call("POST", "/v1/cancels", token: server, body: #"{"transaction_id":"\#(id)","reference":"h-\#(id)"}"#)
-        #expect(try await eventually(.seconds(5)) {
-            try await harness.sandbox.server.store.notifications(transactionID: id).first?.state == "dead"
-        })
-        let entry = try #require(try await harness.sandbox.server.store.notifications(transactionID: id).first)
-        #expect(entry.attempts == 2 && entry.lastError == "timed out")
+        try await withCleanup({ await harness.stop(); await receiver.stop() }) {
+            let server = try await harness.token("server")
+            let (id, _) = try await harness.createCharge(server, ipn: receiver.url)
+            _ = try await harness.http.call("POST", "/v1/cancels", token: server, body: #"{"transaction_id":"\#(id)","reference":"h-\#(id)"}"#)
+            #expect(try await eventually(.seconds(5)) {
+                try await harness.sandbox.server.store.notifications(transactionID: id).first?.state == "dead"
+            })
+            let entry = try #require(try await harness.sandbox.server.store.notifications(transactionID: id).first)
+            #expect(entry.attempts == 2 && entry.lastError == "timed out")
+        }
     }
 
     @Test("a hanging receiver delays only its own IPNs, not another merchant URL's")
@@ -97,32 +101,35 @@ struct IPNTests {
         let slow = try await IPNReceiver.start(script: [], delay: .seconds(4))
         let fast = try await IPNReceiver.start()
         let harness = try await Harness.start { $0.ipnTimeout = .seconds(3) }
-        defer { Task { await harness.stop(); await slow.stop(); await fast.stop() } }
-        let server = try await harness.token("server")
-        let (stuck, _) = try await harness.createCharge(server, ipn: slow.url)
-        _ = try await harness.http.call("POST", "/v1/cancels", token: server, body: #"{"transaction_id":"\#(stuck)","reference":"s-\#(stuck)"}"#)
-        #expect(await slow.wait { $0.count == 1 }, "the slow receiver has the first IPN in hand")
-        let (id, _) = try await harness.createCharge(server, ipn: fast.url)
-        _ = try await harness.http.call("POST", "/v1/cancels", token: server, body: #"{"transaction_id":"\#(id)","reference":"f-\#(id)"}"#)
-        let started = ContinuousClock.now
-        #expect(await fast.wait(timeout: .seconds(10)) { $0.count == 1 })
-        #expect(ContinuousClock.now - started < .seconds(2), "delivered while the other receiver still hangs")
+        try await withCleanup({ await harness.stop(); await slow.stop(); await fast.stop() }) {
+            let server = try await harness.token("server")
+            let (stuck, _) = try await harness.createCharge(server, ipn: slow.url)
+            _ = try await harness.http.call("POST", "/v1/cancels", token: server, body: #"{"transaction_id":"\#(stuck)","reference":"s-\#(stuck)"}"#)
+            #expect(await slow.wait { $0.count == 1 }, "the slow receiver has the first IPN in hand")
+            let (id, _) = try await harness.createCharge(server, ipn: fast.url)
+            _ = try await harness.http.call("POST", "/v1/cancels", token: server, body: #"{"transaction_id":"\#(id)","reference":"f-\#(id)"}"#)
+            let started = ContinuousClock.now
+            #expect(await fast.wait(timeout: .seconds(10)) { $0.count == 1 })
+            #expect(ContinuousClock.now - started < .seconds(2), "delivered while the other receiver still hangs")
+        }
     }
 
     @Test("IPN to a non-loopback host is refused unless allowed")
     func loopbackOnly() async throws {
         let harness = try await Harness.start()
-        defer { Task { await harness.stop() } }
-        let server = try await harness.token("server")
-        let remote = try await harness.http.call("POST", "/v1/charges", token: server,
-                                                 body: Harness.chargeBody(reference: "r1", ipn: "http://203.0.113.9/ipn"))
-        #expect(remote.status == 400 && remote.message.hasPrefix("urls.ipn:"))
-        let open = try await Harness.start { $0.allowNonLoopbackIPN = true }
-        defer { Task { await open.stop() } }
-        let openServer = try await open.token("server")
-        let allowed = try await open.http.call("POST", "/v1/charges", token: openServer,
-                                               body: Harness.chargeBody(reference: "r1", ipn: "http://203.0.113.9/ipn"))
-        #expect(allowed.status == 201)
+        try await withCleanup({ await harness.stop() }) {
+            let server = try await harness.token("server")
+            let remote = try await harness.http.call("POST", "/v1/charges", token: server,
+                                                     body: Harness.chargeBody(reference: "r1", ipn: "http://203.0.113.9/ipn"))
+            #expect(remote.status == 400 && remote.message.hasPrefix("urls.ipn:"))
+            let open = try await Harness.start { $0.allowNonLoopbackIPN = true }
+            try await withCleanup({ await open.stop() }) {
+                let openServer = try await open.token("server")
+                let allowed = try await open.http.call("POST", "/v1/charges", token: openServer,
+                                                       body: Harness.chargeBody(reference: "r1", ipn: "http://203.0.113.9/ipn"))
+                #expect(allowed.status == 201)
+            }
+        }
     }
 
     @Test("pending deliveries resume after a restart")
@@ -135,9 +142,10 @@ struct IPNTests {
         #expect(await receiver.wait { $0.count == 1 })
         await first.stop(removing: false)
         let second = try await Harness.start(directory: first.directory) { $0.ipnRetrySchedule = [.seconds(1)] }
-        defer { Task { await second.stop(); await receiver.stop() } }
-        #expect(await receiver.wait { $0.count == 2 })
-        #expect(receiver.deliveries.last?.answered == 200)
-        #expect(try await eventually { try await second.sandbox.server.store.notifications(transactionID: id).first?.state == "delivered" })
+        try await withCleanup({ await second.stop(); await receiver.stop() }) { () async throws in
+            #expect(await receiver.wait { $0.count == 2 })
+            #expect(receiver.deliveries.last?.answered == 200)
+            #expect(try await eventually { try await second.sandbox.server.store.notifications(transactionID: id).first?.state == "delivered" })
+        }
     }
 }

@@ -1,9 +1,6 @@
 import CitconUPI
 import Foundation
 import ServiceLifecycle
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Delivers the outbox: POSTs each pending IPN (the inquiry JSON) to its `urls.ipn`.
 /// A 2xx answer marks it delivered. Any other answer, a timeout or a refused
@@ -17,27 +14,21 @@ struct IPNWorker: Service {
     let store: any SandboxStore
     let api: SandboxAPI
     let configuration: SandboxConfiguration
-    let session: URLSession
+    let poster: IPNPost
 
     init(store: any SandboxStore, api: SandboxAPI, configuration: SandboxConfiguration) {
         self.store = store
         self.api = api
         self.configuration = configuration
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.timeoutIntervalForRequest = Double(configuration.ipnTimeout.milliseconds) / 1000
-        // A total deadline per delivery, however slowly the receiver streams its answer.
-        sessionConfiguration.timeoutIntervalForResource = Double(configuration.ipnTimeout.milliseconds) / 1000
-        // A 3xx is a failed attempt: the IPN goes only to the URL the merchant gave.
-        session = URLSession(configuration: sessionConfiguration, delegate: NoRedirects(), delegateQueue: nil)
+        poster = IPNPost(timeout: configuration.ipnTimeout, loopbackOnly: !configuration.allowNonLoopbackIPN)
     }
 
     /// The most deliveries in flight at once.
     static let concurrency = 32
 
     func run() async throws {
-        // Stop between deliveries, never in the middle of one: cancelling a URLSession
-        // request from a cancellation handler deadlocked FoundationNetworking on Linux.
-        // A delivery in flight ends within the IPN timeout; its outcome is recorded.
+        // Stop between deliveries, never in the middle of one: a delivery in flight
+        // ends within the IPN timeout (see ``IPNPost``) and its outcome is recorded.
         // Deliveries run side by side, so a slow receiver delays only its own IPNs.
         let inFlight = InFlight()
         await withDiscardingTaskGroup { group in
@@ -82,34 +73,20 @@ struct IPNWorker: Service {
     /// One attempt at one IPN.
     func deliver(_ entry: OutboxEntry) async {
         let attempts = entry.attempts + 1
+        let outcome = await poster.post(entry.payload, to: entry.url, headers: [
+            ("Content-Type", "application/json"),
+            ("X-Citcon-Transaction", entry.transactionID),
+            ("X-Citcon-Attempt", String(attempts)),
+        ])
         var failure: String?
-        if !configuration.allowNonLoopbackIPN && !isLoopback(entry.url) {
-            failure = "not a loopback address"
-        } else if let url = URL(string: entry.url) {
-            var request = URLRequest(url: url, timeoutInterval: Double(configuration.ipnTimeout.milliseconds) / 1000)
-            request.httpMethod = "POST"
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.setValue(entry.transactionID, forHTTPHeaderField: "X-Citcon-Transaction")
-            request.setValue(String(attempts), forHTTPHeaderField: "X-Citcon-Attempt")
-            request.httpBody = entry.payload
-            do {
-                let (_, response) = try await session.data(for: request)
-                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                if !(200..<300).contains(status) { failure = (300..<400).contains(status) ? "HTTP \(status) (redirects are not followed)" : "HTTP \(status)" }
-            } catch let error as URLError where error.code == .timedOut {
-                failure = "timed out"
-            } catch {
-                failure = error.localizedDescription
-            }
-        } else {
-            failure = "not a URL"
-        }
+        var permanent = false
+        if case .failure(let reason) = outcome { (failure, permanent) = (reason.reason, reason.isPermanent) }
         let now = epochMilliseconds()
         let state: String
         var next = now
         if failure == nil {
             state = "delivered"
-        } else if attempts > configuration.ipnRetrySchedule.count || failure == "not a loopback address" {
+        } else if attempts > configuration.ipnRetrySchedule.count || permanent {
             state = "dead"
         } else {
             state = "pending"

@@ -30,6 +30,14 @@ public struct SandboxConfiguration: Sendable {
     public var allowNonLoopbackIPN = false
     /// Whether concurrent writes share one durable commit (see ``SQLiteSandboxStore``).
     public var groupCommit = true
+    /// How long a client may take to send a whole request (from connecting, or from
+    /// the previous answer); a half-sent or idle connection is closed after it.
+    public var requestTimeout: Duration = .seconds(30)
+    /// The most connections served at once; further clients wait to be accepted.
+    public var maximumConnections = 256
+    /// The most bytes of an over-limit body read and discarded before the `413`
+    /// answer, so that a client that writes its whole body before reading still gets it.
+    public var maximumDiscardedBytes = 8 << 20
     /// How often the IPN worker and the expiry sweeper look for work.
     public var workerInterval: Duration = .milliseconds(100)
 

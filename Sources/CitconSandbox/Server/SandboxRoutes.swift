@@ -11,6 +11,8 @@ import NIOCore
 struct SandboxRoutes: Sendable {
     let api: SandboxAPI
     let merchantName: String
+    /// How much of an over-limit body is read and discarded before answering.
+    let discardLimit: Int
     /// The wallet form's anti-forgery tokens, one per charge page rendered.
     let formTokens = FormTokens()
 
@@ -67,12 +69,12 @@ struct SandboxRoutes: Sendable {
         _ request: Request, status: Int = 200,
         _ handler: @Sendable (Data, String?) async throws -> Payload
     ) async -> Response {
-        var request = request
         let data: Data
         do {
-            data = Data(try await request.collectBody(upTo: UPIWire.maximumBodyBytes).readableBytesView)
-        } catch is NIOTooManyBytesError {
-            return Self.failure(APIError(.bodyTooLarge, "body: larger than \(UPIWire.maximumBodyBytes) bytes"))
+            guard let body = try await readBody(request, limit: UPIWire.maximumBodyBytes) else {
+                return Self.closing(Self.failure(APIError(.bodyTooLarge, "body: larger than \(UPIWire.maximumBodyBytes) bytes")))
+            }
+            data = body
         } catch {
             return Self.failure(APIError(.malformedJSON, "body: could not be read"))
         }
@@ -83,6 +85,31 @@ struct SandboxRoutes: Sendable {
         } catch {
             return Self.failure(APIError(.invalidRequest, "request: \(error)"))
         }
+    }
+
+    /// The body, or `nil` when it is longer than `limit`. A longer body is still read,
+    /// and discarded, up to ``SandboxConfiguration/maximumDiscardedBytes``, so that a
+    /// client that writes its whole body before it reads gets the `413` (beyond that,
+    /// ``RequestDeadline`` closes the connection once the answer is written).
+    private func readBody(_ request: Request, limit: Int) async throws -> Data? {
+        var collected = ByteBuffer()
+        var total = 0
+        for try await chunk in request.body {
+            total += chunk.readableBytes
+            if total <= limit {
+                collected.writeImmutableBuffer(chunk)
+            } else if total - limit > discardLimit {
+                break
+            }
+        }
+        return total <= limit ? Data(collected.readableBytesView) : nil
+    }
+
+    /// The same answer, after which the connection is closed.
+    static func closing(_ response: Response) -> Response {
+        var response = response
+        response.headers[.connection] = "close"
+        return response
     }
 
     // MARK: Wallet
@@ -129,9 +156,10 @@ struct SandboxRoutes: Sendable {
     }
 
     private func walletPost(_ request: Request, id: String) async -> Response {
-        var request = request
         do {
-            let data = Data(try await request.collectBody(upTo: 4096).readableBytesView)
+            guard let data = try await readBody(request, limit: 4096) else {
+                return Self.closing(html(WalletPage.error("form larger than 4096 bytes"), status: 413))
+            }
             let form = try WalletPage.parseForm(String(decoding: data, as: UTF8.self))
             try await checkSameSite(request, form: form, id: id)
             guard let raw = form["action"], let action = SandboxAPI.WalletAction(rawValue: raw) else {
@@ -149,8 +177,6 @@ struct SandboxRoutes: Sendable {
             return html(WalletPage.error(error.message), status: error.httpStatus)
         } catch let error as ChargeKitError {
             return html(WalletPage.error(error.description), status: 400)
-        } catch is NIOTooManyBytesError {
-            return html(WalletPage.error("form larger than 4096 bytes"), status: 413)
         } catch {
             return html(WalletPage.error("the wallet is unavailable"), status: 503)
         }

@@ -1,6 +1,7 @@
 import CitconUPI
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -80,15 +81,23 @@ public struct SandboxServer: Sendable {
         -> some ApplicationProtocol & Service
     {
         let router = Router()
-        SandboxRoutes(api: api, merchantName: configuration.merchantName).register(on: router)
+        SandboxRoutes(api: api, merchantName: configuration.merchantName,
+                      discardLimit: configuration.maximumDiscardedBytes).register(on: router)
         var logger = Logger(label: "chargekit.sandbox")
         logger.logLevel = .warning
+        let requestTimeout = configuration.requestTimeout
+        let maximumRequestBody = UPIWire.maximumBodyBytes + configuration.maximumDiscardedBytes
         let worker = IPNWorker(store: store, api: api, configuration: configuration)
         let (host, key, path, version, baseURL) = (configuration.host, merchantKey, configuration.databasePath,
                                                    schemaVersion, self.baseURL)
         let app = Application(
             router: router,
-            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "chargekit-upi-sandbox"),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [RequestDeadline(timeout: .init(requestTimeout), maximumBodyBytes: maximumRequestBody)],
+                idleTimeout: .init(requestTimeout)
+            )),
+            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "chargekit-upi-sandbox",
+                                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
             services: [worker],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0

@@ -42,7 +42,8 @@ public final class IPNReceiver: Sendable {
 
     /// Starts a receiver on a free loopback port; `script` lists the statuses of the
     /// first answers (200 after that); `delay` holds every answer back (a hanging receiver).
-    public static func start(script: [Int] = [], delay: Duration = .zero) async throws -> IPNReceiver {
+    /// `host` is the loopback address to listen on: `127.0.0.1` or `::1`.
+    public static func start(script: [Int] = [], delay: Duration = .zero, host: String = "127.0.0.1") async throws -> IPNReceiver {
         let state = State(script: script)
         let router = Router()
         router.post("/ipn") { request, _ -> Response in
@@ -61,10 +62,10 @@ public final class IPNReceiver: Sendable {
         var logger = Logger(label: "chargekit.ipn-receiver")
         logger.logLevel = .warning
         let runner = try await ServiceRunner<Int>.start(logger: logger) { ready in
-            Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            Application(router: router, configuration: .init(address: .hostname(host, port: 0)),
                         onServerRunning: { ready($0.localAddress?.port ?? 0) }, logger: logger)
         }
-        return IPNReceiver(state: state, runner: runner, url: "http://127.0.0.1:\(runner.value)/ipn")
+        return IPNReceiver(state: state, runner: runner, url: "http://\(host.contains(":") ? "[\(host)]" : host):\(runner.value)/ipn")
     }
 
     /// Every notification received so far, in order.

@@ -1,0 +1,137 @@
+import CitconSandbox
+import CitconUPI
+import Foundation
+import Testing
+
+/// IPN receivers and HTTP clients that misbehave: each must cost the sandbox a
+/// bounded time and a bounded amount of memory, and never its other clients.
+@Suite("Hostile network peers")
+struct HostileNetworkTests {
+    /// Creates a charge whose IPN goes to `ipn`, cancels it (one IPN), and waits until
+    /// the outbox records the first attempt's outcome.
+    private func firstAttempt(_ harness: Harness, ipn: String) async throws -> (entry: OutboxEntry?, seconds: Double) {
+        let server = try await harness.token("server")
+        let (id, _) = try await harness.createCharge(server, ipn: ipn)
+        let started = ContinuousClock.now
+        _ = try await harness.http.call("POST", "/v1/cancels", token: server,
+                                        body: #"{"transaction_id":"\#(id)","reference":"c-\#(id)"}"#)
+        _ = try await eventually(.seconds(15)) {
+            try await harness.sandbox.server.store.notifications(transactionID: id).first.map { $0.attempts >= 1 } == true
+        }
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return (try await harness.sandbox.server.store.notifications(transactionID: id).first, seconds)
+    }
+
+    @Test("an IPN to [::1] is delivered, not accepted and then dropped")
+    func ipv6LoopbackDelivered() async throws {
+        let receiver = try await IPNReceiver.start(host: "::1")
+        let harness = try await Harness.start()
+        try await withCleanup({ await harness.stop(); await receiver.stop() }) {
+            #expect(receiver.url.hasPrefix("http://[::1]:"))
+            let (entry, _) = try await firstAttempt(harness, ipn: receiver.url)
+            #expect(entry?.state == "delivered", "\(String(describing: entry?.lastError))")
+            #expect(receiver.deliveries.count == 1)
+        }
+    }
+
+    @Test("a receiver that streams an endless answer fails the attempt at the answer bound, at once")
+    func endlessAnswer() async throws {
+        let endless = try RawServer { socket in
+            guard socket.send(Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n".utf8)) else { return }
+            let chunk = Data(repeating: UInt8(ascii: "x"), count: 16 * 1024)
+            for _ in 0..<10_000 where socket.send(chunk, timeout: .seconds(2)) {}
+        }
+        defer { endless.stop() }
+        let harness = try await Harness.start { $0.ipnTimeout = .seconds(8); $0.ipnRetrySchedule = [.seconds(60)] }
+        try await withCleanup({ await harness.stop() }) {
+            let (entry, seconds) = try await firstAttempt(harness, ipn: "http://127.0.0.1:\(endless.port)/ipn")
+            #expect(entry?.state == "pending", "a failed attempt, to be retried")
+            #expect(entry?.lastError?.hasPrefix("answer larger than") == true, "\(String(describing: entry?.lastError))")
+            #expect(seconds < 6, "ended by the byte bound, not the deadline (\(seconds) s)")
+        }
+    }
+
+    @Test("a receiver that trickles its answer is cut off at the total deadline")
+    func tricklingAnswer() async throws {
+        let slow = try RawServer { socket in
+            guard socket.send(Data("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n".utf8)) else { return }
+            for _ in 0..<200 {
+                guard socket.send(Data("x".utf8), timeout: .seconds(1)) else { return }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+        defer { slow.stop() }
+        let harness = try await Harness.start { $0.ipnTimeout = .seconds(1); $0.ipnRetrySchedule = [.seconds(60)] }
+        try await withCleanup({ await harness.stop() }) {
+            let (entry, seconds) = try await firstAttempt(harness, ipn: "http://127.0.0.1:\(slow.port)/ipn")
+            #expect(entry?.state == "pending")
+            #expect(entry?.lastError == "timed out", "\(String(describing: entry?.lastError))")
+            #expect(seconds < 5, "the 1 s deadline holds however the bytes trickle (\(seconds) s)")
+        }
+    }
+
+    @Test("a half-sent request is closed after the request timeout")
+    func halfSentRequest() async throws {
+        let harness = try await Harness.start { $0.requestTimeout = .milliseconds(500) }
+        try await withCleanup({ await harness.stop() }) {
+            let port = try #require(URL(string: harness.sandbox.info.baseURL)?.port)
+            let silent = try RawSocket.connect(port: port)
+            let half = try RawSocket.connect(port: port)
+            #expect(half.send(Data("POST /v1/charges HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"tra".utf8)))
+            let started = ContinuousClock.now
+            let (_, silentClosed) = await offPool { silent.receive(timeout: .seconds(5)) }
+            let (_, halfClosed) = await offPool { half.receive(timeout: .seconds(5)) }
+            #expect(silentClosed && halfClosed)
+            #expect(ContinuousClock.now - started < .seconds(4))
+        }
+    }
+
+    @Test("idle connections up to the limit do not starve a real client")
+    func connectionLimit() async throws {
+        let harness = try await Harness.start { $0.maximumConnections = 4; $0.requestTimeout = .milliseconds(700) }
+        try await withCleanup({ await harness.stop() }) {
+            let port = try #require(URL(string: harness.sandbox.info.baseURL)?.port)
+            let idle = try (0..<12).map { _ in try RawSocket.connect(port: port) }
+            let health = try await harness.http.call("GET", "/v1/health")
+            #expect(health.status == 200)
+            #expect(idle.count == 12)
+        }
+    }
+
+    @Test("a client that writes its whole over-limit body before reading still gets the 413")
+    func tooLargeWrittenWhole() async throws {
+        let harness = try await Harness.start()
+        try await withCleanup({ await harness.stop() }) {
+            let port = try #require(URL(string: harness.sandbox.info.baseURL)?.port)
+            let socket = try RawSocket.connect(port: port)
+            let body = Data(repeating: UInt8(ascii: " "), count: 2 << 20)
+            let head = "POST /v1/charges HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+            let sent = await offPool { socket.send(Data(head.utf8) + body, timeout: .seconds(10)) }
+            #expect(sent, "the server reads the body it refuses")
+            let (answer, closed) = await offPool { socket.receive(timeout: .seconds(5)) }
+            let text = String(decoding: answer, as: UTF8.self)
+            #expect(closed, "the refusal ends the connection")
+            #expect(text.hasPrefix("HTTP/1.1 413"), "\(text.prefix(200))")
+            #expect(text.contains("\"4130\""))
+        }
+    }
+
+    @Test("a body beyond the discard bound gets its connection closed, not drained without end")
+    func endlessBody() async throws {
+        let harness = try await Harness.start { $0.maximumDiscardedBytes = 256 * 1024 }
+        try await withCleanup({ await harness.stop() }) {
+            let port = try #require(URL(string: harness.sandbox.info.baseURL)?.port)
+            let socket = try RawSocket.connect(port: port)
+            let head = "POST /v1/charges HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000000000\r\n\r\n"
+            #expect(socket.send(Data(head.utf8)))
+            let chunk = Data(repeating: UInt8(ascii: " "), count: 64 * 1024)
+            let sent = await offPool { () -> Int in
+                var sent = 0
+                while sent < 64 << 20, socket.send(chunk, timeout: .seconds(3)) { sent += chunk.count }
+                return sent
+            }
+            #expect(sent < 64 << 20, "the server stopped reading and closed (\(sent) bytes sent)")
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A blocking TCP socket for tests that must misbehave as no HTTP library would:
+/// send half a request, write a whole body before reading, stream an endless answer.
+final class RawSocket: @unchecked Sendable {
+    let descriptor: Int32
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// Connects to `127.0.0.1:port`.
+    static func connect(port: Int) throws -> RawSocket {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { systemConnect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            close(fd)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        return RawSocket(descriptor: fd)
+    }
+
+    /// Writes all of `data`; `false` when the peer closed or `timeout` passed.
+    @discardableResult
+    func send(_ data: Data, timeout: Duration = .seconds(20)) -> Bool {
+        setTimeout(SO_SNDTIMEO, timeout)
+        return data.withUnsafeBytes { raw -> Bool in
+            guard let base = raw.baseAddress else { return true }
+            var offset = 0
+            while offset < raw.count {
+                #if canImport(Glibc)
+                let written = Glibc.send(descriptor, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                #else
+                let written = Darwin.send(descriptor, base + offset, raw.count - offset, 0)
+                #endif
+                if written <= 0 { return false }
+                offset += written
+            }
+            return true
+        }
+    }
+
+    /// Reads until the peer closes, `limit` bytes arrived, or `timeout` passes without a byte.
+    /// `closed` says whether the peer closed the connection.
+    func receive(timeout: Duration, limit: Int = 1 << 20) -> (data: Data, closed: Bool) {
+        setTimeout(SO_RCVTIMEO, timeout)
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while data.count < limit {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count == 0 { return (data, true) }
+            if count < 0 { return (data, errno == ECONNRESET) }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        return (data, false)
+    }
+
+    private func setTimeout(_ option: Int32, _ duration: Duration) {
+        var value = timeval(tv_sec: Int(duration.components.seconds),
+                            tv_usec: .init(duration.components.attoseconds / 1_000_000_000_000))
+        setsockopt(descriptor, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(descriptor) }
+}
+
+/// A one-thread TCP server on a free loopback port that answers every connection with
+/// `answer` (after reading what arrives first), for receivers no library would write.
+final class RawServer: @unchecked Sendable {
+    let port: Int
+    private let listener: Int32
+    private let lock = NSLock()
+    private var stopped = false
+
+    /// `answer` gets the accepted socket and writes what it likes; the server closes it after.
+    init(answer: @escaping @Sendable (RawSocket) -> Void) throws {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
+                bind(fd, pointer, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard fd >= 0, bound else { throw POSIXError(.EADDRINUSE) }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in
+            while !isStopped {
+                let client = accept(fd, nil, nil)
+                if client < 0 { return }
+                let connection = RawSocket(descriptor: client)
+                Thread.detachNewThread {
+                    _ = connection.receive(timeout: .milliseconds(200), limit: 4096)
+                    answer(connection)
+                }
+            }
+        }
+        thread.start()
+    }
+
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    func stop() {
+        lock.withLock { stopped = true }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+}
+
+#if canImport(Glibc)
+private let systemConnect = Glibc.connect
+#else
+private let systemConnect = Darwin.connect
+#endif
+
+/// Runs a blocking call on its own thread, so that the Swift concurrency pool (which
+/// also runs the servers under test) is never held by a test waiting on a socket.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: work()) }
+    }
+}
