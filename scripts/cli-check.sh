@@ -19,7 +19,7 @@ check "sumup seed request" \
 
 seed='com-your-app://action/?ifcc_responseType=approved&ifcc_transactionId=100001&ifcc_amount=10.99&ifcc_currency=USD&ifcc_redactedCardNumber=XXXXXXXXXXXX1111&ifcc_cardType=Visa&ifcc_taxAmount=0.93&ifcc_taxRate=8.5&ifcc_tipAmount=1.50'
 check "parse --json seed response" \
-  '{"amount":"10.99","cardType":"Visa","currency":"USD","extraParams":{},"flags":[],"format":"standard","operation":"charge","outcome":"approved","provider":"ccterminal","providerStatus":"approved","redactedCardNumber":"XXXXXXXXXXXX1111","taxAmount":"0.93","taxRate":"8.5","tipAmount":"1.50","transactionId":"100001","verified":false}' \
+  '{"amount":"10.99","cardType":"Visa","currency":"USD","extraParams":{},"flags":[],"format":"standard","operation":"charge","outcome":"approved","provider":"ccterminal","providerStatus":"approved","redactedCardNumber":"XXXXXXXXXXXX1111","taxAmount":"0.93","taxRate":"8.5","tipAmount":"1.50","transactionId":"100001","unknownFields":{},"verified":false}' \
   "$("$bin" parse --json "$seed")"
 "$bin" parse 'com-your-app://action/?ifcc_responseType=approved' >/dev/null 2>&1; check "invalid response exits 2" 2 $?
 "$bin" parse 'com-your-app://action/?ifcc_responseType=declined' >/dev/null 2>&1; check "declined response exits 0" 0 $?

@@ -1,5 +1,5 @@
-import Foundation
 import ChargeKit
+import Foundation
 
 /// Plays Credit Card Terminal: validates a request URL as the app would and answers
 /// with the callback URL it would open on `returnURL`.
@@ -39,96 +39,122 @@ public struct CreditCardTerminalSimulator: Sendable {
     public func respond(
         to requestURL: String, outcome: ChargeOutcome, tip: String? = nil, transactionID: String? = nil
     ) throws(ChargeKitError) -> String {
-        let (path, items) = try readRequest(requestURL, base: "com-innerfence-ccterminal://charge/")
-        guard path == "1.0.0/" || path == "1.0.0" else { throw .invalidURL("url", rule: "version must be 1.0.0") }
-        let request = try Self.request(from: items)
-        try request.validate()
-        guard let returnURL = items.value("returnURL"), !returnURL.isEmpty else { throw .missingField("returnURL") }
+        let request = try AppURL(requestURL)
+        guard ["com-innerfence-ccterminal://charge/1.0.0/", "com-innerfence-ccterminal://charge/1.0.0"]
+            .contains(request.base.lowercased())
+        else { throw .invalidURL("url", rule: "must be com-innerfence-ccterminal://charge/1.0.0/") }
+        try Self.check(request)
+        guard let returnURL = request.nonEmpty("returnURL") else { throw .missingField("returnURL") }
+        let fileMaker = request.value("fm") == "1"
         guard outcome == .approved else {
             let type = outcome == .failed ? "error" : outcome.rawValue
-            return Self.callback(returnURL, [("responseType", type)], fileMaker: request.fileMakerFormat)
+            var fields = [("responseType", type)]
+            if outcome == .failed { fields.append(("errorMessage", "The transaction could not be processed.")) }
+            return Self.callback(returnURL, fields, fileMaker: fileMaker)
         }
-        let currency = request.currency ?? .usd
-        let subtotal: Money
-        if let amount = request.amount { subtotal = amount } else {
-            subtotal = try Money(parsing: configuration.enteredAmount, currency: currency)
+        let currency = request.nonEmpty("currency") ?? "USD"
+        let scale = AppAmount.minorUnits(currency)
+        let subtotalText = request.nonEmpty("amount") ?? configuration.enteredAmount
+        guard let subtotal = AppAmount.parse(subtotalText, maximumFraction: scale) else {
+            throw .invalidField("amount", rule: "is not an amount in \(currency)")
         }
         var total = subtotal
         var fields: [(String, String)] = []
-        var tax: (amount: Money, rate: String)?
-        if let rate = request.taxRate {
-            let text = rate == .userDefault ? configuration.defaultTaxRate : rate.description
-            guard let percent = Decimal(string: text) else { throw .invalidField("taxRate", rule: "is not a number") }
-            tax = (try subtotal.percentage(percent, rule: .halfUp), text)
+        var tax: (amount: Decimal, rate: String)?
+        if let rate = request.nonEmpty("taxRate") {
+            let text = rate == "default" ? configuration.defaultTaxRate : rate
+            guard let percent = AppAmount.parse(text, maximumDigits: 5, maximumFraction: 3) else {
+                throw .invalidField("taxRate", rule: "is not a number")
+            }
+            tax = (AppAmount.rounded(subtotal * percent / 100, scale: scale), text)
         }
-        let tipMoney = try tip.map { text throws(ChargeKitError) in try Money(parsing: text, currency: currency, field: "tip") }
-        for part in [tax?.amount, tipMoney].compactMap({ $0 }) {
-            guard let sum = total.adding(part) else { throw .invalidField("amount", rule: "overflows with tax and tip") }
-            total = sum
+        var tipAmount: Decimal?
+        if let tip {
+            guard let value = AppAmount.parse(tip, maximumFraction: scale) else {
+                throw .invalidField("tip", rule: "is not an amount in \(currency)")
+            }
+            tipAmount = value
         }
+        total += (tax?.amount ?? 0) + (tipAmount ?? 0)
         fields += [
             ("responseType", "approved"),
             ("transactionId", transactionID ?? TestCard.randomID()),
-            ("amount", try Self.wire(total)),
-            ("currency", currency.code),
+            ("amount", try Self.wire(total, scale: scale)),
+            ("currency", currency),
             ("redactedCardNumber", TestCard.redacted(configuration.testCardNumber)),
             ("cardType", TestCard.cardType(of: configuration.testCardNumber).wireValue),
         ]
-        if let tax { fields += [("taxAmount", try Self.wire(tax.amount)), ("taxRate", tax.rate)] }
-        if let tipMoney { fields.append(("tipAmount", try Self.wire(tipMoney))) }
-        return Self.callback(returnURL, fields, fileMaker: request.fileMakerFormat)
+        if let tax { fields += [("taxAmount", try Self.wire(tax.amount, scale: scale)), ("taxRate", tax.rate)] }
+        if let tipAmount { fields.append(("tipAmount", try Self.wire(tipAmount, scale: scale))) }
+        return Self.callback(returnURL, fields, fileMaker: fileMaker)
     }
 
-    /// Rebuilds the request value from its query, so the app's checks are ChargeKit's own.
-    static func request(from items: [QueryItem]) throws(ChargeKitError) -> CreditCardTerminal.ChargeRequest {
-        var request = CreditCardTerminal.ChargeRequest()
-        let currency = try items.value("currency").map { code throws(ChargeKitError) in try Currency(code: code) }
-        request.currency = currency
-        let textFields = Dictionary(uniqueKeysWithValues: CreditCardTerminal.ChargeRequest.textFieldPaths.map { ($0.name, $0.path) })
-        for item in items {
-            let value = item.value
-            if let path = textFields[item.name] {
-                request[keyPath: path] = value
+    /// The longest `returnURL` the app opens.
+    static let maximumReturnURLLength = 2048
+
+    /// The app's own reading of the request fields (charge API 1.0.0 and the
+    /// vendor's documented limits): a request that breaks one is refused.
+    static func check(_ request: AppURL) throws(ChargeKitError) {
+        let textLimits = ["address": 60, "city": 40, "company": 50, "country": 60, "description": 255, "email": 255,
+                          "firstName": 50, "invoiceNumber": 20, "lastName": 50, "state": 40, "zip": 20,
+                          "returnAppName": 255, "phone": 40]
+        let flags: Set<String> = ["amountFixed", "returnImmediately", "fm"]
+        let currency = request.nonEmpty("currency") ?? "USD"
+        for (name, value) in request.fields {
+            if let limit = textLimits[name] {
+                guard value.count <= limit else { throw .fieldTooLong(name, limit: limit) }
                 continue
             }
-            switch item.name {
-            case "returnURL": request.returnURL = value
-            case "returnImmediately": request.returnImmediately = try flag(item)
-            case "fm": request.fileMakerFormat = try flag(item)
-            case "amount": request.amount = try Money(parsing: value, currency: currency ?? .usd)
-            case "amountFixed": request.amountFixed = try flag(item)
-            case "taxRate": request.taxRate = try CreditCardTerminal.TaxRate(parsing: value)
-            case "currency": break
-            default: throw .unexpectedField(item.name, rule: "not a Credit Card Terminal request field")
+            switch name {
+            case "returnURL":
+                guard value.utf8.count <= maximumReturnURLLength else {
+                    throw .fieldTooLong("returnURL", limit: maximumReturnURLLength)
+                }
+                guard value.contains(":") else { throw .invalidField("returnURL", rule: "is not a URL") }
+            case "currency":
+                guard value.utf8.count == 3, value.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else {
+                    throw .invalidField("currency", rule: "must be three capital letters")
+                }
+            case "amount":
+                guard AppAmount.parse(value, maximumFraction: AppAmount.minorUnits(currency)) != nil else {
+                    throw .invalidField("amount", rule: "must be up to 15 digits with a decimal point")
+                }
+            case "taxRate":
+                let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+                let isDigits = { (part: Substring) in !part.isEmpty && part.utf8.allSatisfy { (0x30...0x39).contains($0) } }
+                guard value == "default" || (parts.count <= 2 && (1...2).contains(parts[0].count) && isDigits(parts[0])
+                    && (parts.count == 1 || (parts[1].count <= 3 && isDigits(parts[1]))))
+                else { throw .invalidField("taxRate", rule: "must be 0 to 99.999 or default") }
+            case _ where flags.contains(name):
+                guard value == "1" || value == "0" else { throw .invalidField(name, rule: "must be 1") }
+            default:
+                throw .unexpectedField(name, rule: "not a Credit Card Terminal request field")
             }
         }
-        return request
-    }
-
-    private static func flag(_ item: QueryItem) throws(ChargeKitError) -> Bool {
-        guard item.value == "1" || item.value == "0" else { throw .invalidField(item.name, rule: "must be 1") }
-        return item.value == "1"
+        if let email = request.nonEmpty("email") {
+            let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !email.contains(" ") else {
+                throw .invalidField("email", rule: "must be an address like name@example.com")
+            }
+        }
+        if let phone = request.nonEmpty("phone") {
+            let digits = phone.filter(\.isASCIIDigitCharacter).count
+            guard (1...25).contains(digits) else { throw .invalidField("phone", rule: "must have 1 to 25 digits") }
+        }
     }
 
     /// Response amounts always have two decimals (`^(0|[1-9][0-9]*)\.[0-9]{2}$`).
-    static func wire(_ money: Money) throws(ChargeKitError) -> String {
-        let text = money.formatted
-        switch money.currency.minorUnits {
-        case 2: return text
-        case 0: return text + ".00"
-        case 1: return text + "0"
-        default:
-            guard text.hasSuffix(String(repeating: "0", count: money.currency.minorUnits - 2)) else {
-                throw .invalidField("amount", rule: "\(money.currency.code) amounts with sub-cent digits cannot be reported")
-            }
-            return String(text.dropLast(money.currency.minorUnits - 2))
+    static func wire(_ amount: Decimal, scale: Int) throws(ChargeKitError) -> String {
+        let text = AppAmount.text(amount, scale: max(scale, 2))
+        guard scale > 2 else { return text }
+        guard text.hasSuffix(String(repeating: "0", count: scale - 2)) else {
+            throw .invalidField("amount", rule: "amounts with sub-cent digits cannot be reported")
         }
+        return String(text.dropLast(scale - 2))
     }
 
     /// Appends `ifcc_` fields to the return URL; with `fileMaker`, each name gets a literal `$`.
     static func callback(_ returnURL: String, _ fields: [(String, String)], fileMaker: Bool) -> String {
-        let prefix = fileMaker ? "$" : ""
-        let query = fields.map { prefix + QueryItem("ifcc_" + $0.0, $0.1).encoded }.joined(separator: "&")
-        return returnURL + (returnURL.contains("?") ? "&" : "?") + query
+        AppURL.answer(returnURL, fields.map { ("ifcc_" + $0.0, $0.1) }, namePrefix: fileMaker ? "$" : "")
     }
 }

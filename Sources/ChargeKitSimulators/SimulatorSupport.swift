@@ -30,17 +30,3 @@ public enum TestCard {
 
     private static func pow10(_ exponent: Int) -> Int64 { (0..<exponent).reduce(1) { value, _ in value * 10 } }
 }
-
-/// Splits a request URL, checks its base and refuses repeated fields, as every payment app does.
-func readRequest(_ url: String, base: String) throws(ChargeKitError) -> (path: String, items: [QueryItem]) {
-    let split = try QueryURL(parsing: url, maximumLength: 1024 * 1024)
-    guard split.base.hasPrefix(base) else { throw .invalidURL("url", rule: "must start with \(base)") }
-    var names: Set<String> = []
-    for item in split.items where !names.insert(item.name).inserted { throw .duplicateField(item.name) }
-    return (String(split.base.dropFirst(base.count)), split.items)
-}
-
-extension Array where Element == QueryItem {
-    /// The value of the first item named `name`.
-    func value(_ name: String) -> String? { first { $0.name == name }?.value }
-}

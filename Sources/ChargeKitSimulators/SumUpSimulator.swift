@@ -1,72 +1,90 @@
 import ChargeKit
 
-/// Plays the SumUp app: validates `sumupmerchant://pay/1.0` as the app would and
-/// answers on `callbacksuccess` / `callbackfail` with `smp-status`, `smp-tx-code`,
-/// `foreign-tx-id` and `smp-message`.
+/// Plays the SumUp app: reads `sumupmerchant://pay/1.0` as the app does and answers
+/// on the callback URL with what the real app sends: `smp-status`, `smp-tx-code`,
+/// `smp-receipt-sent`, `foreign-tx-id` (echoed when sent), `smp-message`, and on
+/// failure `smp-failure-cause`.
 ///
-/// A request with a missing mandatory parameter or a currency other than the logged-in
-/// merchant's is answered with `smp-status=failed`; an app that is not ready answers
+/// Both dialects of the scheme are read: the iOS one (`affiliate-key`, `amount`,
+/// `callbacksuccess`/`callbackfail`) and the Android/web one (`app-id`, `total` or its
+/// deprecated twin `amount`, one `callback`), also mixed in one URL. The test scheme
+/// `sumupmerchanttest://` is answered the same way.
+///
+/// A request with a missing mandatory parameter, an invalid amount or foreign id is
+/// answered `failed` with `smp-failure-cause=invalid-param`; a currency other than the
+/// logged-in merchant's `failed` with `transaction-failed`; an app that is not ready
 /// `invalidstate`. SumUp has no "cancelled" status: a cancelled payment is `failed`.
+/// The answer goes into the callback URL's query, before any `#fragment`.
 public struct SumUpSimulator: Sendable {
     /// The currency of the merchant logged into the app.
     public var merchantCurrency: String
     /// Whether the app is ready to take payments (logged in, reader paired).
     public var isReady: Bool
+    /// Whether the customer asked for a receipt (`smp-receipt-sent`).
+    public var sendsReceipt: Bool
 
     /// Makes a simulator.
-    public init(merchantCurrency: String = "EUR", isReady: Bool = true) {
+    public init(merchantCurrency: String = "EUR", isReady: Bool = true, sendsReceipt: Bool = false) {
         self.merchantCurrency = merchantCurrency
         self.isReady = isReady
+        self.sendsReceipt = sendsReceipt
     }
 
     /// Answers a request with the callback URL the app would open.
     /// - Throws: when the request cannot be answered at all (not a SumUp URL, or no callback URL).
     public func respond(to requestURL: String, outcome: ChargeOutcome, transactionCode: String? = nil) throws(ChargeKitError) -> String {
-        let (path, items) = try readRequest(requestURL, base: "sumupmerchant://pay/")
-        guard path == "1.0" else { throw .invalidURL("url", rule: "version must be 1.0") }
-        let success = items.value("callbacksuccess")
-        let failure = items.value("callbackfail")
-        for (name, url) in [("callbacksuccess", success), ("callbackfail", failure)] {
-            if let url, !url.isEmpty, try QueryURL(parsing: url).fragment != nil {
-                throw .invalidURL(name, rule: "must not have a #fragment")
-            }
+        let request = try AppURL(requestURL)
+        let base = request.base.lowercased()
+        guard base == "sumupmerchant://pay/1.0" || base == "sumupmerchanttest://pay/1.0" else {
+            throw .invalidURL("url", rule: "must be sumupmerchant://pay/1.0")
         }
-        var answer: [QueryItem] = []
-        let foreignID = items.value("foreign-tx-id")
-        let validForeignID = foreignID.flatMap { id in (try? SumUp.validateForeignTransactionID(id)) == nil ? nil : id }
-        let status: SumUp.Callback.Status
-        var message: String?
-        if let missing = ["amount", "currency", "affiliate-key"].first(where: { (items.value($0) ?? "").isEmpty }) {
-            status = .failed
-            message = "Missing parameter: \(missing)"
+        let single = request.nonEmpty("callback")
+        let success = request.nonEmpty("callbacksuccess") ?? single
+        let failure = request.nonEmpty("callbackfail") ?? single
+
+        let amount = request.nonEmpty("total") ?? request.nonEmpty("amount")
+        let foreignID = request.value("foreign-tx-id")
+        let foreignIDIsValid = foreignID.map { id in
+            !id.isEmpty && id.utf8.count <= 128 && id.utf8.allSatisfy { (0x20...0x7E).contains($0) }
+        } ?? true
+        var status: String
+        var message: String
+        var cause: String?
+        var cardWasCharged = false
+        if amount == nil || request.nonEmpty("currency") == nil
+            || (request.nonEmpty("affiliate-key") == nil && request.nonEmpty("app-id") == nil) {
+            let missing = amount == nil ? "amount" : request.nonEmpty("currency") == nil ? "currency" : "affiliate-key"
+            (status, message, cause) = ("failed", "Missing parameter: \(missing)", "invalid-param")
         } else if !isReady {
-            status = .invalidState
-            message = "Please open the SumUp app and log in."
-        } else if items.value("currency") != merchantCurrency {
-            status = .failed
-            message = "The currency does not match your account's currency \(merchantCurrency)."
-        } else if let amount = items.value("amount"), let currency = try? Currency(code: merchantCurrency),
-                  (try? Money(parsing: amount, currency: currency)) == nil {
-            status = .failed
-            message = "Invalid amount."
-        } else if foreignID != nil, validForeignID == nil {
-            status = .failed
-            message = "Invalid foreign transaction id."
+            (status, message, cause) = ("invalidstate", "Please open the SumUp app and log in.", nil)
+        } else if request.value("currency") != merchantCurrency {
+            (status, message, cause) = ("failed", "The currency does not match your account's currency \(merchantCurrency).",
+                                        "transaction-failed")
+        } else if let amount, AppAmount.parse(amount, maximumFraction: AppAmount.minorUnits(merchantCurrency)) == nil {
+            (status, message, cause) = ("failed", "Invalid amount.", "invalid-param")
+        } else if !foreignIDIsValid {
+            (status, message, cause) = ("failed", "Invalid foreign transaction id.", "invalid-param")
         } else {
+            cardWasCharged = outcome == .approved || outcome == .declined
             switch outcome {
-            case .approved: status = .success
-            case .failed: status = .invalidState
-            case .declined, .cancelled: status = .failed
+            case .approved: (status, message, cause) = ("success", "Transaction successful.", nil)
+            case .failed: (status, message, cause) = ("invalidstate", "Transaction failed.", nil)
+            case .declined: (status, message, cause) = ("failed", "Transaction failed.", "transaction-failed")
+            case .cancelled: (status, message, cause) = ("failed", "Transaction cancelled.", "transaction-failed")
             }
-            message = status == .success ? "Transaction successful." : (outcome == .cancelled ? "Transaction cancelled." : "Transaction failed.")
         }
-        answer.append(QueryItem("smp-status", status.rawValue))
-        if status == .success { answer.append(QueryItem("smp-tx-code", transactionCode ?? "TX" + TestCard.randomID(digits: 8))) }
-        if let validForeignID { answer.append(QueryItem("foreign-tx-id", validForeignID)) }
-        if let message { answer.append(QueryItem("smp-message", message)) }
-        guard let target = status == .success ? success : failure, !target.isEmpty else {
-            throw .missingField(status == .success ? "callbacksuccess" : "callbackfail")
+        var answer: [(String, String)] = [("smp-status", status)]
+        // A declined card still has a transaction code: a code never means success.
+        if cardWasCharged {
+            answer.append(("smp-tx-code", transactionCode ?? "TX" + TestCard.randomID(digits: 8)))
         }
-        return QueryURL.appending(answer, to: target)
+        if cardWasCharged { answer.append(("smp-receipt-sent", sendsReceipt ? "true" : "false")) }
+        if let foreignID, foreignIDIsValid { answer.append(("foreign-tx-id", foreignID)) }
+        answer.append(("smp-message", message))
+        if let cause { answer.append(("smp-failure-cause", cause)) }
+        guard let target = status == "success" ? success : failure else {
+            throw .missingField(status == "success" ? "callbacksuccess" : "callbackfail")
+        }
+        return AppURL.answer(target, answer)
     }
 }

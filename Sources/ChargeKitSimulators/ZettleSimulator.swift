@@ -6,11 +6,13 @@ import ChargeKit
 /// parameter answers `MissingParameter` on `x-failure`, a currency other than the
 /// account's `InvalidCurrency`, a logged-out app `InvalidState`; then the outcome:
 /// approved on `x-success`, cancelled `CancelledByUser`, anything else `TechnicalError`.
-/// `reference` is echoed on both.
+/// `reference` is echoed on both. `price` may be a whole number (the vendor's samples
+/// send `price=42`), and callback URLs may have only `=` and `&` escaped.
 ///
 /// `izettle://api/`: `payment/charge`, `payment/refund`, `payment/query` (answers
-/// with a payment it took earlier) and `open`; success carries the payment info,
-/// failure an `errorMessage`.
+/// with a payment it took earlier) and `open`; success carries the payment info
+/// (with `authorizationCode`), failure a structured `errorMessage`,
+/// `domain(code) - message`, as the 3.0 app writes it.
 public struct ZettleSimulator: Sendable {
     /// The account's currency.
     public var accountCurrency: String
@@ -30,83 +32,91 @@ public struct ZettleSimulator: Sendable {
 
     /// Answers a request with the callback URL the app would open.
     public mutating func respond(to requestURL: String, outcome: ChargeOutcome) throws(ChargeKitError) -> String {
-        let (path, items) = try readRequest(requestURL, base: "izettle://")
+        let request = try AppURL(requestURL)
+        let base = request.base
+        guard base.lowercased().hasPrefix("izettle://") else { throw .invalidURL("url", rule: "must start with izettle://") }
+        let path = String(base.dropFirst("izettle://".count))
         switch path {
-        case "x-callback-url/payment/1.0": return try respondVersion1(items, outcome: outcome)
+        case "x-callback-url/payment/1.0": return try respondVersion1(request, outcome: outcome)
         case "api/payment/charge", "api/payment/refund", "api/payment/query", "api/open":
-            return try respondAPI(String(path.dropFirst(4)), items, outcome: outcome)
+            return try respondAPI(String(path.dropFirst(4)), request, outcome: outcome)
         default: throw .invalidURL("url", rule: "unknown Zettle operation '\(path)'")
         }
     }
 
-    private func respondVersion1(_ items: [QueryItem], outcome: ChargeOutcome) throws(ChargeKitError) -> String {
-        let success = items.value("x-success") ?? ""
-        let failure = items.value("x-failure") ?? ""
-        guard !failure.isEmpty else { throw .missingField("x-failure") }
-        var answer: [QueryItem] = []
-        if let reference = items.value("reference"), !reference.isEmpty { answer.append(QueryItem("reference", reference)) }
+    /// Version 1.0 as the vendor's sample apps send it: `price` a whole number or a
+    /// decimal, callback URLs escaped fully or with only `=` and `&` escaped.
+    private func respondVersion1(_ request: AppURL, outcome: ChargeOutcome) throws(ChargeKitError) -> String {
+        guard let failure = request.nonEmpty("x-failure") else { throw .missingField("x-failure") }
+        let success = request.nonEmpty("x-success") ?? ""
+        var answer: [(String, String)] = []
+        if let reference = request.nonEmpty("reference") { answer.append(("reference", reference)) }
         let mandatory = ["x-source", "x-success", "x-failure", "api-key", "price", "currency", "title"]
-        let error: Zettle.ErrorCode?
-        if mandatory.contains(where: { (items.value($0) ?? "").isEmpty }) {
-            error = .missingParameter
+        let error: String?
+        if mandatory.contains(where: { request.nonEmpty($0) == nil }) {
+            error = "MissingParameter"
         } else if !isLoggedIn {
-            error = .invalidState
-        } else if items.value("currency") != accountCurrency {
-            error = .invalidCurrency
-        } else if let price = items.value("price"), let currency = try? Currency(code: accountCurrency),
-                  (try? Money(parsing: price, currency: currency)) == nil {
-            error = .missingParameter
+            error = "InvalidState"
+        } else if request.value("currency") != accountCurrency {
+            error = "InvalidCurrency"
+        } else if let price = request.value("price"),
+                  AppAmount.parse(price, maximumFraction: AppAmount.minorUnits(accountCurrency)) == nil {
+            error = "MissingParameter"
         } else {
             switch outcome {
             case .approved: error = nil
-            case .cancelled: error = .cancelledByUser
-            case .declined, .failed: error = .technicalError
+            case .cancelled: error = "CancelledByUser"
+            case .declined, .failed: error = "TechnicalError"
             }
         }
-        guard let error else { return QueryURL.appending(answer, to: success) }
-        return QueryURL.appending(answer + [QueryItem("errorCode", error.wireValue)], to: failure)
+        guard let error else { return AppURL.answer(success, answer) }
+        return AppURL.answer(failure, answer + [("errorCode", error)])
     }
 
-    private mutating func respondAPI(_ operation: String, _ items: [QueryItem], outcome: ChargeOutcome) throws(ChargeKitError) -> String {
-        guard let failure = items.value("failureURL"), !failure.isEmpty else { throw .missingField("failureURL") }
-        let success = items.value("successURL") ?? ""
-        let reference = items.value("reference")
-        func fail(_ message: String) -> String {
-            QueryURL.appending((reference.map { [QueryItem("reference", $0)] } ?? []) + [QueryItem("errorMessage", message)], to: failure)
+    /// The 3.0 operations, as the app and the vendor's wrapper (`urlWrapper=true`, its
+    /// `callback-url/success?operationUUID=…` URLs) send them; `currency` is optional.
+    private mutating func respondAPI(_ operation: String, _ request: AppURL, outcome: ChargeOutcome) throws(ChargeKitError) -> String {
+        guard let failure = request.nonEmpty("failureURL") else { throw .missingField("failureURL") }
+        let success = request.nonEmpty("successURL") ?? ""
+        let reference = request.value("reference")
+        func fail(_ domain: String, _ code: Int, _ message: String) -> String {
+            AppURL.answer(failure, (reference.map { [("reference", $0)] } ?? [])
+                + [("errorMessage", "\(domain)(\(code)) - \(message)")])
         }
-        guard !success.isEmpty else { return fail("Missing parameter: successURL") }
-        guard isLoggedIn else { return fail("No user is logged in.") }
+        guard !success.isEmpty else { return fail("com.izettle.api.error", 1, "Missing parameter: successURL") }
+        guard isLoggedIn else { return fail("com.izettle.session.error", 2, "No user is logged in.") }
         switch operation {
         case "open":
-            return QueryURL.appending([], to: success)
+            return success
         case "payment/query":
-            guard let reference, let payment = payments[reference] else { return fail("No payment with that reference.") }
-            return QueryURL.appending([QueryItem("reference", reference)] + payment, to: success)
+            guard let reference, let payment = payments[reference] else {
+                return fail("com.izettle.payment.error", 404, "No payment with that reference.")
+            }
+            return AppURL.answer(success, [("reference", reference)] + payment.map { ($0.name, $0.value) })
         case "payment/refund":
-            guard let original = items.value("originalReference"), payments[original] != nil else {
-                return fail("No payment with that originalReference.")
+            guard let original = request.value("originalReference"), payments[original] != nil else {
+                return fail("com.izettle.payment.error", 404, "No payment with that originalReference.")
             }
-            guard let reference, !reference.isEmpty else { return fail("Missing parameter: reference") }
-            guard outcome == .approved else { return fail("Refund failed.") }
-            return QueryURL.appending([QueryItem("reference", reference)] + paymentInfo(reference), to: success)
+            guard let reference, !reference.isEmpty else { return fail("com.izettle.api.error", 1, "Missing parameter: reference") }
+            guard outcome == .approved else { return fail("com.izettle.payment.error", 3, "Refund failed.") }
+            return AppURL.answer(success, [("reference", reference)] + paymentInfo(reference).map { ($0.name, $0.value) })
         default:
-            guard let reference, !reference.isEmpty, reference.count <= Zettle.maximumReferenceLength else {
-                return fail("Missing or invalid parameter: reference")
+            guard let reference, !reference.isEmpty, reference.count <= 128 else {
+                return fail("com.izettle.api.error", 1, "Missing or invalid parameter: reference")
             }
-            guard let amount = items.value("amount"), let currency = items.value("currency") else {
-                return fail("Missing parameter: amount")
-            }
-            guard currency == accountCurrency, let code = try? Currency(code: currency),
-                  (try? Money(parsing: amount, currency: code)) != nil
-            else { return fail("Invalid currency or amount.") }
+            guard let amount = request.nonEmpty("amount") else { return fail("com.izettle.api.error", 1, "Missing parameter: amount") }
+            let currency = request.nonEmpty("currency") ?? accountCurrency
+            guard currency == accountCurrency,
+                  AppAmount.parse(amount, maximumFraction: AppAmount.minorUnits(currency)) != nil
+            else { return fail("com.izettle.payment.error", 2, "Invalid currency or amount.") }
             switch outcome {
             case .approved:
                 let info = paymentInfo(reference)
                 payments[reference] = info
-                return QueryURL.appending([QueryItem("reference", reference)] + info, to: success)
-            case .cancelled: return fail("Payment cancelled by user.")
-            case .declined: return fail("Card declined.")
-            case .failed: return fail("Technical error.")
+                return AppURL.answer(success, [("reference", reference)] + info.map { ($0.name, $0.value) })
+            case .cancelled: return fail("com.izettle.payment.error", 1, "Payment cancelled by user.")
+            case .declined: return fail("com.izettle.payment.error", 5, "Card declined.")
+            case .failed: return fail("com.izettle.payment.error", 0, "Technical error.")
             }
         }
     }
@@ -122,6 +132,7 @@ public struct ZettleSimulator: Sendable {
             QueryItem("TSI", "F800"),
             QueryItem("TVR", "0000008000"),
             QueryItem("applicationName", "VISA CREDIT"),
+            QueryItem("authorizationCode", TestCard.randomID(digits: 6)),
         ]
     }
 }

@@ -35,6 +35,28 @@ struct ParseCommandTests {
         #expect(plainJSON["operation"] as? String == "charge")
     }
 
+    @Test("parse --json gains the real apps' fields (protocol notes §5), every earlier key kept")
+    func realWorldKeys() async throws {
+        let sumUp = "https://shop.example/done?smp-status=failed&smp-tx-code=TX9&smp-receipt-sent=false"
+            + "&smp-failure-cause=geolocation-required&smp-message=Location%20needed&smp-new-thing=1#frag"
+        let parsed = try await CLI.run(["parse", "--json", sumUp])
+        #expect(parsed.status == 0, "\(parsed.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [String: Any])
+        #expect(json["outcome"] as? String == "declined")
+        #expect(json["failureCause"] as? String == "geolocation-required")
+        #expect(json["receiptSent"] as? Bool == false)
+        #expect(json["message"] as? String == "Location needed")
+        #expect(json["smp-message"] as? String == "Location needed")
+        #expect((json["unknownFields"] as? [String: String]) == ["smp-new-thing": "1"])
+        let zettle = "my-app://ko?errorMessage=com.izettle.payment.error(5)%20-%20Card%20declined"
+        let zettleParsed = try await CLI.run(["parse", "--json", "--provider", "zettle", zettle])
+        #expect(zettleParsed.status == 0, "\(zettleParsed.stderr)")
+        let zettleJSON = try #require(try JSONSerialization.jsonObject(with: Data(zettleParsed.stdout.utf8)) as? [String: Any])
+        #expect(zettleJSON["errorDomain"] as? String == "com.izettle.payment.error")
+        #expect(zettleJSON["errorCode"] as? String == "5")
+        #expect(zettleJSON["message"] as? String == "Card declined")
+    }
+
     @Test("request refuses a return URL the app would refuse: over 2048 bytes once extras and nonce are on it")
     func longReturnURL() async throws {
         let folder = try CLI.temporaryFolder()

@@ -188,7 +188,6 @@ import Testing
         ("ifcc_responseType=approved&ifcc_amount=1.00&ifcc_redactedCardNumber=1111&ifcc_transactionId=", .invalidField("ifcc_transactionId", rule: "must be 1 to 255 characters")),
         ("ifcc_responseType=approved&ifcc_responseType=declined", .duplicateField("ifcc_responseType")),
         ("ifcc_responseType=approved&$ifcc_amount=1.00", .invalidField("$ifcc_amount", rule: "mixes FileMaker ($) and plain response names")),
-        ("ifcc_responseType=cancelled&ifcc_bogus=1", .unexpectedField("ifcc_bogus", rule: "not a Credit Card Terminal response field")),
         ("ifcc_responseType=cancelled&ifcc_request_nonce=abc", .invalidField("ifcc_request_nonce", rule: "must be 27 URL-safe Base64 characters")),
         ("ifcc_responseType=cancelled&record_id=1&record_id=2", .duplicateField("record_id")),
     ])

@@ -50,7 +50,6 @@ import Testing
         ("smp-tx-code=1", ChargeKitError.missingField("smp-status")),
         ("smp-status=ok", .invalidField("smp-status", rule: "must be success, failed or invalidstate")),
         ("smp-status=success&smp-status=failed", .duplicateField("smp-status")),
-        ("smp-status=success&smp-bogus=1", .unexpectedField("smp-bogus", rule: "not a SumUp callback field")),
         ("smp-status=success&foreign-tx-id=%C3%BC", .invalidField("foreign-tx-id", rule: "must contain printable ASCII characters only")),
         ("smp-status=success&smp-tx-code=", .invalidField("smp-tx-code", rule: "must not be empty")),
     ])

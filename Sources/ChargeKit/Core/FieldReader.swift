@@ -96,9 +96,10 @@ public enum FieldRules {
     /// The longest callback URL a payment app takes, extras and nonce included.
     public static let maximumCallbackURLLength = 2048
 
-    /// A URL an app opens us back on: must have a scheme and no fragment, and be at
-    /// most ``maximumCallbackURLLength`` bytes long.
-    public static func callbackURL(_ value: String, field: String) throws(ChargeKitError) {
+    /// A URL an app opens us back on: must have a scheme and be at most
+    /// ``maximumCallbackURLLength`` bytes long; no fragment unless the app is known to
+    /// insert its answer before one (`allowingFragment`, SumUp).
+    public static func callbackURL(_ value: String, field: String, allowingFragment: Bool = false) throws(ChargeKitError) {
         guard value.utf8.count <= maximumCallbackURLLength else { throw .fieldTooLong(field, limit: maximumCallbackURLLength) }
         let url: QueryURL
         do {
@@ -110,7 +111,7 @@ public enum FieldRules {
             default: throw error
             }
         }
-        guard url.fragment == nil else { throw .invalidURL(field, rule: "must not have a #fragment") }
+        guard allowingFragment || url.fragment == nil else { throw .invalidURL(field, rule: "must not have a #fragment") }
     }
 
     /// An identifier such as a reference, token or transaction id: 1 to `limit`

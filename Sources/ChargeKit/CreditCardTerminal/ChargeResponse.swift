@@ -41,6 +41,11 @@ extension CreditCardTerminal {
         public var redactedCardNumber: String?
         /// The card type (`ifcc_cardType`).
         public var cardType: CardType?
+        /// The app's diagnostic (`ifcc_errorMessage`), sent with `responseType=error`.
+        public var errorMessage: String?
+        /// `ifcc_` fields this version of ChargeKit does not know, kept as sent (full
+        /// wire names) and reported, never a reason to refuse the response.
+        public var unknownFields: [QueryItem] = []
         /// Every other parameter of the URL (your extra parameters), in order; no
         /// `ifcc_` field and no nonce.
         public var extraItems: [QueryItem]
@@ -67,7 +72,7 @@ extension CreditCardTerminal {
         /// The response fields, by their names without `ifcc_`.
         static let fieldNames: Set<String> = [
             "responseType", "transactionId", "amount", "currency", "taxAmount", "taxRate",
-            "tipAmount", "redactedCardNumber", "cardType",
+            "tipAmount", "redactedCardNumber", "cardType", "errorMessage",
         ]
 
         /// Parses and validates a callback URL.
@@ -83,6 +88,7 @@ extension CreditCardTerminal {
             var extras: [QueryItem] = []
             var format: Format?
             var nonceText: String?
+            var unknown: [QueryItem] = []
             for item in url.items {
                 if item.name == CreditCardTerminal.nonceField {
                     guard nonceText == nil else { throw .duplicateField(item.name) }
@@ -101,7 +107,11 @@ extension CreditCardTerminal {
                 format = itemFormat
                 let field = String(decoding: name.utf8.dropFirst(CreditCardTerminal.responsePrefix.utf8.count), as: UTF8.self)
                 guard ChargeResponse.fieldNames.contains(field) else {
-                    throw .unexpectedField(item.name, rule: "not a Credit Card Terminal response field")
+                    // The app's own namespace: a newer app's field is reported, not refused
+                    // (the URL's length bound already bounds it).
+                    guard !unknown.contains(where: { $0.name == item.name }) else { throw .duplicateField(item.name) }
+                    unknown.append(item)
+                    continue
                 }
                 guard !protocolItems.contains(where: { $0.name == field }) else { throw .duplicateField(item.name) }
                 protocolItems.append(QueryItem(field, item.value))
@@ -113,6 +123,7 @@ extension CreditCardTerminal {
             returnURL = url.base
             self.format = format ?? .standard
             extraItems = extras
+            unknownFields = unknown
             nonce = try nonceText.map { text throws(ChargeKitError) in try Nonce(text, field: CreditCardTerminal.nonceField) }
 
             guard let type = fields.take("responseType") else { throw .missingField(wire + "responseType") }
@@ -163,6 +174,9 @@ extension CreditCardTerminal {
                 }
             }
             cardType = cardText.map(CardType.init(wireValue:))
+
+            errorMessage = fields.take("errorMessage")
+            if let errorMessage { try FieldRules.text(errorMessage, field: wire + "errorMessage", limit: 1024) }
 
             if code == .approved {
                 if amount == nil { throw .missingField(wire + "amount") }

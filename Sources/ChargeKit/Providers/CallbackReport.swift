@@ -10,6 +10,12 @@ import Foundation
 /// `cardType`, `redactedCardNumber`; SumUp: `smp-tx-code`, `foreign-tx-id`,
 /// `smp-message`; Zettle: `errorCode`, `errorMessage`, `reference` and the payment
 /// info names). Money is the exact decimal string.
+///
+/// Also, when the callback carries them: `message` (the app's human-readable
+/// message), `failureCause` (SumUp), `receiptSent` (SumUp, a JSON boolean),
+/// `errorDomain` and `errorCode` (Zettle: the structured 3.0 error's parts; for 1.0
+/// `errorCode` is the code as sent), `authorizationCode` (Zettle), and always
+/// `unknownFields`: the provider-namespace parameters ChargeKit does not know, as sent.
 public struct CallbackReport: Encodable, Hashable, Sendable {
     public var provider: String
     public var operation: String
@@ -20,6 +26,8 @@ public struct CallbackReport: Encodable, Hashable, Sendable {
     public var fields: [String: String]
     public var nonce: String?
     public var flags: [String]
+    public var receiptSent: Bool?
+    public var unknownFields: [String: String]
 
     /// Reports a parsed callback; `result` is the ledger's verdict when it was verified.
     public init(_ callback: PaymentCallback, result: PaymentResult? = nil) {
@@ -35,27 +43,35 @@ public struct CallbackReport: Encodable, Hashable, Sendable {
         extraParams = Dictionary(callback.extraItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         nonce = callback.nonce?.value
         flags = result?.flags.map(\.description) ?? []
-        var fields: [String: String?] = [:]
+        unknownFields = Dictionary(callback.unknownFields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        receiptSent = nil
+        var fields: [String: String?] = ["message": callback.message]
         switch callback {
         case .creditCardTerminal(let response):
-            fields = [
+            fields.merge([
                 "transactionId": response.transactionId, "amount": response.amount?.formatted,
                 "currency": response.currency?.code, "taxAmount": response.taxAmount?.formatted,
                 "taxRate": response.taxRate, "tipAmount": response.tipAmount?.formatted,
                 "cardType": response.cardType?.wireValue, "redactedCardNumber": response.redactedCardNumber,
                 "format": response.format.rawValue,
-            ]
+            ]) { _, new in new }
         case .sumUp(let callback):
-            fields = ["smp-tx-code": callback.transactionCode, "foreign-tx-id": callback.foreignTransactionID, "smp-message": callback.message]
+            fields.merge(["smp-tx-code": callback.transactionCode, "foreign-tx-id": callback.foreignTransactionID,
+                          "smp-message": callback.message, "failureCause": callback.failureCause?.wireValue]) { _, new in new }
+            for tag in callback.tags { fields[tag.name] = tag.value }
+            receiptSent = callback.receiptSent
         case .zettle(let callback):
             let info = callback.paymentInfo
-            fields = [
-                "errorCode": callback.errorCode?.wireValue, "errorMessage": callback.errorMessage, "reference": callback.reference,
+            let structured = callback.structuredError
+            fields.merge([
+                "errorCode": callback.errorCode?.wireValue ?? structured.map { String($0.code) },
+                "errorDomain": structured?.domain, "authorizationCode": info.authorizationCode,
+                "operationUUID": callback.operationUUID, "errorMessage": callback.errorMessage, "reference": callback.reference,
                 "referenceNumber": info.referenceNumber, "entryMode": info.entryMode?.wireValue, "obfuscatedPan": info.obfuscatedPan,
                 "panHash": info.panHash, "cardBrand": info.cardBrand, "AID": info.aid, "TSI": info.tsi, "TVR": info.tvr,
                 "applicationName": info.applicationName, "numberOfInstallments": info.numberOfInstallments.map(String.init),
                 "installmentAmount": info.installmentAmount,
-            ]
+            ]) { _, new in new }
         }
         self.fields = fields.compactMapValues { $0 }
     }
@@ -78,6 +94,8 @@ public struct CallbackReport: Encodable, Hashable, Sendable {
         try container.encode(extraParams, forKey: Key("extraParams"))
         try container.encodeIfPresent(nonce, forKey: Key("nonce"))
         try container.encode(flags, forKey: Key("flags"))
+        try container.encodeIfPresent(receiptSent, forKey: Key("receiptSent"))
+        try container.encode(unknownFields, forKey: Key("unknownFields"))
         for (name, value) in fields { try container.encode(value, forKey: Key(name)) }
     }
 

@@ -142,6 +142,27 @@ public enum PaymentCallback: Hashable, Sendable {
         }
     }
 
+    /// The human-readable message the app sent, if any: `ifcc_errorMessage`,
+    /// `smp-message`, or Zettle's `errorMessage` (the message part of a structured one).
+    public var message: String? {
+        switch self {
+        case .creditCardTerminal(let response): return response.errorMessage
+        case .sumUp(let callback): return callback.message
+        case .zettle(let callback): return callback.structuredError?.message ?? callback.errorMessage
+        }
+    }
+
+    /// Parameters in the provider's own namespace that this version of ChargeKit does
+    /// not know (Credit Card Terminal `ifcc_…`, SumUp `smp-…`): kept and reported,
+    /// never a reason to refuse.
+    public var unknownFields: [QueryItem] {
+        switch self {
+        case .creditCardTerminal(let response): return response.unknownFields
+        case .sumUp(let callback): return callback.unknownFields
+        case .zettle: return []
+        }
+    }
+
     /// The `chargekit-callback` marker the callback URL carried (Zettle), if any.
     public var callbackMarker: String? {
         if case .zettle(let callback) = self { return callback.callbackMarker }

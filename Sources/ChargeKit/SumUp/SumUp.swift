@@ -54,8 +54,8 @@ public enum SumUp {
             guard !affiliateKey.isEmpty else { throw .missingField("affiliate-key") }
             try FieldRules.printableASCII(affiliateKey, field: "affiliate-key", limit: 128)
             if let title { try FieldRules.text(title, field: "title", limit: 255) }
-            if let callbackSuccess { try FieldRules.callbackURL(callbackSuccess, field: "callbacksuccess") }
-            if let callbackFailure { try FieldRules.callbackURL(callbackFailure, field: "callbackfail") }
+            if let callbackSuccess { try FieldRules.callbackURL(callbackSuccess, field: "callbacksuccess", allowingFragment: true) }
+            if let callbackFailure { try FieldRules.callbackURL(callbackFailure, field: "callbackfail", allowingFragment: true) }
             if let receiptEmail, !receiptEmail.isEmpty { try FieldRules.text(receiptEmail, field: "receipt-email", limit: 255) }
             if let receiptMobilePhone, !receiptMobilePhone.isEmpty {
                 try FieldRules.text(receiptMobilePhone, field: "receipt-mobilephone", limit: 32)
@@ -69,8 +69,8 @@ public enum SumUp {
             try validate()
             let failure = callbackFailure.map { QueryURL.appending(callbackItems, to: $0) }
             let success = callbackSuccess.map { QueryURL.appending(callbackItems, to: $0) }
-            if let failure { try FieldRules.callbackURL(failure, field: "callbackfail") }
-            if let success { try FieldRules.callbackURL(success, field: "callbacksuccess") }
+            if let failure { try FieldRules.callbackURL(failure, field: "callbackfail", allowingFragment: true) }
+            if let success { try FieldRules.callbackURL(success, field: "callbacksuccess", allowingFragment: true) }
             let fields: [(String, String?)] = [
                 ("amount", amount.formatted),
                 ("currency", amount.currency.code),
@@ -88,8 +88,45 @@ public enum SumUp {
         }
     }
 
-    /// A SumUp callback: `smp-status`, `smp-tx-code`, `foreign-tx-id`, `smp-message`.
+    /// A SumUp callback: `smp-status`, `smp-tx-code`, `foreign-tx-id`, `smp-message`,
+    /// and what the real app also sends: `smp-receipt-sent`, `smp-failure-cause` and
+    /// the framework's `smpprtag-<key>` tags. Any other `smp-` parameter is kept in
+    /// ``unknownFields`` and reported, never a reason to refuse the callback.
+    ///
+    /// A `failed` callback that carries `smp-tx-code` stays a failure: a transaction
+    /// code never means success.
     public struct Callback: Hashable, Sendable, Codable {
+        /// Why a payment failed (`smp-failure-cause`).
+        public enum FailureCause: Hashable, Sendable, Codable, CustomStringConvertible {
+            case transactionFailed, geolocationRequired, invalidParameter, invalidToken
+            /// A cause not documented; kept as sent.
+            case other(String)
+
+            /// Maps `transaction-failed`, `geolocation-required`, `invalid-param`, `invalid-token`.
+            public init(wireValue: String) {
+                switch wireValue {
+                case "transaction-failed": self = .transactionFailed
+                case "geolocation-required": self = .geolocationRequired
+                case "invalid-param": self = .invalidParameter
+                case "invalid-token": self = .invalidToken
+                default: self = .other(wireValue)
+                }
+            }
+
+            /// The wire value.
+            public var wireValue: String {
+                switch self {
+                case .transactionFailed: "transaction-failed"
+                case .geolocationRequired: "geolocation-required"
+                case .invalidParameter: "invalid-param"
+                case .invalidToken: "invalid-token"
+                case .other(let value): value
+                }
+            }
+
+            public var description: String { wireValue }
+        }
+
         /// The documented `smp-status` values.
         public enum Status: String, Hashable, Sendable, Codable, CaseIterable {
             /// The transaction has succeeded.
@@ -110,6 +147,16 @@ public enum SumUp {
         public var foreignTransactionID: String?
         /// `smp-message`, a localized human-readable message.
         public var message: String?
+        /// `smp-receipt-sent`: whether the app sent the customer a receipt.
+        public var receiptSent: Bool?
+        /// `smp-failure-cause`, on a failed payment.
+        public var failureCause: FailureCause?
+        /// The `smpprtag-<key>` tags, in order, with their full names.
+        public var tags: [QueryItem] = []
+        /// Other `smp-` parameters, kept as sent and reported.
+        public var unknownFields: [QueryItem] = []
+        /// The callback URL's `#fragment`, the merchant's own, left as it was.
+        public var fragment: String?
         /// The correlation nonce ChargeKit put on the callback URL.
         public var nonce: Nonce?
         /// Every other parameter (your extras), in order.
@@ -138,13 +185,24 @@ public enum SumUp {
             if let foreignTransactionID { try SumUp.validateForeignTransactionID(foreignTransactionID) }
             message = fields.take("smp-message")
             if let message { try FieldRules.text(message, field: "smp-message", limit: 1024) }
+            if let receipt = fields.take("smp-receipt-sent") {
+                guard receipt == "true" || receipt == "false" else {
+                    throw .invalidField("smp-receipt-sent", rule: "must be true or false")
+                }
+                receiptSent = receipt == "true"
+            }
+            if let cause = fields.take("smp-failure-cause") {
+                try FieldRules.printableASCII(cause, field: "smp-failure-cause", limit: 64)
+                failureCause = FailureCause(wireValue: cause)
+            }
             nonce = try fields.take(ChargeKitParameter.nonce).map { text throws(ChargeKitError) in
                 try Nonce(text, field: ChargeKitParameter.nonce)
             }
-            extraItems = fields.remaining
-            if let unknown = extraItems.first(where: { $0.name.hasPrefix("smp-") }) {
-                throw .unexpectedField(unknown.name, rule: "not a SumUp callback field")
-            }
+            fragment = url.fragment
+            let remaining = fields.remaining
+            tags = remaining.filter { $0.name.hasPrefix("smpprtag-") }
+            unknownFields = remaining.filter { $0.name.hasPrefix("smp-") }
+            extraItems = remaining.filter { !$0.name.hasPrefix("smpprtag-") && !$0.name.hasPrefix("smp-") }
             if let marker = extraItems.first(where: { $0.name == ChargeKitParameter.callback }) {
                 throw .unexpectedField(marker.name, rule: "SumUp callbacks carry smp-status instead")
             }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Zettle {
     /// The card details on a successful `izettle://api/` callback.
     public struct PaymentInfo: Hashable, Sendable, Codable {
@@ -57,11 +59,13 @@ extension Zettle {
         public var numberOfInstallments: Int?
         /// `installmentAmount`, as sent.
         public var installmentAmount: String?
+        /// `authorizationCode`, the issuer's authorization code.
+        public var authorizationCode: String?
 
         /// The wire names of the payment info fields.
         public static let fieldNames = [
             "referenceNumber", "entryMode", "obfuscatedPan", "panHash", "cardBrand", "AID", "TSI", "TVR",
-            "applicationName", "numberOfInstallments", "installmentAmount",
+            "applicationName", "numberOfInstallments", "installmentAmount", "authorizationCode",
         ]
 
         /// Whether no field is set.
@@ -91,6 +95,7 @@ extension Zettle {
             tsi = try text("TSI", limit: 16)
             tvr = try text("TVR", limit: 16)
             applicationName = try text("applicationName", limit: 64)
+            authorizationCode = try text("authorizationCode", limit: 64)
             if let count = try text("numberOfInstallments", limit: 3) {
                 guard let number = Int(count), (1...999).contains(number) else {
                     throw .invalidField("numberOfInstallments", rule: "must be a whole number from 1 to 999")
@@ -101,6 +106,43 @@ extension Zettle {
                 _ = try DecimalText.parse(amount, field: "installmentAmount")
                 installmentAmount = amount
             }
+        }
+    }
+
+    /// A 3.0 `errorMessage` in its structured form, `domain(code) - message`,
+    /// optionally followed by ` <UnderlyingError>: …`.
+    public struct StructuredError: Hashable, Sendable, Codable {
+        /// The error domain, such as `com.izettle.session.error`.
+        public var domain: String
+        /// The code within the domain (`10` with the session domain: an operation is
+        /// already in progress).
+        public var code: Int
+        /// The message, without the underlying error.
+        public var message: String
+        /// The text after ` <UnderlyingError>: `, when present.
+        public var underlying: String?
+
+        /// Reads `domain(code) - message`; `nil` for a message without that shape
+        /// (1.0 messages and free text are kept as they are).
+        public init?(_ text: String) {
+            guard let open = text.firstIndex(of: "("), let close = text[open...].firstIndex(of: ")"),
+                  text[close...].hasPrefix(") - ")
+            else { return nil }
+            let domain = text[..<open]
+            let digits = text[text.index(after: open)..<close]
+            guard !domain.isEmpty, !domain.contains(" "), let code = Int(digits) else { return nil }
+            var rest = text[text.index(close, offsetBy: 4)...]
+            var underlying: String?
+            if let marker = rest.range(of: " <UnderlyingError>") {
+                var tail = rest[marker.upperBound...]
+                if tail.hasPrefix(":") { tail = tail.dropFirst() }
+                underlying = tail.trimmingCharacters(in: .whitespaces)
+                rest = rest[..<marker.lowerBound]
+            }
+            self.domain = String(domain)
+            self.code = code
+            message = String(rest)
+            self.underlying = underlying
         }
     }
 
@@ -118,6 +160,10 @@ extension Zettle {
         public var errorCode: ErrorCode?
         /// `errorMessage` on failure.
         public var errorMessage: String?
+        /// `errorMessage` split into domain, code and message, when it has the 3.0 shape.
+        public var structuredError: StructuredError? { errorMessage.flatMap(StructuredError.init) }
+        /// The 3.0 wrapper's `operationUUID`, which it puts on its own callback URLs.
+        public var operationUUID: String? { extraItems.first { $0.name == "operationUUID" }?.value }
         /// `reference`, echoed when it was sent.
         public var reference: String?
         /// The payment info on an `izettle://api/` success.
