@@ -85,7 +85,7 @@ struct Harness: Sendable {
 
     func token(_ type: String) async throws -> String {
         let answer = try await http.call("POST", "/v1/access-tokens", token: merchantKey, body: #"{"token_type":"\#(type)"}"#)
-        #expect(answer.status == 201, "\(answer.text)")
+        #expect(answer.status == 200, "\(answer.text)")
         return try #require(answer.data?["access_token"] as? String)
     }
 
@@ -103,7 +103,7 @@ struct Harness: Sendable {
         let answer = try await http.call("POST", "/v1/charges", token: server,
                                          body: Self.chargeBody(reference: reference, amount: amount, method: method,
                                                                ipn: ipn, autoCapture: autoCapture))
-        #expect(answer.status == 201, "\(answer.text)")
+        #expect(answer.status == 200, "\(answer.text)")
         return (try #require(answer.data?["id"] as? String), try #require(answer.data?["charge_token"] as? String))
     }
 

@@ -149,10 +149,11 @@ struct SDKEndToEndTests {
 
     @Test("expired: the consumer pays too late; the result says expired")
     func expired() async throws {
-        let setup = try await SDKSetup.start { $0.chargeLifetime = .milliseconds(1500) }
+        // Long enough that a loaded machine still confirms in time, then pays too late.
+        let setup = try await SDKSetup.start { $0.chargeLifetime = .seconds(4) }
         try await withCleanup({ await setup.stop() }) {
             let manager = setup.manager(events: Events()) { _ in
-                try? await Task.sleep(for: .milliseconds(2000))
+                try? await Task.sleep(for: .milliseconds(5000))
                 return .pay
             }
             let result = try await manager.requestOrder(try await setup.order())

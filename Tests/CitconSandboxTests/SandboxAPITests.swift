@@ -11,16 +11,16 @@ struct SandboxAPITests {
         try await withCleanup({ await harness.stop() }) {
             let http = harness.http
             let server = try await http.call("POST", "/v1/access-tokens", token: harness.merchantKey, body: #"{"token_type":"server"}"#)
-            #expect(server.status == 201)
+            #expect(server.status == 200)
             #expect(server.json?["status"] as? String == "success")
             #expect(server.json?["app"] as? String == "citcon_upi")
             #expect(server.json?["version"] as? String == UPIWire.version)
-            #expect(server.data?["permissions"] as? [String] == ["charge", "inquiry", "capture", "refund", "cancel"])
+            #expect(server.data?["permission"] as? [String] == ["charge", "inquiry", "capture", "refund", "cancel"])
             let expiry = try #require(server.data?["expiry"] as? Int64)
-            let day = Int64(Date().timeIntervalSince1970 * 1000) + 24 * 3600 * 1000
-            #expect(abs(expiry - day) < 60_000, "24 h by default")
+            let day = Int64(Date().timeIntervalSince1970) + 24 * 3600
+            #expect(abs(expiry - day) < 60, "24 h by default, in Unix seconds as the live API writes it")
             let client = try await http.call("POST", "/v1/access-tokens", token: harness.merchantKey, body: #"{"token_type":"client"}"#)
-            #expect(client.data?["permissions"] as? [String] == ["confirm", "inquiry"])
+            #expect(client.data?["permission"] as? [String] == ["confirm", "inquiry"])
 
             let missing = try await http.call("POST", "/v1/access-tokens", body: #"{"token_type":"server"}"#)
             #expect(missing.status == 401 && missing.code == "4010" && missing.json?["status"] as? String == "fail")
@@ -38,7 +38,7 @@ struct SandboxAPITests {
             let server = try await harness.token("server")
             let answer = try await harness.http.call("POST", "/v1/charges", token: server,
                                                      body: Harness.chargeBody(reference: "order-1", amount: 128))
-            #expect(answer.status == 201)
+            #expect(answer.status == 200)
             let data = try #require(answer.data)
             #expect((data["id"] as? String)?.count == 32)
             #expect((data["charge_token"] as? String)?.count == 32)
@@ -136,7 +136,7 @@ struct SandboxAPITests {
             let server = try await harness.token("server")
             _ = try await harness.createCharge(server, reference: "dup-1")
             let again = try await harness.http.call("POST", "/v1/charges", token: server, body: Harness.chargeBody(reference: "dup-1"))
-            #expect(again.status == 409 && again.code == "4100" && again.message.hasPrefix("reference:"))
+            #expect(again.status == 400 && again.code == "4100" && again.message.hasPrefix("reference:"))
         }
     }
 
@@ -155,8 +155,8 @@ struct SandboxAPITests {
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
-            #expect(statuses.filter { $0 == 201 }.count == 30)
-            #expect(statuses.filter { $0 == 409 }.count == 30)
+            #expect(statuses.filter { $0 == 200 }.count == 30)
+            #expect(statuses.filter { $0 == 400 }.count == 30)
             #expect(try await harness.sandbox.server.store.chargeCount() == 30)
         }
     }
@@ -227,19 +227,19 @@ struct SandboxAPITests {
             #expect(try await harness.inquire(server, id).data?["status"] as? String == "authorized")
             let refundFirst = try await harness.http.call("POST", "/v1/refunds", token: server,
                                                           body: #"{"transaction_id":"\#(id)","reference":"ref-0","amount":10}"#)
-            #expect(refundFirst.status == 409 && refundFirst.code == "4090")
+            #expect(refundFirst.status == 406 && refundFirst.code == "4202", "refunding a charge never paid")
             let over = try await harness.http.call("POST", "/v1/captures", token: server,
                                                    body: #"{"transaction_id":"\#(id)","reference":"cap-1","amount":1001}"#)
             #expect(over.status == 422 && over.code == "4201" && over.message.hasPrefix("amount:"))
             let sameRef = try await harness.http.call("POST", "/v1/captures", token: server,
                                                       body: #"{"transaction_id":"\#(id)","reference":"card-1"}"#)
-            #expect(sameRef.status == 409 && sameRef.code == "4100")
+            #expect(sameRef.status == 400 && sameRef.code == "4100")
             let zero = try await harness.http.call("POST", "/v1/captures", token: server,
                                                    body: #"{"transaction_id":"\#(id)","reference":"cap-z","amount":0}"#)
             #expect(zero.status == 400 && zero.message.hasPrefix("amount:"))
             let capture = try await harness.http.call("POST", "/v1/captures", token: server,
                                                       body: #"{"transaction_id":"\#(id)","reference":"cap-2","amount":800}"#)
-            #expect(capture.status == 201)
+            #expect(capture.status == 200)
             #expect(capture.data?["status"] as? String == "succeeded" && capture.data?["amount_captured"] as? Int == 800)
             #expect(((capture.data?["captures"] as? [String: Any])?["data"] as? [Any])?.count == 1)
             let tooMuch = try await harness.http.call("POST", "/v1/refunds", token: server,
@@ -247,13 +247,13 @@ struct SandboxAPITests {
             #expect(tooMuch.status == 422 && tooMuch.code == "4201")
             let partial = try await harness.http.call("POST", "/v1/refunds", token: server,
                                                       body: #"{"transaction_id":"\#(id)","reference":"ref-2","amount":300,"reason":"damaged"}"#)
-            #expect(partial.status == 201 && partial.data?["amount_refunded"] as? Int == 300)
+            #expect(partial.status == 200 && partial.data?["amount_refunded"] as? Int == 300)
             let dupRefund = try await harness.http.call("POST", "/v1/refunds", token: server,
                                                         body: #"{"transaction_id":"\#(id)","reference":"ref-2","amount":1}"#)
-            #expect(dupRefund.status == 409 && dupRefund.code == "4100")
+            #expect(dupRefund.status == 400 && dupRefund.code == "4100")
             let rest = try await harness.http.call("POST", "/v1/refunds", token: server,
                                                    body: #"{"transaction_id":"\#(id)","reference":"ref-3"}"#)
-            #expect(rest.status == 201 && rest.data?["amount_refunded"] as? Int == 800)
+            #expect(rest.status == 200 && rest.data?["amount_refunded"] as? Int == 800)
             let cancelPaid = try await harness.http.call("POST", "/v1/cancels", token: server,
                                                          body: #"{"transaction_id":"\#(id)","reference":"can-1"}"#)
             #expect(cancelPaid.status == 409 && cancelPaid.code == "4090")
@@ -277,7 +277,7 @@ struct SandboxAPITests {
             #expect(partial.status == 422 && partial.code == "4208" && partial.message.contains("unionpay"))
             let full = try await harness.http.call("POST", "/v1/refunds", token: server,
                                                    body: #"{"transaction_id":"\#(id)","reference":"r-2","amount":500}"#)
-            #expect(full.status == 201 && full.data?["amount_refunded"] as? Int == 500)
+            #expect(full.status == 200 && full.data?["amount_refunded"] as? Int == 500)
             let wallet = try await harness.inquire(server, id)
             #expect(wallet.data?["amount_captured"] is NSNull, "wallet methods have no capture")
         }
@@ -292,7 +292,7 @@ struct SandboxAPITests {
             let (id, chargeToken) = try await harness.createCharge(server)
             let cancel = try await harness.http.call("POST", "/v1/cancels", token: server,
                                                      body: #"{"transaction_id":"\#(id)","reference":"c-1"}"#)
-            #expect(cancel.status == 201 && cancel.data?["status"] as? String == "canceled")
+            #expect(cancel.status == 200 && cancel.data?["status"] as? String == "canceled")
             #expect(cancel.data?["time_canceled"] is Int)
             let confirm = try await harness.confirm(client, chargeToken: chargeToken)
             #expect(confirm.status == 409 && confirm.code == "4090")

@@ -184,14 +184,17 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    /// The HTTP status for the code.
+    /// The HTTP status for the code, as the live API pairs them where it was seen
+    /// (`4100` with 400, `4202` with 406; protocol notes §5).
     public var httpStatus: Int {
         switch code {
-        case .invalidRequest, .malformedJSON: 400
+        case .invalidRequest, .malformedJSON, .duplicateReference: 400
         case .notFound: 404
         case .unauthorized: 401
         case .forbidden: 403
-        case .illegalState, .duplicateReference: 409
+        case .refundFailed: 406
+        case .illegalState: 409
+        case .gatewayError: 502
         case .bodyTooLarge: 413
         case .amountExceeded, .partialRefundIneligible: 422
         case .expired: 410

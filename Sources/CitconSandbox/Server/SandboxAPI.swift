@@ -324,7 +324,8 @@ public struct SandboxAPI: Sendable {
     public func refund(authorization: String?, body: Data) async throws -> CPayCheckData {
         try await operate("refund", authorization: authorization, body: body) { charge, request, now in
             guard charge.status == .succeeded else {
-                throw APIError(.illegalState, "status: the charge is \(charge.status), only a succeeded charge can be refunded")
+                // The live API: refunding a charge never paid is 4202 "refund failed" (HTTP 406).
+                throw APIError(.refundFailed, "refund failed: the charge is \(charge.status), only a succeeded charge can be refunded")
             }
             let refundable = charge.refundable
             let amount = request.amount ?? refundable

@@ -18,10 +18,10 @@ struct SandboxRoutes: Sendable {
 
     func register(on router: Router<BasicRequestContext>) {
         router.post("/v1/access-tokens") { request, _ in
-            await json(request, status: 201) { body, auth in try await api.issueToken(authorization: auth, body: body) }
+            await json(request) { body, auth in try await api.issueToken(authorization: auth, body: body) }
         }
         router.post("/v1/charges") { request, _ in
-            await json(request, status: 201) { body, auth in try await api.createCharge(authorization: auth, body: body) }
+            await json(request) { body, auth in try await api.createCharge(authorization: auth, body: body) }
         }
         router.post("/v1/charges/:token") { request, context in
             let token = context.parameters.get("token") ?? ""
@@ -32,13 +32,13 @@ struct SandboxRoutes: Sendable {
             return await json(request) { _, auth in try await api.inquire(id: id, authorization: auth) }
         }
         router.post("/v1/captures") { request, _ in
-            await json(request, status: 201) { body, auth in try await api.capture(authorization: auth, body: body) }
+            await json(request) { body, auth in try await api.capture(authorization: auth, body: body) }
         }
         router.post("/v1/refunds") { request, _ in
-            await json(request, status: 201) { body, auth in try await api.refund(authorization: auth, body: body) }
+            await json(request) { body, auth in try await api.refund(authorization: auth, body: body) }
         }
         router.post("/v1/cancels") { request, _ in
-            await json(request, status: 201) { body, auth in try await api.cancel(authorization: auth, body: body) }
+            await json(request) { body, auth in try await api.cancel(authorization: auth, body: body) }
         }
         router.get("/v1/health") { _, _ in
             Self.envelope(UPIWire.Envelope(data: ["status": "ok"]), status: 200)

@@ -89,9 +89,9 @@ public struct CPayResultData: Sendable, Equatable, Codable {
         country = try c.decodeIfPresent(String.self, forKey: .country)
         autoCapture = try c.decodeLenientBool(.autoCapture)
         status = try c.decodeIfPresent(CPayStatus.self, forKey: .status)
-        timeCreated = try c.decodeIfPresent(Int64.self, forKey: .timeCreated)
-        timeAuthorized = try c.decodeIfPresent(Int64.self, forKey: .timeAuthorized)
-        timeCaptured = try c.decodeIfPresent(Int64.self, forKey: .timeCaptured)
+        timeCreated = try c.decodeEpochMilliseconds(.timeCreated)
+        timeAuthorized = try c.decodeEpochMilliseconds(.timeAuthorized)
+        timeCaptured = try c.decodeEpochMilliseconds(.timeCaptured)
         chargeToken = try c.decodeIfPresent(String.self, forKey: .chargeToken)
         payment = try c.decodeIfPresent(CPayResultDataPayment.self, forKey: .payment)
     }
@@ -205,13 +205,13 @@ public struct CPayCheckData: Sendable, Equatable, Codable {
         status = try c.decodeIfPresent(CPayStatus.self, forKey: .status)
         timeCanceled = try c.decodeIfPresent(CPayNumberOrText.self, forKey: .timeCanceled)
         expiry = try c.decodeIfPresent(CPayNumberOrText.self, forKey: .expiry)
-        timeCreated = try c.decodeIfPresent(Int64.self, forKey: .timeCreated)
+        timeCreated = try c.decodeEpochMilliseconds(.timeCreated)
         country = try c.decodeIfPresent(String.self, forKey: .country)
         reference = try c.decodeIfPresent(String.self, forKey: .reference)
         amountCaptured = try c.decodeIfPresent(Int.self, forKey: .amountCaptured)
         amountRefunded = try c.decodeIfPresent(Int.self, forKey: .amountRefunded)
-        timeCaptured = try c.decodeIfPresent(Int64.self, forKey: .timeCaptured)
-        timeAuthorized = try c.decodeIfPresent(Int64.self, forKey: .timeAuthorized)
+        timeCaptured = try c.decodeEpochMilliseconds(.timeCaptured)
+        timeAuthorized = try c.decodeEpochMilliseconds(.timeAuthorized)
         autoCapture = try c.decodeLenientBool(.autoCapture)
         payment = try c.decodeIfPresent(CPayCheckDataPayment.self, forKey: .payment)
         exchange = try c.decodeIfPresent(CPayExchange.self, forKey: .exchange)
@@ -296,6 +296,19 @@ public struct CPayExchange: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey { case amount, currency, rate }
 
+    /// Reads `rate` as a JSON number or a decimal string (either may come: the live
+    /// API's `exchange` is not documented, and an unknown shape must not refuse a charge).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        amount = try? c.decodeIfPresent(Int.self, forKey: .amount)
+        currency = try? c.decodeIfPresent(String.self, forKey: .currency)
+        if let number = try? c.decodeIfPresent(Decimal.self, forKey: .rate) {
+            rate = number
+        } else if let text = try? c.decodeIfPresent(String.self, forKey: .rate) {
+            rate = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        }
+    }
+
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(amount, forKey: .amount)
@@ -352,6 +365,15 @@ public struct CPayOperation: Sendable, Equatable, Codable {
 }
 
 extension KeyedDecodingContainer {
+    /// A time as milliseconds since 1970, read from either world: the live API sends
+    /// Unix **seconds**, the seed's examples and older documents milliseconds. A value
+    /// above 10^11 is taken as milliseconds (10^11 seconds is the year 5138), anything
+    /// else as seconds. `null` and absence are `nil`.
+    func decodeEpochMilliseconds(_ key: Key) throws -> Int64? {
+        guard let value = try decodeIfPresent(Int64.self, forKey: key) else { return nil }
+        return UPIWire.epochMilliseconds(value)
+    }
+
     /// A string that the server may send as a number (`"code": 4010`).
     func decodeLenientString(_ key: Key) throws -> String? {
         if let number = try? decodeIfPresent(Int64.self, forKey: key) { return String(number) }

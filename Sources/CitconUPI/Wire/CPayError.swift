@@ -35,6 +35,26 @@ public enum CPayError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The server's code as a known ``UPIWire/Code``, for an exhaustive `switch`
+    /// over what the API documents (`nil` for device-side errors and unknown codes).
+    public var apiCode: UPIWire.Code? {
+        switch self {
+        case .unauthorized: .unauthorized
+        case .server(let code, _, _): UPIWire.Code(rawValue: code)
+        default: nil
+        }
+    }
+
+    /// Whether the same request may be tried again: transport errors, timeouts,
+    /// HTTP 5xx and `4107` (gateway error).
+    public var isRetryable: Bool {
+        switch self {
+        case .transport, .timeout: true
+        case .server(let code, _, let status): status >= 500 || code == UPIWire.Code.gatewayError.rawValue
+        default: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .invalidOrder(let error): "invalid order: \(error.description)"

@@ -171,14 +171,3 @@ public struct UPIClient: Sendable {
 
 /// The `status` of any envelope.
 private struct EnvelopeHead: Decodable { var status: String }
-
-extension CPayError {
-    /// Whether an idempotent request may be tried again.
-    var isRetryable: Bool {
-        switch self {
-        case .transport, .timeout: true
-        case .server(_, _, let status): status >= 500
-        default: false
-        }
-    }
-}

@@ -12,7 +12,16 @@ public enum UPIWire {
     /// The largest response body the client reads, and request body the sandbox accepts.
     public static let maximumBodyBytes = 64 * 1024
 
-    /// `{"status", "app", "version", "data"}`.
+    /// A Unix time in seconds or milliseconds, as milliseconds: a value above 10^11
+    /// is already milliseconds (10^11 seconds is the year 5138), else it is seconds.
+    /// The live API sends seconds; the seed and older documents milliseconds.
+    public static func epochMilliseconds(_ value: Int64) -> Int64 {
+        value > 100_000_000_000 || value < -100_000_000_000 ? value : value.multipliedReportingOverflow(by: 1000).partialValue
+    }
+
+    /// `{"status", "app", "version", "data"}`. Decoding takes envelopes without
+    /// `app` or `version` (the live API omits `version` on some errors) and never
+    /// checks the version (`v1.0.0` live, `v0.1.1` in the seed).
     public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
         /// `success` or `fail`.
         public var status: String
@@ -29,6 +38,16 @@ public enum UPIWire {
             self.app = UPIWire.app
             self.version = UPIWire.version
             self.data = data
+        }
+
+        enum CodingKeys: String, CodingKey { case status, app, version, data }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            status = try c.decode(String.self, forKey: .status)
+            app = try c.decodeIfPresent(String.self, forKey: .app) ?? UPIWire.app
+            version = try c.decodeIfPresent(String.self, forKey: .version) ?? ""
+            data = try c.decode(Payload.self, forKey: .data)
         }
     }
 
@@ -63,9 +82,11 @@ public enum UPIWire {
         public var accessToken: String
         /// `server` or `client`.
         public var tokenType: String
-        /// Expiry, milliseconds since 1970.
+        /// Expiry, milliseconds since 1970 (read from seconds or milliseconds; written
+        /// in seconds, as the live API does).
         public var expiry: Int64
-        /// What the token may do, such as `charge`, `confirm`, `inquiry`.
+        /// What the token may do, such as `charge`, `confirm`, `inquiry`: the live API's
+        /// `permission` (singular), or `permissions` as the seed and 2022 documents write it.
         public var permissions: [String]
 
         /// Makes an answer.
@@ -77,8 +98,26 @@ public enum UPIWire {
         }
 
         enum CodingKeys: String, CodingKey {
-            case expiry, permissions
+            case expiry, permissions, permission
             case accessToken = "access_token", tokenType = "token_type"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            accessToken = try c.decode(String.self, forKey: .accessToken)
+            tokenType = try c.decode(String.self, forKey: .tokenType)
+            expiry = UPIWire.epochMilliseconds(try c.decode(Int64.self, forKey: .expiry))
+            permissions = try c.decodeIfPresent([String].self, forKey: .permission)
+                ?? c.decodeIfPresent([String].self, forKey: .permissions) ?? []
+        }
+
+        /// Writes what the live API writes: `permission` (singular) and `expiry` in Unix seconds.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(accessToken, forKey: .accessToken)
+            try c.encode(tokenType, forKey: .tokenType)
+            try c.encode(expiry / 1000, forKey: .expiry)
+            try c.encode(permissions, forKey: .permission)
         }
     }
 
@@ -257,8 +296,12 @@ public enum UPIWire {
         case forbidden = "4030"
         /// The transaction's status does not allow the operation (HTTP 409).
         case illegalState = "4090"
-        /// The reference was used before (HTTP 409).
+        /// The reference was used before (HTTP 400, as the live API answers).
         case duplicateReference = "4100"
+        /// A gateway error upstream; worth retrying (seen live without a `version`).
+        case gatewayError = "4107"
+        /// The refund failed, such as refunding a charge never paid (HTTP 406).
+        case refundFailed = "4202"
         /// The body is larger than ``UPIWire/maximumBodyBytes`` (HTTP 413).
         case bodyTooLarge = "4130"
         /// The amount exceeds what can be captured or refunded (HTTP 422).
