@@ -74,11 +74,12 @@ enum CitconDemo {
         if let check = await iterator.next() {
             print("5. NTFY_ASYNC notification: status \(check.status), data.status \(check.data?.status?.rawValue ?? "?")")
         }
+        let secret = sandbox.info.ipnSecret
         let delivered = await receiver.wait { deliveries in
-            deliveries.contains { $0.check?.data?.status == .succeeded }
+            deliveries.contains { (try? $0.verified(secret: secret))?.status == "success" }
         }
-        print("6. IPN received by the merchant server:")
-        if delivered, let ipn = receiver.deliveries.last(where: { $0.check?.data?.status == .succeeded }) {
+        print("6. IPN received by the merchant server, its signature verified with the IPN secret:")
+        if delivered, let ipn = receiver.deliveries.last(where: { (try? $0.verified(secret: secret))?.status == "success" }) {
             print(indent(String(decoding: ipn.body, as: UTF8.self)))
         } else {
             print("   none within 10 s")

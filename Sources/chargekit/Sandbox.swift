@@ -26,6 +26,8 @@ struct Sandbox: AsyncParsableCommand {
         @Option(help: "SQLite database file.") var db = "sandbox.sqlite"
         @Option(name: .customLong("merchant-key"), help: "Merchant private key to use (else the stored or a new one).")
         var merchantKey: String?
+        @Option(name: .customLong("ipn-secret"), help: "Merchant IPN secret that signs every IPN (else the stored or a new one).")
+        var ipnSecret: String?
         @Option(name: .customLong("charge-ttl"), help: "Seconds an unpaid charge lives before it expires.")
         var chargeTTL = 900.0
         @Option(name: .customLong("token-ttl"), help: "Seconds an access token lives.") var tokenTTL = 86400.0
@@ -81,6 +83,7 @@ struct Sandbox: AsyncParsableCommand {
             configuration.host = host
             configuration.databasePath = db
             configuration.merchantKey = merchantKey
+            configuration.ipnSecret = ipnSecret
             configuration.chargeLifetime = try Self.seconds(chargeTTL, option: "--charge-ttl")
             configuration.tokenLifetime = try Self.seconds(tokenTTL, option: "--token-ttl")
             configuration.requestTimeout = try Self.seconds(requestTimeout, option: "--request-timeout")
@@ -94,6 +97,7 @@ struct Sandbox: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("""
                     Citcon UPI sandbox listening on \(info.baseURL)
                     merchant key: \(info.merchantKey)
+                    IPN secret: \(info.ipnSecret)
                     database: \(info.databasePath) (schema v\(info.schemaVersion))
 
                     """.utf8))

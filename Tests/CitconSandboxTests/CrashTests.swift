@@ -119,7 +119,7 @@ struct CrashTests {
                                                                   contentType: "application/x-www-form-urlencoded"),
                                   paid.status == 303
                             else { continue }
-                            await acknowledged.owe(id, "succeeded")
+                            await acknowledged.owe(id, "success")
                         }
                     }
                 }
@@ -145,7 +145,7 @@ struct CrashTests {
             #expect(answer.status == 200 && answer.data?["reference"] as? String == reference, "lost charge \(id)")
         }
         let delivered = await receiver.wait(timeout: .seconds(30)) { deliveries in
-            let seen = Set(deliveries.compactMap { d in d.check?.data.map { "\($0.id ?? "")/\($0.status?.rawValue ?? "")" } })
+            let seen = Set(deliveries.compactMap { d in d.fields.map { "\($0["id"] ?? "")/\($0["status"] ?? "")" } })
             return owed.isSubset(of: seen)
         }
         #expect(delivered, "IPNs owed but never delivered")

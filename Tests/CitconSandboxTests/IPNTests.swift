@@ -21,7 +21,9 @@ struct IPNTests {
             let deliveries = receiver.deliveries
             #expect(deliveries.map(\.answered) == [500, 500, 200])
             #expect(deliveries.map(\.attempt) == [1, 2, 3])
-            #expect(deliveries.allSatisfy { $0.check?.data?.id == id && $0.check?.data?.status == .pending })
+            #expect(deliveries.allSatisfy { $0.fields?["id"] == id && $0.fields?["status"] == "pending" })
+            let secret = harness.sandbox.info.ipnSecret
+            #expect(deliveries.allSatisfy { (try? $0.verified(secret: secret))?.id == id }, "every attempt is signed")
             let entry = try #require(try await harness.sandbox.server.store.notifications(transactionID: id).first)
             #expect(entry.attempts == 3 && entry.lastError == nil)
         }
@@ -66,13 +68,16 @@ struct IPNTests {
                                             body: #"{"transaction_id":"\#(id)","reference":"ref-\#(id)","amount":100}"#)
             #expect(await receiver.wait { $0.count >= 3 })
             try await Task.sleep(for: .milliseconds(200))
-            let statuses = receiver.deliveries.compactMap { $0.check?.data?.status }
-            #expect(statuses == [.pending, .authorized, .succeeded])
+            let secret = harness.sandbox.info.ipnSecret
+            let notifications = try receiver.deliveries.map { delivery throws(CPayIPNError) in try delivery.verified(secret: secret) }
+            #expect(notifications.map(\.status) == ["pending", "authorized", "captured"], "status words as IPNs use them")
             let inquiry = try await harness.inquire(server, id)
-            let last = try #require(receiver.deliveries.last?.check)
-            #expect(last.data?.amountCaptured == 700)
+            let last = try #require(notifications.last)
             let answer = try JSONDecoder().decode(CPayCheck.self, from: captured.body)
-            #expect(last == answer, "the IPN is the inquiry JSON of the transaction at that change")
+            #expect(last.fields["amount_captured"] == "700" && last.id == answer.data?.id)
+            #expect(last.fields["amount_refunded"] == "", "empty string when none")
+            #expect(last.transactionType == "charge" && last.paymentMethod == "card" && last.unsignedKeys.isEmpty)
+            #expect(last.fields["time_created"]?.hasSuffix("Z") == true, "ISO-8601")
             #expect(inquiry.data?["amount_refunded"] as? Int == 100, "refunds change amounts, not the status")
         }
     }

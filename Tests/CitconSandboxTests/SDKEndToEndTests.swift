@@ -116,7 +116,7 @@ struct SDKEndToEndTests {
             #expect(await eventually { events.all.count >= 3 })
             #expect(events.all == ["confirmed:pending", "callback", "async:succeeded"])
             #expect(events.asyncChecks.first?.data?.id == paid.data?.id)
-            #expect(await setup.receiver.wait { $0.contains { $0.check?.data?.status == .succeeded } })
+            #expect(await setup.receiver.wait { $0.contains { $0.fields?["status"] == "success" } })
             #expect(manager.pendingOrders().isEmpty)
         }
     }

@@ -125,9 +125,47 @@ public struct ChargeRecord: Sendable, Equatable, Codable {
         return data
     }
 
-    /// The IPN body: the inquiry JSON in its envelope.
+    /// The IPN's fields as Citcon sends them (protocol notes §5), in order, unsigned:
+    /// the worker adds `fields` and `sign` with the merchant's IPN secret when it
+    /// delivers. Stored in the outbox as a JSON array of `[name, value]` pairs.
+    public var notificationFields: [(String, String)] {
+        let completed = timeCaptured ?? timeCanceled ?? timeAuthorized
+        return [
+            ("id", id),
+            ("transaction_type", "charge"),
+            ("reference", reference),
+            ("amount", String(amount)),
+            ("currency", currency),
+            ("status", ipnStatus),
+            ("time_created", Self.iso8601(timeCreated)),
+            ("time_completed", completed.map(Self.iso8601) ?? ""),
+            ("payment_method", method ?? ""),
+            ("amount_captured", amountCaptured.map(String.init) ?? ""),
+            ("amount_refunded", amountRefunded.map(String.init) ?? ""),
+        ]
+    }
+
+    /// The outbox payload: ``notificationFields`` as a JSON array of pairs.
     public var notificationPayload: Data {
-        (try? UPIWire.encoder().encode(UPIWire.Envelope(data: checkData))) ?? Data()
+        (try? JSONEncoder().encode(notificationFields.map { [$0.0, $0.1] })) ?? Data("[]".utf8)
+    }
+
+    /// The status in the words IPNs use: `authorized`, `captured`, `success`,
+    /// `cancelled`, `fail` (and `pending` for a charge the consumer has not finished).
+    public var ipnStatus: String {
+        switch status {
+        case .authorized: "authorized"
+        case .succeeded: autoCapture || timeCaptured == nil ? "success" : "captured"
+        case .canceled, .expired: "cancelled"
+        case .failed: "fail"
+        default: "pending"
+        }
+    }
+
+    static func iso8601(_ milliseconds: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }
 }
 

@@ -2,7 +2,8 @@ import CitconUPI
 import Foundation
 import ServiceLifecycle
 
-/// Delivers the outbox: POSTs each pending IPN (the inquiry JSON) to its `urls.ipn`.
+/// Delivers the outbox: POSTs each pending IPN (a flat JSON object signed with the
+/// merchant's IPN secret, as Citcon sends it) to its `urls.ipn`.
 /// A 2xx answer marks it delivered. Any other answer, a timeout or a refused
 /// connection schedules the next attempt after the next delay of
 /// ``SandboxConfiguration/ipnRetrySchedule``; when the schedule is used up the IPN is
@@ -15,11 +16,14 @@ struct IPNWorker: Service {
     let api: SandboxAPI
     let configuration: SandboxConfiguration
     let poster: IPNPost
+    /// The merchant's IPN secret: every delivery is signed with it.
+    let secret: String
 
-    init(store: any SandboxStore, api: SandboxAPI, configuration: SandboxConfiguration) {
+    init(store: any SandboxStore, api: SandboxAPI, configuration: SandboxConfiguration, secret: String) {
         self.store = store
         self.api = api
         self.configuration = configuration
+        self.secret = secret
         poster = IPNPost(timeout: configuration.ipnTimeout, loopbackOnly: !configuration.allowNonLoopbackIPN)
     }
 
@@ -70,10 +74,20 @@ struct IPNWorker: Service {
         }
     }
 
+    /// The IPN body Citcon sends: the stored fields as one flat JSON object, with
+    /// `fields` and `sign` (see ``CPayIPN``).
+    static func signedBody(_ payload: Data, secret: String) -> Data {
+        let pairs = ((try? JSONDecoder().decode([[String]].self, from: payload)) ?? []).compactMap { pair in
+            pair.count == 2 ? (pair[0], pair[1]) : nil
+        }
+        let signed = CPayIPN.signed(pairs, secret: secret)
+        return (try? UPIWire.encoder().encode(signed)) ?? Data("{}".utf8)
+    }
+
     /// One attempt at one IPN.
     func deliver(_ entry: OutboxEntry) async {
         let attempts = entry.attempts + 1
-        let outcome = await poster.post(entry.payload, to: entry.url, headers: [
+        let outcome = await poster.post(Self.signedBody(entry.payload, secret: secret), to: entry.url, headers: [
             ("Content-Type", "application/json"),
             ("X-Citcon-Transaction", entry.transactionID),
             ("X-Citcon-Attempt", String(attempts)),

@@ -15,6 +15,8 @@ public struct SandboxConfiguration: Sendable {
     public var databasePath = "sandbox.sqlite"
     /// The merchant private key to use; `nil` keeps the stored one or creates one.
     public var merchantKey: String?
+    /// The merchant's IPN secret; `nil` keeps the stored one or creates one.
+    public var ipnSecret: String?
     /// Shown on the wallet page.
     public var merchantName = "ChargeKit Sandbox Merchant"
     /// How long an access token lives (24 h, like Citcon's).

@@ -12,6 +12,8 @@ public struct SandboxInfo: Sendable, Equatable {
     public var baseURL: String
     /// The merchant private key for `POST /v1/access-tokens`.
     public var merchantKey: String
+    /// The merchant's IPN secret: every IPN is signed with it (see `CPayIPN.verify`).
+    public var ipnSecret: String
     /// The database file.
     public var databasePath: String
     /// The schema version after migration.
@@ -28,6 +30,7 @@ public struct SandboxServer: Sendable {
     public let api: SandboxAPI
     private let baseURL: BaseURL
     private let merchantKey: String
+    private let ipnSecret: String
     private let schemaVersion: Int
 
     private final class BaseURL: @unchecked Sendable {
@@ -53,6 +56,16 @@ public struct SandboxServer: Sendable {
             let key = "sk_sandbox_" + randomHex(bytes: 24)
             try await store.setSetting("merchant_key", to: key)
             merchantKey = key
+        }
+        if let secret = configuration.ipnSecret {
+            try await store.setSetting("ipn_secret", to: secret)
+            ipnSecret = secret
+        } else if let secret = try await store.setting("ipn_secret") {
+            ipnSecret = secret
+        } else {
+            let secret = "ipn_sandbox_" + randomHex(bytes: 24)
+            try await store.setSetting("ipn_secret", to: secret)
+            ipnSecret = secret
         }
         self.store = store
         let baseURL = BaseURL()
@@ -87,9 +100,9 @@ public struct SandboxServer: Sendable {
         logger.logLevel = .warning
         let requestTimeout = configuration.requestTimeout
         let maximumRequestBody = UPIWire.maximumBodyBytes + configuration.maximumDiscardedBytes
-        let worker = IPNWorker(store: store, api: api, configuration: configuration)
-        let (host, key, path, version, baseURL) = (configuration.host, merchantKey, configuration.databasePath,
-                                                   schemaVersion, self.baseURL)
+        let worker = IPNWorker(store: store, api: api, configuration: configuration, secret: ipnSecret)
+        let (host, key, secret, path, version, baseURL) = (configuration.host, merchantKey, ipnSecret,
+                                                           configuration.databasePath, schemaVersion, self.baseURL)
         let app = Application(
             router: router,
             server: .http1(configuration: .init(
@@ -104,7 +117,8 @@ public struct SandboxServer: Sendable {
                 let shownHost = host.contains(":") ? "[\(host)]" : host
                 let url = "http://\(shownHost):\(port)"
                 baseURL.set(url)
-                await onStarted(SandboxInfo(baseURL: url, merchantKey: key, databasePath: path, schemaVersion: version))
+                await onStarted(SandboxInfo(baseURL: url, merchantKey: key, ipnSecret: secret, databasePath: path,
+                                              schemaVersion: version))
             },
             logger: logger
         )

@@ -18,8 +18,19 @@ public final class IPNReceiver: Sendable {
         /// The HTTP status the receiver answered.
         public var answered: Int
 
-        /// The body decoded as the UPI inquiry JSON.
-        public var check: CPayCheck? { try? JSONDecoder().decode(CPayCheck.self, from: body) }
+        /// The body's fields, read without checking the signature (for looking, not trusting).
+        public var fields: [String: String]? {
+            (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?.compactMapValues { value in
+                switch value {
+                case let text as String: text
+                case let number as NSNumber: number.stringValue
+                default: nil
+                }
+            }
+        }
+
+        /// The notification verified with the merchant's IPN secret, as a merchant's server does.
+        public func verified(secret: String) throws(CPayIPNError) -> CPayIPN { try CPayIPN.verify(body, secret: secret) }
     }
 
     private final class State: @unchecked Sendable {

@@ -16,7 +16,8 @@ public enum UPIWire {
     /// is already milliseconds (10^11 seconds is the year 5138), else it is seconds.
     /// The live API sends seconds; the seed and older documents milliseconds.
     public static func epochMilliseconds(_ value: Int64) -> Int64 {
-        value > 100_000_000_000 || value < -100_000_000_000 ? value : value.multipliedReportingOverflow(by: 1000).partialValue
+        let bound = Int64(100_000) * 1_000_000  // 10^11, written so that no literal needs a 64-bit Int
+        return value > bound || value < -bound ? value : value.multipliedReportingOverflow(by: 1000).partialValue
     }
 
     /// `{"status", "app", "version", "data"}`. Decoding takes envelopes without
