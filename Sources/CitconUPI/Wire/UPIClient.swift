@@ -104,6 +104,34 @@ public struct UPIClient: Sendable {
         try await send("POST", "/v1/cancels", bearer: token, body: body)
     }
 
+    /// Sends a request body as given (JSON bytes, or none) and returns the answer's
+    /// HTTP status and body, unread: for tools that pass a merchant's own JSON through
+    /// (`chargekit upi`). The body is bounded like every other answer.
+    public func exchange(_ method: String, path: String, bearer: String, body: Data?) async throws(CPayError) -> (status: Int, body: Data) {
+        guard let url = URL(string: path, relativeTo: baseURL) else { throw .transport("bad URL for \(path)") }
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        request.httpMethod = method
+        request.setValue(UPIWire.bearer + bearer, forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = body
+        }
+        do {
+            let (data, response) = try await session.data(for: request)
+            guard data.count <= UPIWire.maximumBodyBytes else {
+                throw CPayError.malformedResponse("answer larger than \(UPIWire.maximumBodyBytes) bytes")
+            }
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+        } catch let error as CPayError {
+            throw error
+        } catch let error as URLError where error.code == .timedOut {
+            throw .timeout
+        } catch {
+            throw .transport(error.localizedDescription)
+        }
+    }
+
     // MARK: Transport
 
     private func checked(_ body: () throws(ChargeKitError) -> Void) throws(CPayError) {

@@ -277,8 +277,31 @@ public enum UPIWire {
         }
 
         enum CodingKeys: String, CodingKey {
-            case reference, amount, reason
-            case transactionID = "transaction_id"
+            case reference, amount, reason, id, note
+            case transactionID = "transaction_id", transactionReference = "transaction_reference"
+        }
+
+        /// Reads the seed's shape (`transaction_id`, `reason`) and the live API's (`id`
+        /// for the charge, `note`, and on cancels `transaction_reference`, the charge's
+        /// own reference, which is accepted and not needed).
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            guard let id = try c.decodeIfPresent(String.self, forKey: .transactionID) ?? c.decodeIfPresent(String.self, forKey: .id) else {
+                throw DecodingError.keyNotFound(CodingKeys.transactionID, .init(codingPath: c.codingPath,
+                                                debugDescription: "transaction_id (or id) is required"))
+            }
+            transactionID = id
+            reference = try c.decode(String.self, forKey: .reference)
+            amount = try c.decodeIfPresent(Int.self, forKey: .amount)
+            reason = try c.decodeIfPresent(String.self, forKey: .reason) ?? c.decodeIfPresent(String.self, forKey: .note)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(transactionID, forKey: .transactionID)
+            try c.encode(reference, forKey: .reference)
+            try c.encodeIfPresent(amount, forKey: .amount)
+            try c.encodeIfPresent(reason, forKey: .reason)
         }
     }
 
