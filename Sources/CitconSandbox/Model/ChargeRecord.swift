@@ -19,6 +19,8 @@ public struct SandboxMethod: Sendable, Equatable {
         SandboxMethod(name: "alipay", supportsCapture: false, allowsPartialRefund: true),
         SandboxMethod(name: "wechatpay", supportsCapture: false, allowsPartialRefund: true),
         SandboxMethod(name: "unionpay", supportsCapture: false, allowsPartialRefund: false),
+        // UnionPay online, as the live API names it.
+        SandboxMethod(name: "upop", supportsCapture: false, allowsPartialRefund: false),
     ]
 
     /// Looks a method up by name.

@@ -200,18 +200,31 @@ public struct SandboxAPI: Sendable {
             throw APIError(.invalidRequest, "\(name): must be an http(s) URL or an app's own scheme, never javascript: or data:")
         }
         let methodName = request.payment.map(\.method)
-        if let methodName { _ = try method(methodName) }
+        let chosen = try methodName.map { name throws(APIError) in try method(name) }
+        // Absent auto_capture defaults per method, as the live API does: true where
+        // the method settles at once (alipay), false where it captures later (paypal).
+        let tree = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        let autoCaptureSent = (tree?["transaction"] as? [String: Any])?["auto_capture"] != nil
+        let autoCapture = autoCaptureSent ? request.transaction.autoCapture : (chosen.map { !$0.supportsCapture } ?? false)
         let created = now
         let charge = ChargeRecord(
             id: randomHex(bytes: 16), chargeToken: randomHex(bytes: 16), reference: request.transaction.reference,
             amount: request.transaction.amount, currency: request.transaction.currency,
-            country: request.transaction.country, autoCapture: request.transaction.autoCapture,
+            country: request.transaction.country, autoCapture: autoCapture,
             note: request.transaction.note, method: methodName, status: .initiated, urls: urls, returnURL: nil,
             timeCreated: created, expiresAt: created + configuration.chargeLifetime.milliseconds)
         try await store.insertCharge(charge)
+        let clients = request.payment?.client.isEmpty == false ? request.payment?.client ?? [] : ["desktop", "mobile_browser", "mobile_native"]
+        let wallet = baseURL() + "/sandbox/wallet/" + charge.id
+        let entries = clients.map { client in
+            client == "desktop"
+                ? UPIWire.PaymentClient(client: client, format: "qr", content: wallet + "?format=qr")
+                : UPIWire.PaymentClient(client: client, format: "redirect", content: wallet)
+        }
         return UPIWire.ChargeCreated(id: charge.id, chargeToken: charge.chargeToken, status: charge.status,
                                      reference: charge.reference, amount: charge.amount, currency: charge.currency,
-                                     expiry: charge.expiresAt)
+                                     expiry: charge.expiresAt, timeCreated: charge.timeCreated, autoCapture: charge.autoCapture,
+                                     country: charge.country, payment: UPIWire.CreatedPayment(method: methodName, client: entries))
     }
 
     private enum Step: Sendable { case done, expired }

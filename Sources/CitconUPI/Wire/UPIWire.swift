@@ -152,8 +152,48 @@ public enum UPIWire {
         }
     }
 
-    /// `POST /v1/charges` answer.
+    /// One way to pay a created charge (`payment.client[]` of the create answer).
+    public struct PaymentClient: Codable, Sendable, Equatable {
+        /// `desktop`, `mobile_browser` or `mobile_native`.
+        public var client: String
+        /// `redirect` or `qr`.
+        public var format: String
+        /// The HTTP method to open `content` with (`GET`).
+        public var method: String
+        /// The landing page or the QR code's URL.
+        public var content: String
+
+        /// Makes an entry.
+        public init(client: String, format: String, method: String = "GET", content: String) {
+            self.client = client
+            self.format = format
+            self.method = method
+            self.content = content
+        }
+    }
+
+    /// The `payment` of a create answer.
+    public struct CreatedPayment: Codable, Sendable, Equatable {
+        /// The method, when the charge was created with one.
+        public var method: String?
+        /// Where and how the consumer can pay.
+        public var client: [PaymentClient]
+
+        /// Makes a payment object.
+        public init(method: String?, client: [PaymentClient]) {
+            self.method = method
+            self.client = client
+        }
+    }
+
+    /// `POST /v1/charges` answer, in the live API's shape (protocol notes §5): `object`,
+    /// `charge_token`, `id`, `reference`, `amount`, `currency`, `time_created` (Unix
+    /// seconds), `time_captured` (`null` until captured), `auto_capture`, `status`,
+    /// `country`, optional `exchange`, and `payment` with its `client` entries. Reads
+    /// the seed's shorter shape too.
     public struct ChargeCreated: Codable, Sendable, Equatable {
+        /// `charge`.
+        public var object: String
         /// The transaction id.
         public var id: String
         /// The token the app confirms with.
@@ -166,12 +206,26 @@ public enum UPIWire {
         public var amount: Int
         /// Currency.
         public var currency: String
-        /// When the charge expires unpaid, milliseconds since 1970.
+        /// When the charge expires unpaid, milliseconds since 1970 (the sandbox's own).
         public var expiry: Int64?
+        /// Creation time, milliseconds since 1970 (sent in seconds).
+        public var timeCreated: Int64?
+        /// Capture time (`null` until captured).
+        public var timeCaptured: Int64?
+        /// Whether the charge is captured automatically.
+        public var autoCapture: Bool?
+        /// ISO 3166-1 alpha-2 country.
+        public var country: String?
+        /// Currency exchange, when the wallet settles in another currency.
+        public var exchange: CPayExchange?
+        /// How the consumer can pay.
+        public var payment: CreatedPayment?
 
         /// Makes an answer.
         public init(id: String, chargeToken: String, status: CPayStatus, reference: String, amount: Int,
-                    currency: String, expiry: Int64?) {
+                    currency: String, expiry: Int64?, timeCreated: Int64? = nil, autoCapture: Bool? = nil,
+                    country: String? = nil, payment: CreatedPayment? = nil) {
+            object = "charge"
             self.id = id
             self.chargeToken = chargeToken
             self.status = status
@@ -179,11 +233,52 @@ public enum UPIWire {
             self.amount = amount
             self.currency = currency
             self.expiry = expiry
+            self.timeCreated = timeCreated
+            self.autoCapture = autoCapture
+            self.country = country
+            self.payment = payment
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, status, reference, amount, currency, expiry
-            case chargeToken = "charge_token"
+            case object, id, status, reference, amount, currency, expiry, country, exchange, payment
+            case chargeToken = "charge_token", timeCreated = "time_created", timeCaptured = "time_captured"
+            case autoCapture = "auto_capture"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            object = try c.decodeIfPresent(String.self, forKey: .object) ?? "charge"
+            id = try c.decode(String.self, forKey: .id)
+            chargeToken = try c.decode(String.self, forKey: .chargeToken)
+            status = try c.decode(CPayStatus.self, forKey: .status)
+            reference = try c.decode(String.self, forKey: .reference)
+            amount = try c.decode(Int.self, forKey: .amount)
+            currency = try c.decode(String.self, forKey: .currency)
+            expiry = try c.decodeEpochMilliseconds(.expiry)
+            timeCreated = try c.decodeEpochMilliseconds(.timeCreated)
+            timeCaptured = try c.decodeEpochMilliseconds(.timeCaptured)
+            autoCapture = try c.decodeLenientBool(.autoCapture)
+            country = try c.decodeIfPresent(String.self, forKey: .country)
+            exchange = try? c.decodeIfPresent(CPayExchange.self, forKey: .exchange)
+            payment = try? c.decodeIfPresent(CreatedPayment.self, forKey: .payment)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(object, forKey: .object)
+            try c.encode(id, forKey: .id)
+            try c.encode(chargeToken, forKey: .chargeToken)
+            try c.encode(status, forKey: .status)
+            try c.encode(reference, forKey: .reference)
+            try c.encode(amount, forKey: .amount)
+            try c.encode(currency, forKey: .currency)
+            try c.encodeIfPresent(expiry, forKey: .expiry)
+            try c.encode(timeCreated.map { $0 / 1000 }, forKey: .timeCreated)
+            try c.encode(timeCaptured.map { $0 / 1000 }, forKey: .timeCaptured)
+            try c.encode(autoCapture, forKey: .autoCapture)
+            try c.encode(country, forKey: .country)
+            try c.encodeIfPresent(exchange, forKey: .exchange)
+            try c.encode(payment, forKey: .payment)
         }
     }
 
