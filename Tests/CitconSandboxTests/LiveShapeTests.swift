@@ -73,6 +73,21 @@ struct LiveShapeTests {
         }
     }
 
+    @Test func cancelAnswer() async throws {
+        let harness = try await Harness.start()
+        try await withCleanup({ await harness.stop() }) {
+            let server = try await harness.token("server")
+            let (id, _) = try await harness.createCharge(server, reference: "to-cancel")
+            let answer = try await post(harness, "/v1/cancels", server, #"{"id":"\#(id)","reference":"cx-live","transaction_reference":"to-cancel"}"#)
+            #expect(answer.status == 200, "\(answer.text)")
+            let data = try #require(answer.data)
+            #expect(data["id"] as? String == id && data["object"] as? String == "cancel" && data["status"] as? String == "canceled")
+            let payment = try #require(data["payment"] as? [String: Any])
+            #expect(payment["type"] as? String == "")
+            #expect((payment["data"] as? [String: Any])?["pan"] as? String == "")
+        }
+    }
+
     @Test func aFractionOfAMinorUnitIsRefused() async throws {
         let harness = try await Harness.start()
         try await withCleanup({ await harness.stop() }) {

@@ -357,14 +357,24 @@ public struct SandboxAPI: Sendable {
     }
 
     /// `POST /v1/cancels`: cancels a charge not yet paid, or voids an authorization.
+    /// The answer has the live API's shape: the charge's `id`, `object` "cancel",
+    /// `status` "canceled", and `payment.type` and `payment.data.pan` as empty strings.
     public func cancel(authorization: String?, body: Data) async throws -> CPayCheckData {
-        try await operate("cancel", authorization: authorization, body: body) { charge, _, now in
+        var answer = try await operate("cancel", authorization: authorization, body: body) { charge, _, now in
             guard charge.canMove(to: .canceled) else {
                 throw APIError(.illegalState, "status: the charge is \(charge.status) and cannot be canceled")
             }
             charge.status = .canceled
             charge.timeCanceled = now
         }
+        answer.object = "cancel"
+        var payment = answer.payment ?? CPayCheckDataPayment()
+        payment.type = payment.type ?? ""
+        var card = payment.data ?? CPayPaymentData()
+        card.pan = card.pan ?? ""
+        payment.data = card
+        answer.payment = payment
+        return answer
     }
 
     // MARK: Wallet
