@@ -110,13 +110,14 @@ public struct ChargeRecord: Sendable, Equatable, Codable {
         data.status = status
         data.timeCanceled = timeCanceled.map(CPayNumberOrText.number) ?? .text("")
         data.expiry = .number(expiresAt)
-        data.timeCreated = timeCreated
+        // The live API has second resolution: times are reported in whole seconds.
+        data.timeCreated = wholeSeconds(timeCreated)
         data.country = country
         data.reference = reference
         data.amountCaptured = amountCaptured
         data.amountRefunded = amountRefunded
-        data.timeCaptured = timeCaptured
-        data.timeAuthorized = timeAuthorized
+        data.timeCaptured = timeCaptured.map(wholeSeconds)
+        data.timeAuthorized = timeAuthorized.map(wholeSeconds)
         data.autoCapture = autoCapture
         data.payment = CPayCheckDataPayment(method: method, token: nil, type: "",
                                             data: { var card = CPayPaymentData(); card.pan = ""; card.expiry = ""; return card }())
@@ -170,6 +171,9 @@ public struct ChargeRecord: Sendable, Equatable, Codable {
         return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }
 }
+
+/// `milliseconds` cut to the whole second, as the live API reports times.
+func wholeSeconds(_ milliseconds: Int64) -> Int64 { milliseconds - milliseconds % 1000 }
 
 /// An access token as stored.
 public struct AccessTokenRecord: Sendable, Equatable, Codable {

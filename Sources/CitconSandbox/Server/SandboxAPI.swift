@@ -141,7 +141,7 @@ public struct SandboxAPI: Sendable {
                                        expiresAt: now + configuration.tokenLifetime.milliseconds)
         try await store.insertToken(record)
         tokens.put(record)
-        return UPIWire.AccessToken(accessToken: record.token, tokenType: record.type, expiry: record.expiresAt,
+        return UPIWire.AccessToken(accessToken: record.token, tokenType: record.type, expiry: wholeSeconds(record.expiresAt),
                                    permissions: record.permissions)
     }
 
@@ -223,7 +223,7 @@ public struct SandboxAPI: Sendable {
         }
         return UPIWire.ChargeCreated(id: charge.id, chargeToken: charge.chargeToken, status: charge.status,
                                      reference: charge.reference, amount: charge.amount, currency: charge.currency,
-                                     expiry: charge.expiresAt, timeCreated: charge.timeCreated, autoCapture: charge.autoCapture,
+                                     expiry: charge.expiresAt, timeCreated: wholeSeconds(charge.timeCreated), autoCapture: charge.autoCapture,
                                      country: charge.country, payment: UPIWire.CreatedPayment(method: methodName, client: entries))
     }
 

@@ -232,13 +232,15 @@ public struct CPayCheckData: Sendable, Equatable, Codable {
         try c.encode(status, forKey: .status)
         try c.encode(timeCanceled, forKey: .timeCanceled)
         try c.encode(expiry, forKey: .expiry)
-        try c.encode(timeCreated, forKey: .timeCreated)
+        // Times go out as the live API writes them: Unix seconds (they are read back
+        // from seconds or milliseconds).
+        try c.encode(timeCreated.map(UPIWire.wireTime), forKey: .timeCreated)
         try c.encode(country, forKey: .country)
         try c.encode(reference, forKey: .reference)
         try c.encode(amountCaptured, forKey: .amountCaptured)
         try c.encode(amountRefunded, forKey: .amountRefunded)
-        try c.encode(timeCaptured, forKey: .timeCaptured)
-        try c.encode(timeAuthorized, forKey: .timeAuthorized)
+        try c.encode(timeCaptured.map(UPIWire.wireTime), forKey: .timeCaptured)
+        try c.encode(timeAuthorized.map(UPIWire.wireTime), forKey: .timeAuthorized)
         try c.encode(autoCapture, forKey: .autoCapture)
         try c.encode(payment, forKey: .payment)
         try c.encode(exchange, forKey: .exchange)

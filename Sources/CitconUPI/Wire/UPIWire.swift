@@ -20,6 +20,13 @@ public enum UPIWire {
         return value > bound || value < -bound ? value : value.multipliedReportingOverflow(by: 1000).partialValue
     }
 
+    /// A time in milliseconds as the live API writes it: Unix seconds when it is a
+    /// whole second, else milliseconds (nothing is lost: ``epochMilliseconds(_:)``
+    /// reads either back to the same value).
+    public static func wireTime(_ milliseconds: Int64) -> Int64 {
+        milliseconds % 1000 == 0 ? milliseconds / 1000 : milliseconds
+    }
+
     /// `{"status", "app", "version", "data"}`. Decoding takes envelopes without
     /// `app` or `version` (the live API omits `version` on some errors) and never
     /// checks the version (`v1.0.0` live, `v0.1.1` in the seed).
@@ -117,7 +124,7 @@ public enum UPIWire {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(accessToken, forKey: .accessToken)
             try c.encode(tokenType, forKey: .tokenType)
-            try c.encode(expiry / 1000, forKey: .expiry)
+            try c.encode(UPIWire.wireTime(expiry), forKey: .expiry)
             try c.encode(permissions, forKey: .permission)
         }
     }
@@ -273,8 +280,8 @@ public enum UPIWire {
             try c.encode(amount, forKey: .amount)
             try c.encode(currency, forKey: .currency)
             try c.encodeIfPresent(expiry, forKey: .expiry)
-            try c.encode(timeCreated.map { $0 / 1000 }, forKey: .timeCreated)
-            try c.encode(timeCaptured.map { $0 / 1000 }, forKey: .timeCaptured)
+            try c.encode(timeCreated.map(UPIWire.wireTime), forKey: .timeCreated)
+            try c.encode(timeCaptured.map(UPIWire.wireTime), forKey: .timeCaptured)
             try c.encode(autoCapture, forKey: .autoCapture)
             try c.encode(country, forKey: .country)
             try c.encodeIfPresent(exchange, forKey: .exchange)
