@@ -73,6 +73,23 @@ struct LiveShapeTests {
         }
     }
 
+    @Test func refundOfAPaidCharge() async throws {
+        let harness = try await Harness.start()
+        try await withCleanup({ await harness.stop() }) {
+            let server = try await harness.token("server")
+            let client = try await harness.token("client")
+            let (id, chargeToken) = try await harness.createCharge(server, reference: "paid-live", amount: 300, method: "alipay")
+            _ = try await harness.confirm(client, chargeToken: chargeToken, method: "alipay", returnURL: "myapp://back")
+            _ = try await harness.wallet(id, "pay")
+            let answer = try await post(harness, "/v1/refunds", server, #"{"id":"\#(id)","reference":"rf-paid","amount":100,"note":"n"}"#)
+            #expect(answer.status == 200, "\(answer.text)")
+            let data = try #require(answer.data)
+            #expect(data["object"] as? String == "refund" && data["status"] as? String == "succeeded")
+            #expect(data["id"] as? String != id && data["amount_refunded"] as? Int == 100)
+            #expect(data["time_created"] as? Int != nil && data["time_completed"] as? Int != nil)
+        }
+    }
+
     @Test func cancelAnswer() async throws {
         let harness = try await Harness.start()
         try await withCleanup({ await harness.stop() }) {

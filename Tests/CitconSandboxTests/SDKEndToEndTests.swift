@@ -185,7 +185,9 @@ struct SDKEndToEndTests {
             let refund = try await setup.merchant.refund(
                 UPIWire.OperationRequest(transactionID: try #require(result.data?.id), reference: "ref-\(order.transaction.reference)",
                                          amount: 40, reason: "partial"), token: setup.serverToken)
-            #expect(refund.amountRefunded == 40 && refund.refunds?.data.first?.amount == 40)
+            #expect(refund.object == "refund" && refund.amountRefunded == 40 && refund.status == .succeeded && refund.timeCompleted != nil)
+            let after = try await setup.merchant.inquire(transactionID: try #require(result.data?.id), token: setup.serverToken)
+            #expect(after.data?.refunds?.data.first?.amount == 40 && after.data?.amountRefunded == 40)
         }
     }
 

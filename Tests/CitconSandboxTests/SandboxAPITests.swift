@@ -253,7 +253,9 @@ struct SandboxAPITests {
             #expect(dupRefund.status == 400 && dupRefund.code == "4100")
             let rest = try await harness.http.call("POST", "/v1/refunds", token: server,
                                                    body: #"{"transaction_id":"\#(id)","reference":"ref-3"}"#)
-            #expect(rest.status == 200 && rest.data?["amount_refunded"] as? Int == 800)
+            #expect(rest.status == 200 && rest.data?["amount_refunded"] as? Int == 500, "this refund's amount: the rest")
+            #expect(rest.data?["object"] as? String == "refund" && rest.data?["id"] as? String != id)
+            #expect(try await harness.inquire(server, id).data?["amount_refunded"] as? Int == 800, "the charge's total")
             let cancelPaid = try await harness.http.call("POST", "/v1/cancels", token: server,
                                                          body: #"{"transaction_id":"\#(id)","reference":"can-1"}"#)
             #expect(cancelPaid.status == 409 && cancelPaid.code == "4090")

@@ -333,9 +333,12 @@ public struct SandboxAPI: Sendable {
     }
 
     /// `POST /v1/refunds`: refunds a settled charge; partial refunds only where the
-    /// method allows them (`4208` otherwise).
+    /// method allows them (`4208` otherwise). The answer is the refund itself, in the
+    /// live API's shape: `object` "refund", its own `id`, `amount_refunded` (this
+    /// refund's amount), `status` "succeeded", `time_created`, `time_completed`; the
+    /// charge's inquiry lists it under `refunds`.
     public func refund(authorization: String?, body: Data) async throws -> CPayCheckData {
-        try await operate("refund", authorization: authorization, body: body) { charge, request, now in
+        let charge = try await operate("refund", authorization: authorization, body: body) { charge, request, now in
             guard charge.status == .succeeded else {
                 // The live API: refunding a charge never paid is 4202 "refund failed" (HTTP 406).
                 throw APIError(.refundFailed, "refund failed: the charge is \(charge.status), only a succeeded charge can be refunded")
@@ -354,6 +357,18 @@ public struct SandboxAPI: Sendable {
                                                 amount: amount, currency: charge.currency, status: .succeeded,
                                                 timeCreated: now, reason: request.reason))
         }
+        guard let made = charge.refunds?.data.last else { return charge }
+        var answer = CPayCheckData()
+        answer.object = "refund"
+        answer.id = made.id
+        answer.reference = made.reference
+        answer.amount = made.amount
+        answer.currency = made.currency
+        answer.amountRefunded = made.amount
+        answer.status = .succeeded
+        answer.timeCreated = made.timeCreated.map(wholeSeconds)
+        answer.timeCompleted = made.timeCreated.map(wholeSeconds)
+        return answer
     }
 
     /// `POST /v1/cancels`: cancels a charge not yet paid, or voids an authorization.

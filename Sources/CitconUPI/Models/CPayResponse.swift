@@ -167,6 +167,8 @@ public struct CPayCheckData: Sendable, Equatable, Codable {
     public var timeCaptured: Int64?
     /// Authorization time.
     public var timeAuthorized: Int64?
+    /// Completion time (refund answers; milliseconds, sent in seconds).
+    public var timeCompleted: Int64?
     /// Whether the charge is captured automatically.
     public var autoCapture: Bool?
     /// Payment details.
@@ -192,6 +194,7 @@ public struct CPayCheckData: Sendable, Equatable, Codable {
         case timeCanceled = "time_canceled", timeCreated = "time_created"
         case amountCaptured = "amount_captured", amountRefunded = "amount_refunded"
         case timeCaptured = "time_captured", timeAuthorized = "time_authorized", autoCapture = "auto_capture"
+        case timeCompleted = "time_completed"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -203,6 +206,7 @@ public struct CPayCheckData: Sendable, Equatable, Codable {
         amount = try c.decodeIfPresent(Int.self, forKey: .amount)
         currency = try c.decodeIfPresent(String.self, forKey: .currency)
         status = try c.decodeIfPresent(CPayStatus.self, forKey: .status)
+        timeCompleted = try c.decodeEpochMilliseconds(.timeCompleted)
         timeCanceled = try c.decodeIfPresent(CPayNumberOrText.self, forKey: .timeCanceled)
         expiry = try c.decodeIfPresent(CPayNumberOrText.self, forKey: .expiry)
         timeCreated = try c.decodeEpochMilliseconds(.timeCreated)
@@ -241,6 +245,7 @@ public struct CPayCheckData: Sendable, Equatable, Codable {
         try c.encode(amountRefunded, forKey: .amountRefunded)
         try c.encode(timeCaptured.map(UPIWire.wireTime), forKey: .timeCaptured)
         try c.encode(timeAuthorized.map(UPIWire.wireTime), forKey: .timeAuthorized)
+        try c.encodeIfPresent(timeCompleted.map(UPIWire.wireTime), forKey: .timeCompleted)
         try c.encode(autoCapture, forKey: .autoCapture)
         try c.encode(payment, forKey: .payment)
         try c.encode(exchange, forKey: .exchange)
