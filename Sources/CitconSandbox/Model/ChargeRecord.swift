@@ -29,7 +29,7 @@ public struct SandboxMethod: Sendable, Equatable {
 
 /// A charge as the sandbox stores it.
 public struct ChargeRecord: Sendable, Equatable, Codable {
-    /// Transaction id (32 hex digits).
+    /// Transaction id: 19 decimal digits, a long numeric string as the live API's.
     public var id: String
     /// The token the app confirms with.
     public var chargeToken: String

@@ -208,7 +208,7 @@ public struct SandboxAPI: Sendable {
         let autoCapture = autoCaptureSent ? request.transaction.autoCapture : (chosen.map { !$0.supportsCapture } ?? false)
         let created = now
         let charge = ChargeRecord(
-            id: randomHex(bytes: 16), chargeToken: randomHex(bytes: 16), reference: request.transaction.reference,
+            id: randomDigits(19), chargeToken: randomHex(bytes: 16), reference: request.transaction.reference,
             amount: request.transaction.amount, currency: request.transaction.currency,
             country: request.transaction.country, autoCapture: autoCapture,
             note: request.transaction.note, method: methodName, status: .initiated, urls: urls, returnURL: nil,
@@ -326,7 +326,7 @@ public struct SandboxAPI: Sendable {
             charge.amountCaptured = amount
             charge.timeCaptured = now
             charge.status = .succeeded
-            charge.captures.append(CPayOperation(id: randomHex(bytes: 16), object: "capture", reference: request.reference,
+            charge.captures.append(CPayOperation(id: randomDigits(19), object: "capture", reference: request.reference,
                                                  amount: amount, currency: charge.currency, status: .succeeded,
                                                  timeCreated: now))
         }
@@ -353,7 +353,7 @@ public struct SandboxAPI: Sendable {
                                "amount: \(method.name) does not allow a partial refund (refund all \(refundable) or nothing)")
             }
             charge.amountRefunded = (charge.amountRefunded ?? 0) + amount
-            charge.refunds.append(CPayOperation(id: randomHex(bytes: 16), object: "refund", reference: request.reference,
+            charge.refunds.append(CPayOperation(id: randomDigits(19), object: "refund", reference: request.reference,
                                                 amount: amount, currency: charge.currency, status: .succeeded,
                                                 timeCreated: now, reason: request.reason))
         }

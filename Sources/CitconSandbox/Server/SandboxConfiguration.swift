@@ -71,6 +71,15 @@ func randomHex(bytes count: Int) -> String {
     return String(decoding: out, as: UTF8.self)
 }
 
+/// `count` random decimal digits, the first not zero: transaction ids as the live API
+/// writes them (a long numeric string).
+func randomDigits(_ count: Int) -> String {
+    var generator = SystemRandomNumberGenerator()
+    var digits = String(UInt8.random(in: 1...9, using: &generator))
+    while digits.count < count { digits += String(UInt8.random(in: 0...9, using: &generator)) }
+    return digits
+}
+
 /// Whether a URL's host is a loopback address in its one canonical form: an IPv4
 /// literal in 127.0.0.0/8 written as four decimal parts, `[::1]`, or `localhost`.
 ///
