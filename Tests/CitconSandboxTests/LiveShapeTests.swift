@@ -55,7 +55,11 @@ struct LiveShapeTests {
             for client in clients {
                 #expect(Set(client.keys) == ["client", "format", "method", "content"])
                 #expect(["redirect", "qr"].contains(client["format"] as? String) && client["method"] as? String == "GET")
-                #expect((client["content"] as? String)?.hasPrefix(harness.sandbox.info.baseURL + "/sandbox/wallet/") == true)
+                let page = client["format"] as? String == "qr" ? "/sandbox/qr/" : "/sandbox/wallet/"
+                #expect((client["content"] as? String)?.hasPrefix(harness.sandbox.info.baseURL + page) == true)
+                let content = try #require(client["content"] as? String)
+                let shown = try await harness.http.call("GET", String(content.dropFirst(harness.sandbox.info.baseURL.count)))
+                #expect(shown.status == 200 && (page == "/sandbox/wallet/" || shown.text.contains("<svg")))
             }
         }
     }

@@ -216,9 +216,10 @@ public struct SandboxAPI: Sendable {
         try await store.insertCharge(charge)
         let clients = request.payment?.client.isEmpty == false ? request.payment?.client ?? [] : ["desktop", "mobile_browser", "mobile_native"]
         let wallet = baseURL() + "/sandbox/wallet/" + charge.id
+        // A desktop pays by scanning the QR page; a phone is redirected to the wallet.
         let entries = clients.map { client in
             client == "desktop"
-                ? UPIWire.PaymentClient(client: client, format: "qr", content: wallet + "?format=qr")
+                ? UPIWire.PaymentClient(client: client, format: "qr", content: baseURL() + "/sandbox/qr/" + charge.id)
                 : UPIWire.PaymentClient(client: client, format: "redirect", content: wallet)
         }
         return UPIWire.ChargeCreated(id: charge.id, chargeToken: charge.chargeToken, status: charge.status,

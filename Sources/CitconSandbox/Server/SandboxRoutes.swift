@@ -46,6 +46,9 @@ struct SandboxRoutes: Sendable {
         router.get("/sandbox/wallet/:id") { _, context in
             await walletPage(id: context.parameters.get("id") ?? "")
         }
+        router.get("/sandbox/qr/:id") { _, context in
+            await qrPage(id: context.parameters.get("id") ?? "")
+        }
         router.post("/sandbox/wallet/:id") { request, context in
             await walletPost(request, id: context.parameters.get("id") ?? "")
         }
@@ -148,6 +151,17 @@ struct SandboxRoutes: Sendable {
             let charge = try await api.currentCharge(id: id)
             let token = await formTokens.token(for: charge.id)
             return html(WalletPage.render(charge: charge, merchant: merchantName, formToken: token))
+        } catch let error as APIError {
+            return html(WalletPage.error(error.message), status: error.httpStatus)
+        } catch {
+            return html(WalletPage.error("the wallet is unavailable"), status: 503)
+        }
+    }
+
+    private func qrPage(id: String) async -> Response {
+        do {
+            let charge = try await api.currentCharge(id: id)
+            return html(WalletPage.qr(charge: charge, walletURL: api.baseURL() + "/sandbox/wallet/" + charge.id, merchant: merchantName))
         } catch let error as APIError {
             return html(WalletPage.error(error.message), status: error.httpStatus)
         } catch {

@@ -65,6 +65,23 @@ enum WalletPage {
         """
     }
 
+    /// The QR page of a charge (the `qr` entry of the create answer's
+    /// `payment.client`): a QR code of the wallet page's URL, to scan with a phone,
+    /// and the link itself.
+    static func qr(charge: ChargeRecord, walletURL: String, merchant: String) -> String {
+        let code = QRCode(walletURL)?.svg ?? "<div class=\"status\">The wallet URL is too long for a QR code here; use the link.</div>"
+        return """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+        <title>Scan to pay</title><style>\(style)</style></head>
+        <body><div class="card">
+        <h1>\(escape(merchant))</h1><div class="sub">Scan with your phone to pay \(escape(amount(charge.amount, charge.currency)))</div>
+        <div id="qr">\(code)</div>
+        <p><a href="\(escape(walletURL))">\(escape(walletURL))</a></p>
+        </div></body></html>
+        """
+    }
+
     static func done(charge: ChargeRecord) -> String {
         """
         <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment \(escape(charge.status.rawValue))</title>
