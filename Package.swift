@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "CitconUPI", targets: ["CitconUPI"]),
         .library(name: "ChargeKitSimulators", targets: ["ChargeKitSimulators"]),
         .library(name: "CitconSandbox", targets: ["CitconSandbox"]),
+        // Test helpers for the sandbox (a headless wallet, an IPN receiver), as Hummingbird ships HummingbirdTesting.
+        .library(name: "CitconSandboxTesting", targets: ["CitconSandboxTesting"]),
         .executable(name: "chargekit", targets: ["chargekit"]),
     ],
     dependencies: [
@@ -44,6 +46,17 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        .target(
+            name: "CitconSandboxTesting",
+            dependencies: [
+                "ChargeKit",
+                "CitconUPI",
+                "CitconSandbox",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "chargekit",
             dependencies: [
@@ -51,6 +64,7 @@ let package = Package(
                 "ChargeKitSimulators",
                 "CitconUPI",
                 "CitconSandbox",
+                "CitconSandboxTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,6 +83,7 @@ let package = Package(
             dependencies: [
                 "CitconUPI",
                 "CitconSandbox",
+                "CitconSandboxTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChargeKit
 import CitconSandbox
+import CitconSandboxTesting
 import CitconUPI
 import Foundation
 

@@ -1,11 +1,6 @@
 import ArgumentParser
 import CitconSandbox
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 struct Sandbox: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -104,11 +99,8 @@ struct Sandbox: AsyncParsableCommand {
             }
             server.close()
             FileHandle.standardOutput.write(Data("sandbox stopped\n".utf8))
-            // Everything is committed and the database closed. Leave without the
-            // process's exit-time handlers: after a shutdown with URLSession threads
-            // still parked, Foundation's handlers were seen to hang the exit (the crash
-            // test caught a server stuck "Exiting" after SIGTERM).
-            _exit(0)
+            // The shutdown finishes on its own: IPN deliveries use SwiftNIO, not
+            // URLSession, so no Foundation threads are left to hang the exit.
         }
     }
 }

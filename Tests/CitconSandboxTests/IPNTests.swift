@@ -1,4 +1,5 @@
 import CitconSandbox
+import CitconSandboxTesting
 import CitconUPI
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import ChargeKit
 import CitconSandbox
+import CitconSandboxTesting
 import CitconUPI
 import Foundation
 import Testing

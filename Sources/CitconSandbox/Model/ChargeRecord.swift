@@ -236,6 +236,7 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound: 404
         case .unauthorized: 401
         case .forbidden: 403
+        case .methodNotAllowed: 405
         case .refundFailed: 406
         case .illegalState: 409
         case .gatewayError: 502

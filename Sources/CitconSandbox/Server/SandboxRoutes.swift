@@ -16,7 +16,23 @@ struct SandboxRoutes: Sendable {
     /// The wallet form's anti-forgery tokens, one per charge page rendered.
     let formTokens = FormTokens()
 
+    /// Every route the sandbox serves, as `METHOD /path` with `:name` parameters: the
+    /// list the 404/405 answers and the route tests read.
+    static let routes: [(method: String, path: String)] = [
+        ("POST", "/v1/access-tokens"), ("POST", "/v1/charges"), ("POST", "/v1/charges/:token"),
+        ("GET", "/v1/transactions/:id"), ("POST", "/v1/captures"), ("POST", "/v1/refunds"), ("POST", "/v1/cancels"),
+        ("GET", "/v1/health"), ("GET", "/sandbox/wallet/:id"), ("POST", "/sandbox/wallet/:id"), ("GET", "/sandbox/qr/:id"),
+    ]
+
+    /// Whether `path` matches a route pattern.
+    static func matches(_ pattern: String, _ path: String) -> Bool {
+        let want = pattern.split(separator: "/", omittingEmptySubsequences: false)
+        let have = path.split(separator: "/", omittingEmptySubsequences: false)
+        return want.count == have.count && zip(want, have).allSatisfy { $0.hasPrefix(":") ? !$1.isEmpty : $0 == $1 }
+    }
+
     func register(on router: Router<BasicRequestContext>) {
+        router.add(middleware: UnknownRoutes())
         router.post("/v1/access-tokens") { request, _ in
             await json(request) { body, auth in try await api.issueToken(authorization: auth, body: body) }
         }
@@ -193,6 +209,28 @@ struct SandboxRoutes: Sendable {
             return html(WalletPage.error(error.description), status: 400)
         } catch {
             return html(WalletPage.error("the wallet is unavailable"), status: 503)
+        }
+    }
+}
+
+/// Answers an unknown route (`404`, code `4004`) or a known path with the wrong method
+/// (`405` with `Allow`, code `4050`) in the UPI envelope, like every other answer.
+struct UnknownRoutes: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            let path = request.uri.path
+            let allowed = SandboxRoutes.routes.filter { SandboxRoutes.matches($0.path, path) }.map(\.method)
+            guard allowed.isEmpty else {
+                var response = SandboxRoutes.failure(APIError(.methodNotAllowed,
+                    "method: \(request.method.rawValue) is not allowed on \(path) (\(allowed.joined(separator: ", ")))"))
+                response.headers[.allow] = allowed.joined(separator: ", ")
+                return response
+            }
+            return SandboxRoutes.failure(APIError(.notFound, "path: no route \(request.method.rawValue) \(path)"))
         }
     }
 }

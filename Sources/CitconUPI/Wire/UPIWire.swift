@@ -418,6 +418,8 @@ public enum UPIWire {
         case notFound = "4004"
         /// Missing, unknown or expired token (HTTP 401).
         case unauthorized = "4010"
+        /// A known path asked with another method (HTTP 405; the sandbox's own).
+        case methodNotAllowed = "4050"
         /// The token lacks the permission the operation needs (HTTP 403).
         case forbidden = "4030"
         /// The transaction's status does not allow the operation (HTTP 409).

@@ -1,3 +1,4 @@
+import CitconSandbox
 import CitconUPI
 import Foundation
 import Hummingbird

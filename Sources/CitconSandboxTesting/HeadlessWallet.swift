@@ -1,3 +1,4 @@
+import CitconSandbox
 import ChargeKit
 import Foundation
 #if canImport(FoundationNetworking)
@@ -71,5 +72,15 @@ public final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sen
     public func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
         completionHandler(nil)
+    }
+}
+
+extension HeadlessWallet {
+    /// The form token in a rendered wallet page (what a browser would post back).
+    public static func formToken(in html: String) -> String? {
+        guard let start = html.range(of: #"name="form_token" value=""#) else { return nil }
+        let rest = html[start.upperBound...]
+        guard let end = rest.firstIndex(of: "\"") else { return nil }
+        return String(rest[..<end])
     }
 }
