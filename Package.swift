@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "ChargeKit", targets: ["ChargeKit"]),
         .library(name: "CitconUPI", targets: ["CitconUPI"]),
         .library(name: "ChargeKitSimulators", targets: ["ChargeKitSimulators"]),
+        // The behaviour suite every LedgerStore must pass, for anyone writing a store.
+        .library(name: "ChargeKitTesting", targets: ["ChargeKitTesting"]),
         .library(name: "CitconSandbox", targets: ["CitconSandbox"]),
         // Test helpers for the sandbox (a headless wallet, an IPN receiver), as Hummingbird ships HummingbirdTesting.
         .library(name: "CitconSandboxTesting", targets: ["CitconSandboxTesting"]),
@@ -29,6 +31,7 @@ let package = Package(
         .target(name: "CitconUPI", dependencies: ["ChargeKit"]),
         // Simulators that play each payment app; used by tests, the CLI and apps' own tests.
         .target(name: "ChargeKitSimulators", dependencies: ["ChargeKit"]),
+        .target(name: "ChargeKitTesting", dependencies: ["ChargeKit", "ChargeKitSimulators"]),
         // The local Citcon UPI sandbox server (Hummingbird + SQLite). Never linked by the SDKs.
         .target(
             name: "CitconSandbox",
@@ -70,7 +73,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ChargeKitTests",
-            dependencies: ["ChargeKit", "ChargeKitSimulators", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["ChargeKit", "ChargeKitSimulators", "ChargeKitTesting",
+                           .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         // Drives the built `chargekit` executable as real processes (no package dependency).
         .testTarget(name: "ChargeKitCLITests"),

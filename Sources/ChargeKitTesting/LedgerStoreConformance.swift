@@ -1,0 +1,197 @@
+import ChargeKit
+import ChargeKitSimulators
+import Foundation
+
+/// The behaviour every ``LedgerStore`` must show, written once so that anyone writing
+/// a store (a keychain, a database) can run it, as fluent-kit ships `FluentBenchmark`.
+///
+/// Each check is given `open`, which returns a handle on one fresh storage: calling it
+/// twice must give two handles on the *same* data (two instances on one file, two
+/// connections to one database), so that the checks can race instances against each
+/// other. Checks drive the store through ``ChargeLedger``, the way an app does, and
+/// throw ``LedgerStoreConformanceFailure`` naming what went wrong.
+///
+/// ```swift
+/// @Test(arguments: LedgerStoreConformance.checks)
+/// func myStoreConforms(check: LedgerStoreConformance.Check) async throws {
+///     let url = temporaryFile()
+///     try await check.run { MyStore(url: url) }
+/// }
+/// ```
+public enum LedgerStoreConformance {
+    /// One behaviour.
+    public struct Check: Sendable, CustomStringConvertible {
+        /// What it shows.
+        public let name: String
+        let body: @Sendable (_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws -> Void
+
+        /// Runs the check against the storage `open` gives handles on.
+        public func run(_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws {
+            try await body(open)
+        }
+
+        public var description: String { name }
+    }
+
+    /// Every check.
+    public static let checks: [Check] = [
+        Check(name: "issued charges are kept and found by nonce", body: issuedChargesAreKept),
+        Check(name: "a callback is accepted once, then refused as a replay", body: acceptedOnce),
+        Check(name: "ledgers racing on one storage accept a callback exactly once", body: racingLedgers),
+        Check(name: "a second handle sees and settles what the first issued", body: secondHandle),
+        Check(name: "an unknown nonce is refused and changes nothing", body: unknownNonce),
+        Check(name: "a charge past its time to live is refused as expired", body: expired),
+        Check(name: "settled entries are dropped after the retention", body: retention),
+        Check(name: "a nonce is stored at most once", body: duplicateNonce),
+        Check(name: "many outstanding charges each verify once, in any order", body: manyOutstanding),
+    ]
+
+    // MARK: Helpers
+
+    /// A clock the checks move by hand.
+    final class ManualClock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var current = Date(timeIntervalSince1970: 1_800_000_000)
+        var now: Date { lock.withLock { current } }
+        func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
+    }
+
+    static func request(_ amount: Int64 = 1000) -> CreditCardTerminal.ChargeRequest {
+        var request = CreditCardTerminal.ChargeRequest()
+        request.setReturnURL("conformance-app://done", extraParams: [QueryItem("order", String(amount))])
+        request.amount = Money(minorUnits: amount, currency: .usd)
+        return request
+    }
+
+    static func issue(_ ledger: ChargeLedger, _ amount: Int64 = 1000) async throws -> (PendingCharge, String) {
+        let sent = request(amount)
+        let (charge, handoff) = try await ledger.issue { nonce throws(ChargeKitError) in try sent.handoff(nonce: nonce) }
+        let callback = try CreditCardTerminalSimulator().respond(to: handoff.url, outcome: .approved)
+        return (charge, callback)
+    }
+
+    static func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+        if !condition { throw LedgerStoreConformanceFailure(message()) }
+    }
+
+    static func expectRefusal(_ expected: ChargeKitError, _ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let error as ChargeKitError {
+            try expect(error == expected, "refused with \(error), expected \(expected)")
+            return
+        }
+        throw LedgerStoreConformanceFailure("accepted; expected the refusal \(expected)")
+    }
+
+    // MARK: Checks
+
+    static func issuedChargesAreKept(_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws {
+        let store = try await open()
+        let ledger = ChargeLedger(store: store)
+        var nonces: [Nonce] = []
+        for amount in [100, 200, 300] as [Int64] { nonces.append(try await issue(ledger, amount).0.nonce) }
+        for nonce in nonces {
+            let found = try await store.charge(for: nonce)
+            try expect(found?.nonce == nonce && found?.consumedAt == nil, "charge \(nonce.value) not found outstanding")
+        }
+        try expect(try await store.charges().count == 3, "charges() does not list the three issued")
+    }
+
+    static func acceptedOnce(_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws {
+        let ledger = ChargeLedger(store: try await open())
+        let (_, callback) = try await issue(ledger)
+        let result = try await ledger.verify(url: callback)
+        try expect(result.isApprovedSale, "the genuine callback was not an approved sale")
+        try await expectRefusal(.replayedNonce) { _ = try await ledger.verify(url: callback) }
+    }
+
+    static func racingLedgers(_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws {
+        let (_, callback) = try await issue(ChargeLedger(store: try await open()))
+        let accepted = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<12 {
+                group.addTask {
+                    let ledger = ChargeLedger(store: try await open())
+                    do {
+                        _ = try await ledger.verify(url: callback)
+                        return true
+                    } catch ChargeKitError.replayedNonce {
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        try expect(accepted == 1, "\(accepted) of 12 racing verifications accepted the callback")
+    }
+
+    static func secondHandle(_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws {
+        let (charge, callback) = try await issue(ChargeLedger(store: try await open()))
+        let other = try await open()
+        try expect(try await other.charge(for: charge.nonce) != nil, "another handle does not see the charge")
+        _ = try await ChargeLedger(store: other).verify(url: callback)
+        let settled = try await open().charge(for: charge.nonce)
+        try expect(settled?.consumedAt != nil, "a third handle does not see the charge settled")
+    }
+
+    static func unknownNonce(_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws {
+        let store = try await open()
+        let ledger = ChargeLedger(store: store)
+        _ = try await issue(ledger)
+        let before = try await store.charges()
+        let forged = "conformance-app://done?order=1000&ifcc_responseType=cancelled&ifcc_request_nonce=\(Nonce.random().value)"
+        try await expectRefusal(.unknownNonce) { _ = try await ledger.verify(url: forged) }
+        let after = try await store.charges()
+        try expect(after == before, "a refused callback changed the store")
+    }
+
+    static func expired(_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws {
+        let clock = ManualClock()
+        let ledger = ChargeLedger(store: try await open(), timeToLive: 60, now: { clock.now })
+        let (charge, callback) = try await issue(ledger)
+        clock.advance(61)
+        try await expectRefusal(.expiredNonce) { _ = try await ledger.verify(url: callback) }
+        try expect(try await ledger.charge(for: charge.nonce)?.consumedAt == nil, "an expired charge was marked consumed")
+    }
+
+    static func retention(_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws {
+        let clock = ManualClock()
+        let store = try await open()
+        let ledger = ChargeLedger(store: store, timeToLive: 60, retention: 10, now: { clock.now })
+        let (first, callback) = try await issue(ledger)
+        _ = try await ledger.verify(url: callback)
+        clock.advance(5)
+        _ = try await issue(ledger, 2000)
+        try expect(try await store.charge(for: first.nonce) != nil, "a settled entry was dropped before its retention")
+        clock.advance(20)
+        _ = try await issue(ledger, 3000)
+        try expect(try await store.charge(for: first.nonce) == nil, "a settled entry outlived its retention")
+        try expect(try await store.charges().count == 2, "the two later charges are not both kept")
+    }
+
+    static func duplicateNonce(_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws {
+        let store = try await open()
+        let (charge, _) = try await issue(ChargeLedger(store: store))
+        try await expectRefusal(.duplicateField("nonce")) {
+            try await store.insert(charge, now: charge.createdAt, retention: 3600)
+        }
+        try expect(try await store.charges().count == 1, "a refused insert changed the store")
+    }
+
+    static func manyOutstanding(_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws {
+        let ledger = ChargeLedger(store: try await open())
+        var callbacks: [String] = []
+        for amount in 1...40 { callbacks.append(try await issue(ledger, Int64(amount) * 100).1) }
+        try expect(try await ledger.outstanding().count == 40, "not all 40 charges are outstanding")
+        for callback in callbacks.shuffled() { _ = try await ledger.verify(url: callback) }
+        try expect(try await ledger.outstanding().isEmpty, "charges remain outstanding after their callbacks")
+    }
+}
+
+/// What a ``LedgerStoreConformance`` check found wrong.
+public struct LedgerStoreConformanceFailure: Error, CustomStringConvertible {
+    /// What went wrong.
+    public var description: String
+
+    init(_ description: String) { self.description = description }
+}
