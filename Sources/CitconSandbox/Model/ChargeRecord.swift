@@ -72,6 +72,26 @@ public struct ChargeRecord: Sendable, Equatable, Codable {
     /// Refunds made.
     public var refunds: [CPayOperation] = []
 
+    /// Makes a charge record (for the API, and for tests of a store).
+    public init(id: String, chargeToken: String, reference: String, amount: Int, currency: String, country: String,
+                autoCapture: Bool, note: String, method: String?, status: CPayStatus, urls: CPayUrls, returnURL: String?,
+                timeCreated: Int64, expiresAt: Int64) {
+        self.id = id
+        self.chargeToken = chargeToken
+        self.reference = reference
+        self.amount = amount
+        self.currency = currency
+        self.country = country
+        self.autoCapture = autoCapture
+        self.note = note
+        self.method = method
+        self.status = status
+        self.urls = urls
+        self.returnURL = returnURL
+        self.timeCreated = timeCreated
+        self.expiresAt = expiresAt
+    }
+
     /// The legal status changes; anything else is refused with `4090`.
     public static let transitions: [CPayStatus: Set<CPayStatus>] = [
         .initiated: [.pending, .canceled, .expired],
@@ -185,6 +205,14 @@ public struct AccessTokenRecord: Sendable, Equatable, Codable {
     public var permissions: [String]
     /// Expiry, milliseconds since 1970.
     public var expiresAt: Int64
+
+    /// Makes a token record.
+    public init(token: String, type: String, permissions: [String], expiresAt: Int64) {
+        self.token = token
+        self.type = type
+        self.permissions = permissions
+        self.expiresAt = expiresAt
+    }
 
     /// Permissions of each token type.
     public static let permissions: [String: [String]] = [

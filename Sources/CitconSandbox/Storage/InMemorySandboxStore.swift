@@ -1,0 +1,123 @@
+import CitconUPI
+import Foundation
+
+/// A ``SandboxStore`` in memory, for fast tests of the sandbox's rules without a file
+/// or HTTP. Every method runs under one lock, so each is atomic like a transaction;
+/// nothing survives the process.
+public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
+    private let lock = NSLock()
+    private var settings: [String: String] = [:]
+    private var tokens: [String: AccessTokenRecord] = [:]
+    private var charges: [String: ChargeRecord] = [:]
+    private var chargeIDsByToken: [String: String] = [:]
+    private var references: [String: String] = [:]
+    private var outbox: [OutboxEntry] = []
+    private var nextOutboxID: Int64 = 1
+
+    /// Makes an empty store.
+    public init() {}
+
+    public func migrate() async throws -> Int { SQLiteSandboxStore.migrations.count }
+
+    public func setting(_ key: String) async throws -> String? { lock.withLock { settings[key] } }
+
+    public func setSetting(_ key: String, to value: String) async throws { lock.withLock { settings[key] = value } }
+
+    public func rotateMerchantKey(to key: String) async throws -> Bool {
+        lock.withLock {
+            let stored = settings["merchant_key"]
+            guard stored != key else { return false }
+            settings["merchant_key"] = key
+            if stored != nil { tokens.removeAll() }
+            return true
+        }
+    }
+
+    public func insertToken(_ token: AccessTokenRecord) async throws { lock.withLock { tokens[token.token] = token } }
+
+    public func token(_ value: String) async throws -> AccessTokenRecord? { lock.withLock { tokens[value] } }
+
+    public func insertCharge(_ charge: ChargeRecord) async throws {
+        try lock.withLock {
+            try claim(charge.reference, for: charge.id)
+            charges[charge.id] = charge
+            chargeIDsByToken[charge.chargeToken] = charge.id
+        }
+    }
+
+    private func claim(_ reference: String, for id: String) throws {
+        guard references[reference] == nil else {
+            throw APIError(.duplicateReference, "reference: '\(reference)' was used before (duplicate request)")
+        }
+        references[reference] = id
+    }
+
+    public func charge(id: String) async throws -> ChargeRecord? { lock.withLock { charges[id] } }
+
+    public func charge(chargeToken: String) async throws -> ChargeRecord? {
+        lock.withLock { chargeIDsByToken[chargeToken].flatMap { charges[$0] } }
+    }
+
+    public func updateCharge<T: Sendable>(id: String, reference: String?, now: Int64,
+                                          _ body: @escaping @Sendable (inout ChargeRecord) throws -> T) async throws -> (ChargeRecord, T) {
+        try lock.withLock {
+            guard var charge = charges[id] else { throw APIError(.notFound, "transaction_id: no transaction '\(id)'") }
+            if let reference {
+                guard reference != charge.reference else {
+                    throw APIError(.duplicateReference, "reference: must differ from the charge's own reference")
+                }
+                guard references[reference] == nil else {
+                    throw APIError(.duplicateReference, "reference: '\(reference)' was used before (duplicate request)")
+                }
+            }
+            let before = charge.status
+            let value = try body(&charge)  // throwing here changes nothing: the claim comes after
+            if let reference { references[reference] = id }
+            charges[id] = charge
+            if charge.status != before, !charge.urls.ipn.isEmpty {
+                outbox.append(OutboxEntry(id: nextOutboxID, transactionID: id, status: charge.status.rawValue, url: charge.urls.ipn,
+                                          payload: charge.notificationPayload, attempts: 0, nextAttemptAt: now, state: "pending",
+                                          lastError: nil))
+                nextOutboxID += 1
+            }
+            return (charge, value)
+        }
+    }
+
+    public func overdueCharges(now: Int64, limit: Int) async throws -> [String] {
+        lock.withLock {
+            Array(charges.values.filter { ($0.status == .initiated || $0.status == .pending) && $0.expiresAt <= now }
+                .map(\.id).sorted().prefix(max(0, limit)))
+        }
+    }
+
+    public func dueNotifications(now: Int64, limit: Int) async throws -> [OutboxEntry] {
+        lock.withLock {
+            var seen: Set<String> = []
+            var due: [OutboxEntry] = []
+            for entry in outbox where entry.state == "pending" && !seen.contains(entry.transactionID) {
+                seen.insert(entry.transactionID)
+                if entry.nextAttemptAt <= now { due.append(entry) }
+            }
+            return Array(due.prefix(max(0, limit)))
+        }
+    }
+
+    public func recordAttempt(id: Int64, state: String, attempts: Int, nextAttemptAt: Int64, error: String?) async throws {
+        lock.withLock {
+            guard let index = outbox.firstIndex(where: { $0.id == id }) else { return }
+            outbox[index].state = state
+            outbox[index].attempts = attempts
+            outbox[index].nextAttemptAt = nextAttemptAt
+            outbox[index].lastError = error
+        }
+    }
+
+    public func notifications(transactionID: String?) async throws -> [OutboxEntry] {
+        lock.withLock { transactionID.map { id in outbox.filter { $0.transactionID == id } } ?? outbox }
+    }
+
+    public func chargeCount() async throws -> Int { lock.withLock { charges.count } }
+
+    public func close() {}
+}

@@ -1,0 +1,186 @@
+import CitconSandbox
+import CitconUPI
+import Foundation
+
+/// The behaviour every ``SandboxStore`` must show, written once so that anyone writing
+/// a store (another database) can run it, and this repository runs it over every store
+/// it ships. Each check gets `open`, a fresh storage (already migrated by the check),
+/// and throws ``SandboxStoreConformanceFailure`` naming what went wrong.
+public enum SandboxStoreConformance {
+    /// One behaviour.
+    public struct Check: Sendable, CustomStringConvertible {
+        /// What it shows.
+        public let name: String
+        let body: @Sendable (any SandboxStore) async throws -> Void
+
+        /// Runs the check on `store` (fresh and empty), migrating it first.
+        public func run(_ store: any SandboxStore) async throws {
+            _ = try await store.migrate()
+            try await body(store)
+        }
+
+        public var description: String { name }
+    }
+
+    /// Every check.
+    public static let checks: [Check] = [
+        Check(name: "migrating twice keeps the schema version", body: migrateTwice),
+        Check(name: "settings and tokens are kept; a new merchant key revokes the tokens", body: settingsAndTokens),
+        Check(name: "a charge is found by id and by charge token", body: chargeLookup),
+        Check(name: "a reference is claimed once, by charges and operations alike", body: referencesOnce),
+        Check(name: "racing writers claim a reference exactly once", body: racingReferences),
+        Check(name: "an update that throws changes nothing", body: failedUpdate),
+        Check(name: "a status change with an IPN URL writes one outbox entry; no change, none", body: outboxPerChange),
+        Check(name: "due IPNs: the oldest pending one per transaction, when due", body: dueInOrder),
+        Check(name: "unpaid charges past their expiry are overdue", body: overdue),
+    ]
+
+    static func charge(_ id: String, reference: String, ipn: String = "", expiresAt: Int64 = 10_000) -> ChargeRecord {
+        var urls = CPayUrls()
+        urls.ipn = ipn
+        return ChargeRecord(id: id, chargeToken: "ct-" + id, reference: reference, amount: 100, currency: "USD", country: "US",
+                            autoCapture: false, note: "", method: "alipay", status: .initiated, urls: urls, returnURL: nil,
+                            timeCreated: 1000, expiresAt: expiresAt)
+    }
+
+    static func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+        if !condition { throw SandboxStoreConformanceFailure(message()) }
+    }
+
+    /// Runs `body`, which must fail with the API error `code`.
+    static func expectAPIError(_ code: UPIWire.Code, _ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let error as APIError {
+            try expect(error.code == code, "failed with \(error.code.rawValue), expected \(code.rawValue)")
+            return
+        }
+        throw SandboxStoreConformanceFailure("succeeded; expected the API error \(code.rawValue)")
+    }
+
+    static func migrateTwice(_ store: any SandboxStore) async throws {
+        let first = try await store.migrate()
+        let second = try await store.migrate()
+        try expect(first >= 1 && first == second, "schema versions \(first) then \(second)")
+    }
+
+    static func settingsAndTokens(_ store: any SandboxStore) async throws {
+        try await store.setSetting("greeting", to: "hello")
+        try expect(try await store.setting("greeting") == "hello", "a setting was not kept")
+        try expect(try await store.setting("missing") == nil, "an unknown setting has a value")
+        try expect(try await store.rotateMerchantKey(to: "key-1"), "a first merchant key is a change")
+        let token = AccessTokenRecord(token: "tok-1", type: "server", permissions: ["charge", "inquiry"], expiresAt: 99)
+        try await store.insertToken(token)
+        try expect(try await store.token("tok-1") == token, "a token was not kept as inserted")
+        try expect(!(try await store.rotateMerchantKey(to: "key-1")), "the same key is no change")
+        try expect(try await store.token("tok-1") != nil, "the same key revoked a token")
+        try expect(try await store.rotateMerchantKey(to: "key-2"), "a new key is a change")
+        try expect(try await store.token("tok-1") == nil, "a new merchant key did not revoke the old tokens")
+        try expect(try await store.setting("merchant_key") == "key-2", "the new merchant key was not stored")
+    }
+
+    static func chargeLookup(_ store: any SandboxStore) async throws {
+        let record = charge("1001", reference: "r-1")
+        try await store.insertCharge(record)
+        try expect(try await store.charge(id: "1001") == record, "the charge by id differs from the one inserted")
+        try expect(try await store.charge(chargeToken: "ct-1001") == record, "the charge by charge token differs")
+        let unknownID = try await store.charge(id: "nope"), unknownToken = try await store.charge(chargeToken: "nope")
+        try expect(unknownID == nil && unknownToken == nil, "an unknown id or token found a charge")
+        try expect(try await store.chargeCount() == 1, "chargeCount is not 1")
+    }
+
+    static func referencesOnce(_ store: any SandboxStore) async throws {
+        try await store.insertCharge(charge("2001", reference: "shared"))
+        try await expectAPIError(.duplicateReference) { try await store.insertCharge(charge("2002", reference: "shared")) }
+        try await expectAPIError(.duplicateReference) { _ = try await store.updateCharge(id: "2001", reference: "shared", now: 1) { _ in } }
+        _ = try await store.updateCharge(id: "2001", reference: "op-1", now: 1) { _ in }
+        try await expectAPIError(.duplicateReference) { _ = try await store.updateCharge(id: "2001", reference: "op-1", now: 1) { _ in } }
+        try await expectAPIError(.duplicateReference) { try await store.insertCharge(charge("2003", reference: "op-1")) }
+        try await expectAPIError(.notFound) { _ = try await store.updateCharge(id: "none", reference: nil, now: 1) { _ in } }
+        try expect(try await store.chargeCount() == 1, "a refused charge was stored")
+    }
+
+    static func racingReferences(_ store: any SandboxStore) async throws {
+        try await store.insertCharge(charge("3001", reference: "base"))
+        let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<16 {
+                group.addTask {
+                    do {
+                        if index % 2 == 0 {
+                            try await store.insertCharge(charge("31\(index)", reference: "contested"))
+                        } else {
+                            _ = try await store.updateCharge(id: "3001", reference: "contested", now: 1) { _ in }
+                        }
+                        return true
+                    } catch let error as APIError where error.code == .duplicateReference {
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        try expect(wins == 1, "\(wins) of 16 racing writers claimed one reference")
+    }
+
+    struct Refusal: Error {}
+
+    static func failedUpdate(_ store: any SandboxStore) async throws {
+        try await store.insertCharge(charge("4001", reference: "r-4", ipn: "http://127.0.0.1:9/ipn"))
+        do {
+            _ = try await store.updateCharge(id: "4001", reference: "op-4", now: 5) { charge in
+                charge.status = .canceled
+                throw Refusal()
+            }
+            throw SandboxStoreConformanceFailure("the update's error was swallowed")
+        } catch is Refusal {}
+        try expect(try await store.charge(id: "4001")?.status == .initiated, "a failed update changed the charge")
+        try expect(try await store.notifications(transactionID: "4001").isEmpty, "a failed update wrote an IPN")
+        _ = try await store.updateCharge(id: "4001", reference: "op-4", now: 5) { _ in }  // the reference is still free
+    }
+
+    static func outboxPerChange(_ store: any SandboxStore) async throws {
+        try await store.insertCharge(charge("5001", reference: "r-5", ipn: "http://127.0.0.1:9/ipn"))
+        _ = try await store.updateCharge(id: "5001", reference: nil, now: 7) { $0.note = "no status change" }
+        try expect(try await store.notifications(transactionID: "5001").isEmpty, "an update without a status change wrote an IPN")
+        _ = try await store.updateCharge(id: "5001", reference: nil, now: 7) { $0.status = .pending }
+        let entries = try await store.notifications(transactionID: "5001")
+        try expect(entries.count == 1 && entries[0].status == "pending" && entries[0].state == "pending"
+                   && entries[0].url == "http://127.0.0.1:9/ipn" && entries[0].nextAttemptAt == 7 && !entries[0].payload.isEmpty,
+                   "the IPN entry is not as written: \(entries)")
+        try await store.insertCharge(charge("5002", reference: "r-5b"))
+        _ = try await store.updateCharge(id: "5002", reference: nil, now: 7) { $0.status = .pending }
+        try expect(try await store.notifications(transactionID: "5002").isEmpty, "a charge without an IPN URL wrote an IPN")
+    }
+
+    static func dueInOrder(_ store: any SandboxStore) async throws {
+        try await store.insertCharge(charge("6001", reference: "r-6", ipn: "http://127.0.0.1:9/ipn"))
+        _ = try await store.updateCharge(id: "6001", reference: nil, now: 10) { $0.status = .pending }
+        _ = try await store.updateCharge(id: "6001", reference: nil, now: 20) { $0.status = .succeeded }
+        var due = try await store.dueNotifications(now: 100, limit: 10)
+        try expect(due.count == 1 && due[0].status == "pending", "not only the oldest pending IPN is due: \(due.map(\.status))")
+        try await store.recordAttempt(id: due[0].id, state: "pending", attempts: 1, nextAttemptAt: 500, error: "HTTP 500")
+        try expect(try await store.dueNotifications(now: 100, limit: 10).isEmpty, "a retry was due before its time (and its successor overtook it)")
+        due = try await store.dueNotifications(now: 500, limit: 10)
+        try expect(due.count == 1 && due[0].attempts == 1 && due[0].lastError == "HTTP 500", "the attempt was not recorded")
+        try await store.recordAttempt(id: due[0].id, state: "delivered", attempts: 2, nextAttemptAt: 500, error: nil)
+        due = try await store.dueNotifications(now: 500, limit: 10)
+        try expect(due.count == 1 && due[0].status == "succeeded", "the next IPN is not due once the first was delivered")
+    }
+
+    static func overdue(_ store: any SandboxStore) async throws {
+        try await store.insertCharge(charge("7001", reference: "r-7a", expiresAt: 100))
+        try await store.insertCharge(charge("7002", reference: "r-7b", expiresAt: 1000))
+        try await store.insertCharge(charge("7003", reference: "r-7c", expiresAt: 50))
+        _ = try await store.updateCharge(id: "7003", reference: nil, now: 1) { $0.status = .succeeded }
+        let ids = try await store.overdueCharges(now: 200, limit: 10)
+        try expect(ids == ["7001"], "overdue at 200: \(ids), expected [7001]")
+    }
+}
+
+/// What a ``SandboxStoreConformance`` check found wrong.
+public struct SandboxStoreConformanceFailure: Error, CustomStringConvertible {
+    /// What went wrong.
+    public var description: String
+
+    init(_ description: String) { self.description = description }
+}
