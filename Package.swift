@@ -76,6 +76,9 @@ let package = Package(
             dependencies: ["ChargeKit", "ChargeKitSimulators", "ChargeKitTesting",
                            .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        // Links only the SDK libraries; scripts/linkage-check.sh proves they bring no NIO,
+        // Hummingbird or database with them.
+        .executableTarget(name: "LinkageProbe", dependencies: ["ChargeKit", "CitconUPI"], path: "Tests/LinkageProbe"),
         // Drives the built `chargekit` executable as real processes (no package dependency).
         .testTarget(name: "ChargeKitCLITests"),
         .testTarget(

@@ -3,6 +3,17 @@
 /// Every case names what failed: the field (by its wire name, such as `ifcc_amount`
 /// or `foreign-tx-id`) and the rule it broke, so that an app can log or show a
 /// precise reason and a test can assert on it.
+///
+/// ## How this type grows
+///
+/// `ChargeKitError` is an enum because typed throws and pattern matching on a field
+/// name are what its users need most. It is **not frozen**: a minor release may add a
+/// case (a new protocol rule, a new storage failure). Match the cases you act on and
+/// keep a `default:` branch (show ``description``); never switch over it exhaustively
+/// without one. Cases are never removed or changed in meaning within a major version,
+/// and ``description`` always names the field and the rule. (The alternative, the
+/// struct-with-code shape of swift-nio's `FileSystemError` and Hummingbird's errors,
+/// was weighed and left for 1.0: it would give up `catch .replayedNonce` patterns.)
 public enum ChargeKitError: Error, Equatable, Hashable, Sendable {
     /// A required field is absent.
     case missingField(String)

@@ -47,9 +47,9 @@ struct FieldReader {
 
 /// Checks shared by every request builder and by the Citcon UPI SDK and sandbox. Each
 /// throws a ``ChargeKitError`` that names `field`.
-public enum FieldRules {
+package enum FieldRules {
     /// A free-text field: no control characters, at most `limit` characters.
-    public static func text(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
+    package static func text(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
         // Printable ASCII, the common case: one byte is one character and none is a control.
         if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
             guard value.utf8.count <= limit else { throw .fieldTooLong(field, limit: limit) }
@@ -62,7 +62,7 @@ public enum FieldRules {
     }
 
     /// Only printable ASCII (0x20–0x7E), at most `limit` characters.
-    public static func printableASCII(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
+    package static func printableASCII(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
         guard value.utf8.count <= limit else { throw .fieldTooLong(field, limit: limit) }
         guard value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
             throw .invalidField(field, rule: "must contain printable ASCII characters only")
@@ -91,15 +91,15 @@ public enum FieldRules {
 
     /// The most bytes the app's extra parameters may take, percent-encoded, so that a
     /// pending charge (and the ledger that holds it) stays small.
-    public static let maximumExtrasBytes = 4096
+    package static let maximumExtrasBytes = 4096
 
     /// The longest callback URL a payment app takes, extras and nonce included.
-    public static let maximumCallbackURLLength = 2048
+    package static let maximumCallbackURLLength = 2048
 
     /// A URL an app opens us back on: must have a scheme and be at most
     /// ``maximumCallbackURLLength`` bytes long; no fragment unless the app is known to
     /// insert its answer before one (`allowingFragment`, SumUp).
-    public static func callbackURL(_ value: String, field: String, allowingFragment: Bool = false) throws(ChargeKitError) {
+    package static func callbackURL(_ value: String, field: String, allowingFragment: Bool = false) throws(ChargeKitError) {
         guard value.utf8.count <= maximumCallbackURLLength else { throw .fieldTooLong(field, limit: maximumCallbackURLLength) }
         let url: QueryURL
         do {
@@ -116,7 +116,7 @@ public enum FieldRules {
 
     /// An identifier such as a reference, token or transaction id: 1 to `limit`
     /// characters from `A–Z a–z 0–9 . _ : -` (safe in a URL path without encoding).
-    public static func identifier(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
+    package static func identifier(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
         guard !value.isEmpty else { throw .missingField(field) }
         guard value.utf8.count <= limit else { throw .fieldTooLong(field, limit: limit) }
         guard value.utf8.allSatisfy({ isIdentifierByte($0) }) else {

@@ -29,11 +29,11 @@ public struct QueryItem: Hashable, Sendable, Codable, CustomStringConvertible {
 /// byte outside RFC 3986's unreserved set (`A-Z a-z 0-9 - . _ ~`) becomes `%XX`
 /// with upper-case hex. So the whole reserved set `:/?#[]@!$&'()*+,;=` is encoded,
 /// and a space is `%20`, never `+`.
-public enum PercentEncoding {
+package enum PercentEncoding {
     private static let hex = Array("0123456789ABCDEF".utf8)
 
     /// Encodes `text` for use as a query name or value.
-    public static func encode(_ text: String) -> String {
+    package static func encode(_ text: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -53,7 +53,7 @@ public enum PercentEncoding {
     /// `+` is kept as a literal plus (RFC 3986; ChargeKit encodes a space as `%20`).
     /// - Throws: ``ChargeKitError/malformedPercentEncoding(field:rule:)`` naming `field`
     ///   when an escape is not `%` and two hex digits, or when the bytes are not UTF-8.
-    public static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes, field: String) throws(ChargeKitError) -> String {
+    package static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes, field: String) throws(ChargeKitError) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var iterator = bytes.makeIterator()
@@ -74,7 +74,7 @@ public enum PercentEncoding {
     }
 
     /// Decodes a string's `%XX` escapes strictly; see ``decode(_:field:)-(Bytes,_)``.
-    public static func decode(_ text: String, field: String) throws(ChargeKitError) -> String {
+    package static func decode(_ text: String, field: String) throws(ChargeKitError) -> String {
         try decode(text.utf8, field: field)
     }
 

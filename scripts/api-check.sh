@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The public API of the SDK and server libraries is what api/<Module>.txt lists, no
+# more and no less: the compiler's symbol graph is compared with the reviewed lists.
+# A change to the public surface is made on purpose: run with --update, review the
+# diff of api/, and commit it with the change. The test helpers must not be in the
+# CitconSandbox product (they ship in CitconSandboxTesting).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift package dump-symbol-graph --minimum-access-level public >/dev/null 2>&1
+graphs="$(swift build --show-bin-path)/../symbolgraph"
+status=0
+for module in ChargeKit CitconUPI CitconSandbox; do
+    current=$(mktemp)
+    python3 - "$graphs/$module.symbols.json" > "$current" <<'PY'
+import json, sys
+graph = json.load(open(sys.argv[1]))
+names = {".".join(s["pathComponents"]) + "  [" + s["kind"]["identifier"].removeprefix("swift.") + "]"
+         for s in graph["symbols"] if s["accessLevel"] in ("public", "open")}
+print("\n".join(sorted(names)))
+PY
+    if [ "${1:-}" = "--update" ]; then
+        cp "$current" "api/$module.txt"
+    elif ! diff -u "api/$module.txt" "$current" > "$current.diff"; then
+        echo "api check: the public API of $module differs from api/$module.txt (run scripts/api-check.sh --update and review):" >&2
+        head -40 "$current.diff" >&2
+        status=1
+    fi
+done
+if grep -E -q '^(HeadlessWallet|IPNReceiver|NoRedirects)[. ]' api/CitconSandbox.txt; then
+    echo "api check: test helpers are in the CitconSandbox product" >&2
+    status=1
+fi
+[ "$status" = 0 ] && echo "api check: ChargeKit, CitconUPI and CitconSandbox export exactly the reviewed API (api/*.txt)"
+exit $status
