@@ -109,6 +109,16 @@ struct LiveShapeTests {
         }
     }
 
+    @Test func goodsWithANegativeAmountAreRefusedNamingTheField() async throws {
+        let harness = try await Harness.start()
+        try await withCleanup({ await harness.stop() }) {
+            let server = try await harness.token("server")
+            let body = #"{"transaction":{"reference":"neg","amount":100,"currency":"USD","country":"US"},"goods":{"data":[{"name":"Tea","quantity":1,"total_amount":-1}]}}"#
+            let answer = try await post(harness, "/v1/charges", server, body)
+            #expect(answer.status == 400 && answer.message.hasPrefix("goods.data[0].total_amount:"), "\(answer.text)")
+        }
+    }
+
     @Test func aFractionOfAMinorUnitIsRefused() async throws {
         let harness = try await Harness.start()
         try await withCleanup({ await harness.stop() }) {

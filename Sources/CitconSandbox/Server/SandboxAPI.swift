@@ -199,6 +199,15 @@ public struct SandboxAPI: Sendable {
         where !url.isEmpty && !Self.isSafeRedirect(url) {
             throw APIError(.invalidRequest, "\(name): must be an http(s) URL or an app's own scheme, never javascript: or data:")
         }
+        for (index, product) in (request.goods?.goods ?? []).enumerated() {
+            let numbers: [(String, Int?)] = [("quantity", product.quantity), ("unit_amount", product.unitAmount),
+                                             ("total_amount", product.totalAmount)]
+            for (name, value) in numbers {
+                if let value, !(0...Int(CPayOrderValidator.maximumAmount)).contains(value) {
+                    throw APIError(.invalidRequest, "goods.data[\(index)].\(name): must be 0 to \(CPayOrderValidator.maximumAmount)")
+                }
+            }
+        }
         let methodName = request.payment.map(\.method)
         let chosen = try methodName.map { name throws(APIError) in try method(name) }
         // Absent auto_capture defaults per method, as the live API does: true where

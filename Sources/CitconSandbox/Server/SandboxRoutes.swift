@@ -22,6 +22,7 @@ struct SandboxRoutes: Sendable {
         ("POST", "/v1/access-tokens"), ("POST", "/v1/charges"), ("POST", "/v1/charges/:token"),
         ("GET", "/v1/transactions/:id"), ("POST", "/v1/captures"), ("POST", "/v1/refunds"), ("POST", "/v1/cancels"),
         ("GET", "/v1/health"), ("GET", "/sandbox/wallet/:id"), ("POST", "/sandbox/wallet/:id"), ("GET", "/sandbox/qr/:id"),
+        ("GET", "/openapi.yaml"),
     ]
 
     /// Whether `path` matches a route pattern.
@@ -55,6 +56,10 @@ struct SandboxRoutes: Sendable {
         }
         router.post("/v1/cancels") { request, _ in
             await json(request) { body, auth in try await api.cancel(authorization: auth, body: body) }
+        }
+        router.get("/openapi.yaml") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
         }
         router.get("/v1/health") { _, _ in
             Self.envelope(UPIWire.Envelope(data: ["status": "ok"]), status: 200)

@@ -1,0 +1,47 @@
+@testable import CitconSandbox
+import Foundation
+import Testing
+
+/// The OpenAPI document and the server may not drift.
+@Suite("OpenAPI document")
+struct OpenAPITests {
+    static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("openapi/sandbox.yaml")
+
+    /// `METHOD /path` for every operation in the YAML (`{name}` written `:name`).
+    static func documentedRoutes(_ yaml: String) -> Set<String> {
+        var routes: Set<String> = []
+        var path: String?
+        for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("  /"), line.hasSuffix(":") {
+                path = String(line.dropFirst(2).dropLast()).replacingOccurrences(of: "{", with: ":").replacingOccurrences(of: "}", with: "")
+            } else if let path, line.hasPrefix("    "), !line.hasPrefix("     "),
+                      let method = ["get", "post", "put", "delete", "patch"].first(where: { line == "    \($0):" }) {
+                routes.insert(method.uppercased() + " " + path)
+            } else if !line.hasPrefix(" ") && !line.isEmpty {
+                path = nil
+            }
+        }
+        return routes
+    }
+
+    @Test func theServedDocumentIsTheRepositoryFile() throws {
+        let yaml = try String(contentsOf: Self.file, encoding: .utf8)
+        #expect(OpenAPIDocument.yaml + "\n" == yaml || OpenAPIDocument.yaml == yaml,
+                "openapi/sandbox.yaml changed: run scripts/openapi-embed.sh")
+    }
+
+    @Test func everyRouteIsDocumentedAndEveryOperationServed() throws {
+        let documented = Self.documentedRoutes(OpenAPIDocument.yaml)
+        let served = Set(SandboxRoutes.routes.map { "\($0.method) \($0.path.replacingOccurrences(of: ":token", with: ":charge_token"))" })
+        #expect(documented == served, "only documented: \(documented.subtracting(served)); only served: \(served.subtracting(documented))")
+    }
+
+    @Test func theDocumentIsServed() async throws {
+        let harness = try await Harness.start()
+        try await withCleanup({ await harness.stop() }) {
+            let answer = try await harness.http.call("GET", "/openapi.yaml")
+            #expect(answer.status == 200 && answer.text.hasPrefix("openapi: 3.1.0"))
+        }
+    }
+}
