@@ -75,26 +75,15 @@ extension CreditCardTerminal {
     }
 
     /// The card types Credit Card Terminal reports in `ifcc_cardType`.
-    public enum CardType: Hashable, Sendable, Codable, CustomStringConvertible {
+    public enum CardType: OpenWireValue {
         case visa, masterCard, amex, discover, maestro, solo
         /// The documented value `Unknown`.
         case unknown
         /// A value that matches the field's pattern but is not documented; kept as sent.
         case other(String)
 
-        /// Maps a wire value (`Visa`, `MasterCard`, ...) to a case.
-        public init(wireValue: String) {
-            switch wireValue {
-            case "Visa": self = .visa
-            case "MasterCard": self = .masterCard
-            case "Amex": self = .amex
-            case "Discover": self = .discover
-            case "Maestro": self = .maestro
-            case "Solo": self = .solo
-            case "Unknown": self = .unknown
-            default: self = .other(wireValue)
-            }
-        }
+        /// The documented values.
+        public static let documented: [CardType] = [.visa, .masterCard, .amex, .discover, .maestro, .solo, .unknown]
 
         /// The wire value.
         public var wireValue: String {
@@ -108,17 +97,6 @@ extension CreditCardTerminal {
             case .unknown: return "Unknown"
             case .other(let value): return value
             }
-        }
-
-        public var description: String { wireValue }
-
-        public init(from decoder: any Decoder) throws {
-            self.init(wireValue: try decoder.singleValueContainer().decode(String.self))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(wireValue)
         }
     }
 }

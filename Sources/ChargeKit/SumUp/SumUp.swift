@@ -97,21 +97,13 @@ public enum SumUp {
     /// code never means success.
     public struct Callback: Hashable, Sendable, Codable {
         /// Why a payment failed (`smp-failure-cause`).
-        public enum FailureCause: Hashable, Sendable, Codable, CustomStringConvertible {
+        public enum FailureCause: OpenWireValue {
             case transactionFailed, geolocationRequired, invalidParameter, invalidToken
             /// A cause not documented; kept as sent.
             case other(String)
 
-            /// Maps `transaction-failed`, `geolocation-required`, `invalid-param`, `invalid-token`.
-            public init(wireValue: String) {
-                switch wireValue {
-                case "transaction-failed": self = .transactionFailed
-                case "geolocation-required": self = .geolocationRequired
-                case "invalid-param": self = .invalidParameter
-                case "invalid-token": self = .invalidToken
-                default: self = .other(wireValue)
-                }
-            }
+            /// `transaction-failed`, `geolocation-required`, `invalid-param`, `invalid-token`.
+            public static let documented: [FailureCause] = [.transactionFailed, .geolocationRequired, .invalidParameter, .invalidToken]
 
             /// The wire value.
             public var wireValue: String {
@@ -123,8 +115,6 @@ public enum SumUp {
                 case .other(let value): value
                 }
             }
-
-            public var description: String { wireValue }
         }
 
         /// The documented `smp-status` values.

@@ -17,7 +17,7 @@ public enum Zettle {
     public static let maximumImageBytes = 256 * 1024
 
     /// The error codes on the failure callback (`errorCode`).
-    public enum ErrorCode: Hashable, Sendable, Codable, CustomStringConvertible {
+    public enum ErrorCode: OpenWireValue {
         /// An error occurred while processing the payment.
         case technicalError
         /// The user cancelled the purchase.
@@ -30,18 +30,6 @@ public enum Zettle {
         case missingParameter
         /// A code not documented; kept as sent.
         case other(String)
-
-        /// Maps a wire value to a case.
-        public init(wireValue: String) {
-            switch wireValue {
-            case "TechnicalError": self = .technicalError
-            case "CancelledByUser": self = .cancelledByUser
-            case "InvalidCurrency": self = .invalidCurrency
-            case "InvalidState": self = .invalidState
-            case "MissingParameter": self = .missingParameter
-            default: self = .other(wireValue)
-            }
-        }
 
         /// The wire value, such as `CancelledByUser`.
         public var wireValue: String {
@@ -57,14 +45,6 @@ public enum Zettle {
 
         /// The five documented codes.
         public static let documented: [ErrorCode] = [.technicalError, .cancelledByUser, .invalidCurrency, .invalidState, .missingParameter]
-
-        public var description: String { wireValue }
-
-        public init(from decoder: any Decoder) throws { self.init(wireValue: try decoder.singleValueContainer().decode(String.self)) }
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(wireValue)
-        }
     }
 
     /// A version 1.0 payment request (`izettle://x-callback-url/payment/1.0`).

@@ -4,20 +4,13 @@ extension Zettle {
     /// The card details on a successful `izettle://api/` callback.
     public struct PaymentInfo: Hashable, Sendable, Codable {
         /// How the card was read.
-        public enum EntryMode: Hashable, Sendable, Codable, CustomStringConvertible {
+        public enum EntryMode: OpenWireValue {
             case emv, magstripe, manualEntry
             /// A value not documented; kept as sent.
             case other(String)
 
-            /// Maps `EMV`, `MAGSTRIPE`, `MANUAL_ENTRY`.
-            public init(wireValue: String) {
-                switch wireValue {
-                case "EMV": self = .emv
-                case "MAGSTRIPE": self = .magstripe
-                case "MANUAL_ENTRY": self = .manualEntry
-                default: self = .other(wireValue)
-                }
-            }
+            /// `EMV`, `MAGSTRIPE`, `MANUAL_ENTRY`.
+            public static let documented: [EntryMode] = [.emv, .magstripe, .manualEntry]
 
             /// The wire value.
             public var wireValue: String {
@@ -27,13 +20,6 @@ extension Zettle {
                 case .manualEntry: return "MANUAL_ENTRY"
                 case .other(let value): return value
                 }
-            }
-
-            public var description: String { wireValue }
-            public init(from decoder: any Decoder) throws { self.init(wireValue: try decoder.singleValueContainer().decode(String.self)) }
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.singleValueContainer()
-                try container.encode(wireValue)
             }
         }
 

@@ -1,6 +1,8 @@
+import ChargeKit
+
 /// A transaction status from the seed's "Status Returned to Client End" list. Values
 /// this SDK does not know are kept in ``unknown(_:)``, never dropped.
-public enum CPayStatus: Sendable, Hashable, Codable, CustomStringConvertible {
+public enum CPayStatus: OpenWireValue {
     /// The payment succeeded.
     case succeeded
     /// The payment failed (declined).
@@ -21,10 +23,17 @@ public enum CPayStatus: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Every known status.
     public static let known: [CPayStatus] = [.succeeded, .failed, .initiated, .authorized, .pending, .canceled, .expired]
 
+    /// The documented statuses (``OpenWireValue``).
+    public static var documented: [CPayStatus] { known }
+
+    /// A status this SDK does not know, kept as sent.
+    public static func other(_ wireValue: String) -> CPayStatus { .unknown(wireValue) }
+
     /// Reads a wire value.
-    public init(rawValue: String) {
-        self = CPayStatus.known.first { $0.rawValue == rawValue } ?? .unknown(rawValue)
-    }
+    public init(rawValue: String) { self.init(wireValue: rawValue) }
+
+    /// The wire value (``rawValue``).
+    public var wireValue: String { rawValue }
 
     /// The wire value.
     public var rawValue: String {
@@ -48,21 +57,12 @@ public enum CPayStatus: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
-    public var description: String { rawValue }
 
-    public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// The seed's "Codes returned to Client end" (`data.code`). Other codes are kept in
 /// ``other(_:)``; server codes such as `4010` arrive there.
-public enum CPayClientCode: Sendable, Hashable, CustomStringConvertible {
+public enum CPayClientCode: OpenWireValue {
     /// `0`: success.
     case success
     /// `-1`: common error (bad request, failed to create the payment…).
@@ -74,16 +74,14 @@ public enum CPayClientCode: Sendable, Hashable, CustomStringConvertible {
     /// Any other code; see the message.
     case other(String)
 
+    /// The documented codes (``OpenWireValue``).
+    public static let documented: [CPayClientCode] = [.success, .commonError, .cancelled, .walletCancelled]
+
     /// Reads a wire value.
-    public init(rawValue: String) {
-        switch rawValue {
-        case "0": self = .success
-        case "-1": self = .commonError
-        case "-2": self = .cancelled
-        case "6001": self = .walletCancelled
-        default: self = .other(rawValue)
-        }
-    }
+    public init(rawValue: String) { self.init(wireValue: rawValue) }
+
+    /// The wire value (``rawValue``).
+    public var wireValue: String { rawValue }
 
     /// The wire value.
     public var rawValue: String {
@@ -98,8 +96,6 @@ public enum CPayClientCode: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the code means the user cancelled (`-2` or `6001`).
     public var isCancellation: Bool { self == .cancelled || self == .walletCancelled }
-
-    public var description: String { rawValue }
 }
 
 /// A JSON value the UPI server sends as a number or as a string (the seed's example

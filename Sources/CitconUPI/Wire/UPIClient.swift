@@ -108,28 +108,7 @@ public struct UPIClient: Sendable {
     /// HTTP status and body, unread: for tools that pass a merchant's own JSON through
     /// (`chargekit upi`). The body is bounded like every other answer.
     public func exchange(_ method: String, path: String, bearer: String, body: Data?) async throws(CPayError) -> (status: Int, body: Data) {
-        guard let url = URL(string: path, relativeTo: baseURL) else { throw .transport("bad URL for \(path)") }
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.httpMethod = method
-        request.setValue(UPIWire.bearer + bearer, forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = body
-        }
-        do {
-            let (data, response) = try await session.data(for: request)
-            guard data.count <= UPIWire.maximumBodyBytes else {
-                throw CPayError.malformedResponse("answer larger than \(UPIWire.maximumBodyBytes) bytes")
-            }
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
-        } catch let error as CPayError {
-            throw error
-        } catch let error as URLError where error.code == .timedOut {
-            throw .timeout
-        } catch {
-            throw .transport(error.localizedDescription)
-        }
+        try await exchange(method, path, redacted: nil, bearer: bearer, body: body)
     }
 
     // MARK: Transport
@@ -138,19 +117,34 @@ public struct UPIClient: Sendable {
         do { try body() } catch { throw .invalidOrder(error) }
     }
 
+    /// Encodes `body`, sends it and reads the envelope of the answer.
     private func send<Body: Encodable, Payload: Codable & Sendable>(
         _ method: String, _ path: String, redacted: String? = nil, bearer: String, body: Body?
     ) async throws(CPayError) -> Payload {
-        guard let url = URL(string: path, relativeTo: baseURL) else { throw .transport("bad URL for \(redacted ?? path)") }
+        var data: Data?
+        if let body {
+            do { data = try UPIWire.encoder().encode(body) } catch {
+                throw .malformedResponse("cannot encode the request: \(error)")
+            }
+        }
+        let (status, answer) = try await exchange(method, path, redacted: redacted, bearer: bearer, body: data)
+        return try Self.decode(answer, status: status)
+    }
+
+    /// The one HTTP round trip: the request, a timeout, a bounded answer, one log line
+    /// (with the path redacted where it holds a secret).
+    private func exchange(_ method: String, _ path: String, redacted: String?, bearer: String, body: Data?)
+        async throws(CPayError) -> (status: Int, body: Data)
+    {
+        let shown = redacted ?? path
+        guard let url = URL(string: path, relativeTo: baseURL) else { throw .transport("bad URL for \(shown)") }
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = method
         request.setValue(UPIWire.bearer + bearer, forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            do { request.httpBody = try UPIWire.encoder().encode(body) } catch {
-                throw .malformedResponse("cannot encode the request: \(error)")
-            }
+            request.httpBody = body
         }
         let started = ContinuousClock.now
         let data: Data
@@ -158,15 +152,18 @@ public struct UPIClient: Sendable {
         do {
             (data, response) = try await session.data(for: request)
         } catch let error as URLError where error.code == .timedOut {
-            log?("\(method) \(redacted ?? path) timed out")
+            log?("\(method) \(shown) timed out")
             throw .timeout
         } catch {
-            log?("\(method) \(redacted ?? path) failed: \(error.localizedDescription)")
+            log?("\(method) \(shown) failed: \(error.localizedDescription)")
             throw .transport(error.localizedDescription)
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        log?("\(method) \(redacted ?? path) → \(status) in \(ContinuousClock.now - started)")
-        return try Self.decode(data, status: status)
+        log?("\(method) \(shown) → \(status) in \(ContinuousClock.now - started)")
+        guard data.count <= UPIWire.maximumBodyBytes else {
+            throw .malformedResponse("answer larger than \(UPIWire.maximumBodyBytes) bytes")
+        }
+        return (status, data)
     }
 
     /// Reads a UPI envelope (an API answer, or an IPN body a merchant server received):

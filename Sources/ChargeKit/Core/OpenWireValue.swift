@@ -1,0 +1,37 @@
+/// A value read from the wire whose set the protocol documents but does not close: the
+/// documented cases, and one that keeps anything else exactly as sent (a newer app's
+/// card type, a new status), so that a genuine callback is never refused for it.
+///
+/// A conforming enum lists ``documented`` and spells ``wireValue``; reading, printing
+/// and coding come from here, written once for every such type (`CardType`,
+/// `Zettle.ErrorCode`, `Zettle.PaymentInfo.EntryMode`, `SumUp.Callback.FailureCause`,
+/// and in CitconUPI `CPayStatus` and `CPayClientCode`).
+public protocol OpenWireValue: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The documented values.
+    static var documented: [Self] { get }
+    /// A value not documented, kept as sent.
+    static func other(_ wireValue: String) -> Self
+    /// The value as the wire spells it.
+    var wireValue: String { get }
+}
+
+extension OpenWireValue {
+    /// The documented value the wire spells so, or ``other(_:)``.
+    public init(wireValue: String) {
+        self = Self.documented.first { $0.wireValue == wireValue } ?? .other(wireValue)
+    }
+
+    /// Whether the value is one of the documented ones.
+    public var isDocumented: Bool { Self.documented.contains(self) }
+
+    public var description: String { wireValue }
+
+    public init(from decoder: any Decoder) throws {
+        self.init(wireValue: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wireValue)
+    }
+}
