@@ -157,21 +157,18 @@ extension CreditCardTerminal {
             .sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         }
 
-        /// The free-text fields by wire name, in one table for builders and parsers.
-        public static let textFieldPaths: [(name: String, path: WritableKeyPath<Self, String?> & Sendable)] = [
-            ("returnAppName", \.returnAppName), ("email", \.email), ("firstName", \.firstName),
-            ("lastName", \.lastName), ("company", \.company), ("address", \.address), ("city", \.city),
-            ("state", \.state), ("zip", \.zip), ("phone", \.phone), ("country", \.country),
-            ("invoiceNumber", \.invoiceNumber), ("description", \.description),
+        /// The free-text fields in wire order, each with how to read it: the one list
+        /// that building and validating walk (a closure reads one field without copying
+        /// the request, which a key path applied thirteen times did).
+        static let textFieldList: [(name: String, read: @Sendable (Self) -> String?)] = [
+            ("returnAppName", { $0.returnAppName }), ("email", { $0.email }), ("firstName", { $0.firstName }),
+            ("lastName", { $0.lastName }), ("company", { $0.company }), ("address", { $0.address }), ("city", { $0.city }),
+            ("state", { $0.state }), ("zip", { $0.zip }), ("phone", { $0.phone }), ("country", { $0.country }),
+            ("invoiceNumber", { $0.invoiceNumber }), ("description", { $0.description }),
         ]
 
-        /// The text fields' values, in ``textFieldPaths`` order (read directly: applying
-        /// thirteen key paths copied the whole request each time).
-        private var textFields: [(String, String?)] {
-            let values = [returnAppName, email, firstName, lastName, company, address, city, state, zip, phone,
-                          country, invoiceNumber, description]
-            return Swift.zip(Self.textFieldPaths, values).map { ($0.name, $1) }
-        }
+        /// The text fields' names and values, in ``textFieldList`` order.
+        private var textFields: [(String, String?)] { Self.textFieldList.map { ($0.name, $0.read(self)) } }
 
         static func validateEmail(_ email: String) throws(ChargeKitError) {
             let bytes = email.utf8

@@ -42,14 +42,18 @@ public enum PaymentCallback: Hashable, Sendable {
         return nil
     }
 
-    /// The app that sent it.
-    public var provider: PaymentProvider {
+    /// The parsed callback of whichever app sent it: every provider-neutral question
+    /// below is asked of it, so that each provider answers in one place.
+    public var base: any ProviderCallback {
         switch self {
-        case .creditCardTerminal: return .creditCardTerminal
-        case .sumUp: return .sumUp
-        case .zettle: return .zettle
+        case .creditCardTerminal(let response): return response
+        case .sumUp(let callback): return callback
+        case .zettle(let callback): return callback
         }
     }
+
+    /// The app that sent it.
+    public var provider: PaymentProvider { type(of: base).provider }
 
     /// The provider-neutral outcome.
     ///
@@ -59,47 +63,14 @@ public enum PaymentCallback: Hashable, Sendable {
     /// | SumUp | success | failed | — | invalidstate |
     /// | Zettle 1.0 | success | — | CancelledByUser | any other errorCode |
     /// | Zettle api/ | success | — | — | errorMessage |
-    public var outcome: ChargeOutcome {
-        switch self {
-        case .creditCardTerminal(let response):
-            switch response.responseCode {
-            case .approved: return .approved
-            case .declined: return .declined
-            case .cancelled: return .cancelled
-            case .error: return .failed
-            }
-        case .sumUp(let callback):
-            switch callback.status {
-            case .success: return .approved
-            case .failed: return .declined
-            case .invalidState: return .failed
-            }
-        case .zettle(let callback):
-            if callback.succeeded { return .approved }
-            return callback.errorCode == .cancelledByUser ? .cancelled : .failed
-        }
-    }
+    public var outcome: ChargeOutcome { base.outcome }
 
     /// The provider's own status: `ifcc_responseType`, `smp-status`, or Zettle's
     /// `errorCode` (`success` on success, `failure` for an error with a message only).
-    public var providerStatus: String {
-        switch self {
-        case .creditCardTerminal(let response): return response.responseCode.rawValue
-        case .sumUp(let callback): return callback.status.rawValue
-        case .zettle(let callback):
-            if callback.succeeded { return "success" }
-            return callback.errorCode?.wireValue ?? "failure"
-        }
-    }
+    public var providerStatus: String { base.providerStatus }
 
     /// The correlation nonce the callback carries.
-    public var nonce: Nonce? {
-        switch self {
-        case .creditCardTerminal(let response): return response.nonce
-        case .sumUp(let callback): return callback.nonce
-        case .zettle(let callback): return callback.nonce
-        }
-    }
+    public var nonce: Nonce? { base.nonce }
 
     /// The wire name of the nonce field for this provider.
     public var nonceField: String {
@@ -107,61 +78,25 @@ public enum PaymentCallback: Hashable, Sendable {
     }
 
     /// The URL opened, without its query.
-    public var callbackURL: String {
-        switch self {
-        case .creditCardTerminal(let response): return response.returnURL
-        case .sumUp(let callback): return callback.callbackURL
-        case .zettle(let callback): return callback.callbackURL
-        }
-    }
+    public var callbackURL: String { base.callbackURL }
 
     /// The parameters that are not the provider's: the app's extras.
-    public var extraItems: [QueryItem] {
-        switch self {
-        case .creditCardTerminal(let response): return response.extraItems
-        case .sumUp(let callback): return callback.extraItems
-        case .zettle(let callback): return callback.extraItems
-        }
-    }
+    public var extraItems: [QueryItem] { base.extraItems }
 
     /// The provider's transaction id, if it sent one.
-    public var transactionID: String? {
-        switch self {
-        case .creditCardTerminal(let response): return response.transactionId
-        case .sumUp(let callback): return callback.transactionCode
-        case .zettle(let callback): return callback.paymentInfo.referenceNumber
-        }
-    }
+    public var transactionID: String? { base.transactionID }
 
     /// The echoed merchant reference (SumUp `foreign-tx-id`, Zettle `reference`).
-    public var reference: String? {
-        switch self {
-        case .creditCardTerminal: return nil
-        case .sumUp(let callback): return callback.foreignTransactionID
-        case .zettle(let callback): return callback.reference
-        }
-    }
+    public var reference: String? { base.echoedReference }
 
     /// The human-readable message the app sent, if any: `ifcc_errorMessage`,
     /// `smp-message`, or Zettle's `errorMessage` (the message part of a structured one).
-    public var message: String? {
-        switch self {
-        case .creditCardTerminal(let response): return response.errorMessage
-        case .sumUp(let callback): return callback.message
-        case .zettle(let callback): return callback.structuredError?.message ?? callback.errorMessage
-        }
-    }
+    public var message: String? { base.message }
 
     /// Parameters in the provider's own namespace that this version of ChargeKit does
     /// not know (Credit Card Terminal `ifcc_…`, SumUp `smp-…`): kept and reported,
     /// never a reason to refuse.
-    public var unknownFields: [QueryItem] {
-        switch self {
-        case .creditCardTerminal(let response): return response.unknownFields
-        case .sumUp(let callback): return callback.unknownFields
-        case .zettle: return []
-        }
-    }
+    public var unknownFields: [QueryItem] { base.unknownFields }
 
     /// The `chargekit-callback` marker the callback URL carried (Zettle), if any.
     public var callbackMarker: String? {
@@ -177,6 +112,75 @@ public enum PaymentCallback: Hashable, Sendable {
         if case .creditCardTerminal(let response) = self { return response.amount }
         return nil
     }
+}
+
+/// What every provider's parsed callback answers, so that ``PaymentCallback`` asks the
+/// provider instead of switching on it for each question.
+public protocol ProviderCallback: Sendable {
+    /// The app whose callback this is.
+    static var provider: PaymentProvider { get }
+    /// The provider-neutral outcome.
+    var outcome: ChargeOutcome { get }
+    /// The provider's own status word.
+    var providerStatus: String { get }
+    /// The correlation nonce, when present.
+    var nonce: Nonce? { get }
+    /// The URL opened, without its query.
+    var callbackURL: String { get }
+    /// The app's extras.
+    var extraItems: [QueryItem] { get }
+    /// The provider's transaction id, if it sent one.
+    var transactionID: String? { get }
+    /// The merchant reference the provider echoed, if any.
+    var echoedReference: String? { get }
+    /// The app's human-readable message, if any.
+    var message: String? { get }
+    /// Unknown parameters of the provider's own namespace.
+    var unknownFields: [QueryItem] { get }
+}
+
+extension CreditCardTerminal.ChargeResponse: ProviderCallback {
+    public static var provider: PaymentProvider { .creditCardTerminal }
+    public var outcome: ChargeOutcome {
+        switch responseCode {
+        case .approved: return .approved
+        case .declined: return .declined
+        case .cancelled: return .cancelled
+        case .error: return .failed
+        }
+    }
+    public var providerStatus: String { responseCode.rawValue }
+    public var callbackURL: String { returnURL }
+    public var transactionID: String? { transactionId }
+    public var echoedReference: String? { nil }
+    public var message: String? { errorMessage }
+}
+
+extension SumUp.Callback: ProviderCallback {
+    public static var provider: PaymentProvider { .sumUp }
+    public var outcome: ChargeOutcome {
+        switch status {
+        case .success: return .approved
+        case .failed: return .declined
+        case .invalidState: return .failed
+        }
+    }
+    public var providerStatus: String { status.rawValue }
+    public var transactionID: String? { transactionCode }
+    public var echoedReference: String? { foreignTransactionID }
+}
+
+extension Zettle.Callback: ProviderCallback {
+    public static var provider: PaymentProvider { .zettle }
+    public var outcome: ChargeOutcome {
+        if succeeded { return .approved }
+        return errorCode == .cancelledByUser ? .cancelled : .failed
+    }
+    public var providerStatus: String { succeeded ? "success" : errorCode?.wireValue ?? "failure" }
+    public var transactionID: String? { paymentInfo.referenceNumber }
+    public var echoedReference: String? { reference }
+    public var message: String? { structuredError?.message ?? errorMessage }
+    public var unknownFields: [QueryItem] { [] }
 }
 
 /// A callback that the ledger matched to its request and consumed.
