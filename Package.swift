@@ -11,6 +11,9 @@ let package = Package(
         // The behaviour suite every LedgerStore must pass, for anyone writing a store.
         .library(name: "ChargeKitTesting", targets: ["ChargeKitTesting"]),
         .library(name: "CitconSandbox", targets: ["CitconSandbox"]),
+        // A LedgerStore on PostgreSQL, for web checkouts served by several instances. Its own
+        // product: an app that links ChargeKit links no database driver.
+        .library(name: "ChargeKitPostgres", targets: ["ChargeKitPostgres"]),
         // Test helpers for the sandbox (a headless wallet, an IPN receiver), as Hummingbird ships HummingbirdTesting.
         .library(name: "CitconSandboxTesting", targets: ["CitconSandboxTesting"]),
         .executable(name: "chargekit", targets: ["chargekit"]),
@@ -24,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // SDK libraries: Foundation only (an iOS app that links them links nothing else).
@@ -32,6 +37,9 @@ let package = Package(
         // Simulators that play each payment app; used by tests, the CLI and apps' own tests.
         .target(name: "ChargeKitSimulators", dependencies: ["ChargeKit"]),
         .target(name: "ChargeKitTesting", dependencies: ["ChargeKit", "ChargeKitSimulators"]),
+        .target(name: "ChargeKitPostgres", dependencies: [
+            "ChargeKit", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+        ]),
         // The local Citcon UPI sandbox server (Hummingbird + SQLite). Never linked by the SDKs.
         .target(
             name: "CitconSandbox",
@@ -68,6 +76,7 @@ let package = Package(
                 "CitconUPI",
                 "CitconSandbox",
                 "CitconSandboxTesting",
+                "ChargeKitPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -79,6 +88,8 @@ let package = Package(
         // Links only the SDK libraries; scripts/linkage-check.sh proves they bring no NIO,
         // Hummingbird or database with them.
         .executableTarget(name: "LinkageProbe", dependencies: ["ChargeKit", "CitconUPI"], path: "Tests/LinkageProbe"),
+        // The PostgreSQL store against a real server (CHARGEKIT_POSTGRES_URL; skipped without it).
+        .testTarget(name: "ChargeKitPostgresTests", dependencies: ["ChargeKitPostgres", "ChargeKitTesting", "ChargeKit"]),
         // Drives the built `chargekit` executable as real processes (no package dependency).
         .testTarget(name: "ChargeKitCLITests"),
         .testTarget(

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 swift package dump-symbol-graph --minimum-access-level public >/dev/null 2>&1
 graphs="$(swift build --show-bin-path)/../symbolgraph"
 status=0
-for module in ChargeKit CitconUPI CitconSandbox; do
+for module in ChargeKit CitconUPI CitconSandbox ChargeKitPostgres; do
     current=$(mktemp)
     python3 - "$graphs/$module.symbols.json" > "$current" <<'PY'
 import json, sys
@@ -30,5 +30,5 @@ if grep -E -q '^(HeadlessWallet|IPNReceiver|NoRedirects)[. ]' api/CitconSandbox.
     echo "api check: test helpers are in the CitconSandbox product" >&2
     status=1
 fi
-[ "$status" = 0 ] && echo "api check: ChargeKit, CitconUPI and CitconSandbox export exactly the reviewed API (api/*.txt)"
+[ "$status" = 0 ] && echo "api check: ChargeKit, CitconUPI, CitconSandbox and ChargeKitPostgres export exactly the reviewed API (api/*.txt)"
 exit $status

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChargeKit
+import ChargeKitPostgres
 import ChargeKitSimulators
 import Foundation
 
@@ -31,6 +32,16 @@ func refusing<T>(_ body: () async throws(ChargeKitError) -> T) async throws -> T
     } catch {
         throw refuse(error)
     }
+}
+
+/// The ledger `--ledger` names: a file path, or a PostgreSQL URL
+/// (`postgres://user@host:port/db`, optionally `?table_prefix=shop_`) shared by every
+/// instance of a web checkout. The same command line works with either.
+func openLedger(_ spec: String) async throws(ChargeKitError) -> any LedgerStore {
+    let lower = spec.lowercased()
+    guard lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") else { return FileLedgerStore(path: spec) }
+    let prefix = URLComponents(string: spec)?.queryItems?.first { $0.name == "table_prefix" }?.value ?? "chargekit_"
+    return try await PostgresLedgerStore.connect(url: spec, tablePrefix: prefix)
 }
 
 func parseExtras(_ extras: [String]) throws -> [QueryItem] {

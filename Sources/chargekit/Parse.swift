@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChargeKit
+import ChargeKitPostgres
 import ChargeKitSimulators
 import Foundation
 
@@ -10,14 +11,16 @@ struct Parse: AsyncParsableCommand {
 
     @Argument(help: "The callback URL your app was opened with.") var url: String
     @Option(help: "ccterminal, sumup or zettle; detected from the URL when absent.") var provider: PaymentProvider?
-    @Option(help: "Verify against (and consume in) this file ledger.") var ledger: String?
+    @Option(help: "Verify against (and consume in) this ledger: a file path or a postgres:// URL.") var ledger: String?
     @Flag(help: "Print one JSON object.") var json = false
 
     func run() async throws {
         let (callback, result) = try await refusing { () async throws(ChargeKitError) -> (PaymentCallback, PaymentResult?) in
             guard let ledger else { return (try PaymentCallback.parse(url, provider: provider), nil) }
             // The nonce names the charge, and the charge names the provider whose rules read the URL.
-            let result = try await ChargeLedger(store: FileLedgerStore(path: ledger)).verify(url: url, provider: provider)
+            let store = try await openLedger(ledger)
+            defer { (store as? PostgresLedgerStore)?.close() }
+            let result = try await ChargeLedger(store: store).verify(url: url, provider: provider)
             return (result.callback, result)
         }
         let report = CallbackReport(callback, result: result)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChargeKit
+import ChargeKitPostgres
 import Foundation
 
 struct Request: AsyncParsableCommand {
@@ -10,7 +11,7 @@ struct Request: AsyncParsableCommand {
 }
 
 struct LedgerOption: ParsableArguments {
-    @Option(help: "Record the charge in this file ledger and add its nonce to the callback URL.")
+    @Option(help: "Record the charge in this ledger (a file path, or postgres://user@host:port/db[?table_prefix=p_]) and add its nonce to the callback URL.")
     var ledger: String?
 
     /// Records the hand-off when a ledger is given; otherwise builds it without a nonce.
@@ -20,7 +21,8 @@ struct LedgerOption: ParsableArguments {
     ) async throws {
         let url = try await refusing { () async throws(ChargeKitError) -> String in
             guard let ledger else { return try plain() }
-            let store = FileLedgerStore(path: ledger)
+            let store = try await openLedger(ledger)
+            defer { (store as? PostgresLedgerStore)?.close() }
             return try await ChargeLedger(store: store).issue(build).request.url
         }
         print(url)

@@ -16,7 +16,20 @@ struct LedgerProcessTests {
     @Test("Many processes issue and verify on one ledger file: every charge accepted exactly once, no replay")
     func concurrentProcesses() async throws {
         let folder = try CLI.temporaryFolder()
-        let ledger = folder.appendingPathComponent("ledger.json").path
+        try await race(ledger: folder.appendingPathComponent("ledger.json").path)
+    }
+
+    @Test("The same race on PostgreSQL: many processes, each its own instance of the checkout, on one database",
+          .enabled(if: ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"] != nil,
+                   "CHARGEKIT_POSTGRES_URL is not set (run scripts/postgres.sh start and export it)"))
+    func concurrentProcessesOnPostgres() async throws {
+        let url = try #require(ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"])
+        let prefix = "race" + UUID().uuidString.prefix(8).lowercased().replacingOccurrences(of: "-", with: "") + "_"
+        try await race(ledger: url + "?table_prefix=" + prefix)
+    }
+
+    /// Twelve `request` processes at once, then four `parse` processes racing for each callback.
+    func race(ledger: String) async throws {
         let count = 12
         // Every request process at once: none may lose another's charge.
         let urls = try await withThrowingTaskGroup(of: CLI.Outcome.self) { group in

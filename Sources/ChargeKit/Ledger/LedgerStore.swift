@@ -85,11 +85,10 @@ package struct LedgerEntries: Sendable {
 
     /// Consumes the outstanding charge for `nonce`.
     package mutating func consume(_ nonce: Nonce, at date: Date, callback: String?) throws(ChargeKitError) -> PendingCharge {
-        guard var charge = byNonce[nonce.value] else { throw .unknownNonce }
-        guard charge.consumedAt == nil else { throw .replayedNonce }
-        guard date < charge.expiresAt else { throw .expiredNonce }
-        charge.consumedAt = date
-        if let callback, callback.utf8.count <= Self.maximumKeptCallback { charge.acceptedCallback = callback }
+        guard let outstanding = byNonce[nonce.value] else { throw .unknownNonce }
+        guard outstanding.consumedAt == nil else { throw .replayedNonce }
+        guard date < outstanding.expiresAt else { throw .expiredNonce }
+        let charge = outstanding.consumed(at: date, callback: callback)
         byNonce[nonce.value] = charge
         return charge
     }

@@ -113,6 +113,15 @@ public struct PendingCharge: Hashable, Sendable, Codable {
     /// The moment after which it is of no more use than reporting a late replay.
     var settledAt: Date { consumedAt ?? expiresAt }
 
+    /// This entry consumed at `date`, keeping `callback` when it is short enough: what
+    /// every store records when a nonce is used (the checks come before, in the store).
+    package func consumed(at date: Date, callback: String?) -> PendingCharge {
+        var charge = self
+        charge.consumedAt = date
+        if let callback, callback.utf8.count <= LedgerEntries.maximumKeptCallback { charge.acceptedCallback = callback }
+        return charge
+    }
+
     private enum CodingKeys: String, CodingKey {
         case nonce, provider, operation, createdAt, expiresAt, amount, amountFixed, taxRate, currency, extras
         case callbackURLs, failureURL, marksCallbacks, reference, fileMakerFormat, consumedAt, acceptedCallback
