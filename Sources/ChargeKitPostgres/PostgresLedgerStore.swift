@@ -43,45 +43,24 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
     public static func connect(url: String, tablePrefix: String = "chargekit_", maximumOutstanding: Int = 100_000,
                                connectTimeout: Duration = .seconds(10)) async throws(ChargeKitError) -> PostgresLedgerStore {
         let store = try PostgresLedgerStore(url: url, tablePrefix: tablePrefix, maximumOutstanding: maximumOutstanding)
-        // The pool retries an unreachable server without end; the first migration is
-        // given a deadline, so that a wrong URL fails in seconds, not minutes.
-        let outcome: Result<Int, ChargeKitError> = await withTaskGroup(of: Result<Int, ChargeKitError>?.self) { group in
-            group.addTask {
-                do throws(ChargeKitError) { return .success(try await store.migrate()) } catch { return .failure(error) }
-            }
-            group.addTask {
-                try? await Task.sleep(for: connectTimeout)
-                return Task.isCancelled ? nil : .failure(.storage("ledger (PostgreSQL): no answer from the server within \(connectTimeout)"))
-            }
-            var first: Result<Int, ChargeKitError>?
-            for await result in group where first == nil && result != nil {
-                first = result
-                group.cancelAll()
-            }
-            return first ?? .failure(.cancelled)
-        }
-        switch outcome {
-        case .success: return store
-        case .failure(let error):
+        do throws(ChargeKitError) {
+            _ = try await PostgresSupport.withDeadline(connectTimeout) { try await store.migrateOrThrow() }
+            return store
+        } catch {
             store.close()
             throw error
         }
     }
 
     private init(url: String, tablePrefix: String, maximumOutstanding: Int) throws(ChargeKitError) {
-        let configuration = try Self.configuration(url)
-        guard let first = tablePrefix.utf8.first, tablePrefix.utf8.count <= 30,
-              first == UInt8(ascii: "_") || (0x61...0x7A).contains(first),
-              tablePrefix.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "_") })
-        else { throw .invalidField("tablePrefix", rule: "must be 1 to 30 of a-z, 0-9 and _, starting with a letter or _") }
-        var logger = Logger(label: "chargekit.ledger.postgres")
-        logger.logLevel = .critical
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let configuration = try PostgresSupport.configuration(url, field: "ledger")
+        try PostgresSupport.validatePrefix(tablePrefix)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: PostgresSupport.silent)
         self.client = client
         runner = Task { await client.run() }
         table = tablePrefix + "ledger"
         versionsTable = tablePrefix + "ledger_versions"
-        lockKey = Self.stableHash(tablePrefix + "ledger")
+        lockKey = PostgresSupport.stableHash(tablePrefix + "ledger")
         self.maximumOutstanding = max(1, maximumOutstanding)
     }
 
@@ -89,34 +68,6 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
     public func close() { runner.cancel() }
 
     deinit { runner.cancel() }
-
-    // MARK: Configuration
-
-    static func configuration(_ url: String) throws(ChargeKitError) -> PostgresClient.Configuration {
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme?.lowercased()),
-              let host = components.host, !host.isEmpty
-        else { throw .invalidURL("ledger", rule: "must be postgres://user[:password]@host[:port]/database") }
-        let database = String(components.path.drop { $0 == "/" })
-        guard !database.isEmpty else { throw .invalidURL("ledger", rule: "names no database (postgres://user@host:port/database)") }
-        var configuration = PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
-            password: components.password, database: database, tls: .disable)
-        let sslmode = components.queryItems?.first { $0.name == "sslmode" }?.value
-        if sslmode == "require" || sslmode == "verify-full" { configuration.tls = .require(.makeClientConfiguration()) }
-        configuration.options.minimumConnections = 0
-        configuration.options.maximumConnections = 8
-        return configuration
-    }
-
-    /// FNV-1a of `text`, stable across processes and releases (the advisory lock key).
-    static func stableHash(_ text: String) -> Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return Int64(bitPattern: hash)
-    }
 
     // MARK: Migrations
 
@@ -144,25 +95,12 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
     /// processes at once.
     @discardableResult
     public func migrate() async throws(ChargeKitError) -> Int {
-        let (table, versions, key) = (table, versionsTable, lockKey)
-        return try await storage("migrate") {
-            try await self.client.withTransaction(logger: Self.silent) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(\(key))", logger: Self.silent)
-                try await connection.query("CREATE TABLE IF NOT EXISTS \(unescaped: versions) (version integer PRIMARY KEY)",
-                                           logger: Self.silent)
-                var current = 0
-                for try await version in try await connection.query(
-                    "SELECT coalesce(max(version), 0) FROM \(unescaped: versions)", logger: Self.silent
-                ).decode(Int.self) { current = version }
-                for (index, migration) in Self.migrations.enumerated() where index + 1 > current {
-                    for statement in migration(table) {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: Self.silent)
-                    }
-                    try await connection.query("INSERT INTO \(unescaped: versions)(version) VALUES (\(index + 1))", logger: Self.silent)
-                }
-                return Self.migrations.count
-            }
-        }
+        do { return try await migrateOrThrow() } catch { throw PostgresSupport.storageError("migrate", error) }
+    }
+
+    func migrateOrThrow() async throws -> Int {
+        try await PostgresSupport.migrate(client, versionsTable: versionsTable, lockKey: lockKey,
+                                          migrations: Self.migrations.map { $0(table) })
     }
 
     // MARK: LedgerStore
@@ -182,7 +120,7 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
                 WHERE (SELECT count(*) FROM \(unescaped: table) WHERE consumed_at IS NULL AND expires_at > \(moment)) < \(bound)
                 ON CONFLICT (nonce) DO NOTHING
                 RETURNING nonce
-                """, logger: Self.silent)
+                """, logger: PostgresSupport.silent)
             var any = false
             for try await _ in rows.decode(String.self) { any = true }
             return any
@@ -197,7 +135,7 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
         let row: (String, Double?, String?)? = try await storage("read") {
             var found: (String, Double?, String?)?
             for try await row in try await self.client.query(
-                "SELECT doc, consumed_at, callback FROM \(unescaped: table) WHERE nonce = \(nonce.value)", logger: Self.silent
+                "SELECT doc, consumed_at, callback FROM \(unescaped: table) WHERE nonce = \(nonce.value)", logger: PostgresSupport.silent
             ).decode((String, Double?, String?).self) { found = row }
             return found
         }
@@ -214,7 +152,7 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
                 UPDATE \(unescaped: table) SET consumed_at = \(moment), callback = \(callback)
                 WHERE nonce = \(nonce.value) AND consumed_at IS NULL AND expires_at > \(moment)
                 RETURNING doc
-                """, logger: Self.silent).decode(String.self) { found = doc }
+                """, logger: PostgresSupport.silent).decode(String.self) { found = doc }
             return found
         }
         if let doc { return try decode(doc).consumed(at: date, callback: callback) }
@@ -229,7 +167,7 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
         let rows: [(String, Double?, String?)] = try await storage("read") {
             var all: [(String, Double?, String?)] = []
             for try await row in try await self.client.query(
-                "SELECT doc, consumed_at, callback FROM \(unescaped: table) ORDER BY created_at, nonce", logger: Self.silent
+                "SELECT doc, consumed_at, callback FROM \(unescaped: table) ORDER BY created_at, nonce", logger: PostgresSupport.silent
             ).decode((String, Double?, String?).self) { all.append(row) }
             return all
         }
@@ -239,12 +177,6 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
     }
 
     // MARK: Helpers
-
-    private static let silent: Logger = {
-        var logger = Logger(label: "chargekit.ledger.postgres")
-        logger.logLevel = .critical
-        return logger
-    }()
 
     private func entry(_ row: (String, Double?, String?)) throws(ChargeKitError) -> PendingCharge {
         let charge = try decode(row.0)
@@ -270,14 +202,6 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
 
     /// Runs a database step; any failure of the database is a storage error.
     private func storage<T: Sendable>(_ what: String, _ body: () async throws -> T) async throws(ChargeKitError) -> T {
-        do {
-            return try await body()
-        } catch let error as ChargeKitError {
-            throw error
-        } catch let error as PSQLError {
-            throw .storage("ledger (PostgreSQL) \(what): \(error.serverInfo?[.message] ?? String(describing: error.code))")
-        } catch {
-            throw .storage("ledger (PostgreSQL) \(what): \(error)")
-        }
+        do { return try await body() } catch { throw PostgresSupport.storageError("ledger " + what, error) }
     }
 }
