@@ -14,6 +14,8 @@ let package = Package(
         // A LedgerStore on PostgreSQL, for web checkouts served by several instances. Its own
         // product: an app that links ChargeKit links no database driver.
         .library(name: "ChargeKitPostgres", targets: ["ChargeKitPostgres"]),
+        // The sandbox's storage on PostgreSQL (a shared sandbox for a team's CI and testers).
+        .library(name: "CitconSandboxPostgres", targets: ["CitconSandboxPostgres"]),
         // Test helpers for the sandbox (a headless wallet, an IPN receiver), as Hummingbird ships HummingbirdTesting.
         .library(name: "CitconSandboxTesting", targets: ["CitconSandboxTesting"]),
         .executable(name: "chargekit", targets: ["chargekit"]),
@@ -58,6 +60,11 @@ let package = Package(
             ]
         ),
         .target(
+            name: "CitconSandboxPostgres",
+            dependencies: ["ChargeKit", "ChargeKitPostgres", "CitconUPI", "CitconSandbox",
+                           .product(name: "PostgresNIO", package: "postgres-nio")]
+        ),
+        .target(
             name: "CitconSandboxTesting",
             dependencies: [
                 "ChargeKit",
@@ -77,6 +84,7 @@ let package = Package(
                 "CitconSandbox",
                 "CitconSandboxTesting",
                 "ChargeKitPostgres",
+                "CitconSandboxPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -102,6 +110,7 @@ let package = Package(
                 "CitconUPI",
                 "CitconSandbox",
                 "CitconSandboxTesting",
+                "CitconSandboxPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

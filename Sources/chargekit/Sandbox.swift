@@ -1,5 +1,7 @@
 import ArgumentParser
+import ChargeKit
 import CitconSandbox
+import CitconSandboxPostgres
 import Foundation
 
 struct Sandbox: AsyncParsableCommand {
@@ -18,7 +20,8 @@ struct Sandbox: AsyncParsableCommand {
 
         @Option(help: "Port to listen on (0 picks a free one).") var port = 8790
         @Option(help: "Address to bind.") var host = "127.0.0.1"
-        @Option(help: "SQLite database file.") var db = "sandbox.sqlite"
+        @Option(help: "SQLite database file, or postgres://user@host:port/db[?table_prefix=upi_] for a shared sandbox.")
+        var db = "sandbox.sqlite"
         @Option(name: .customLong("merchant-key"), help: "Merchant private key to use (else the stored or a new one).")
         var merchantKey: String?
         @Option(name: .customLong("ipn-secret"), help: "Merchant IPN secret that signs every IPN (else the stored or a new one).")
@@ -86,7 +89,21 @@ struct Sandbox: AsyncParsableCommand {
             configuration.allowNonLoopbackIPN = allowRemoteIPN
             configuration.groupCommit = !noGroupCommit
             if let schedule = try retrySchedule() { configuration.ipnRetrySchedule = schedule }
-            let server = try await SandboxServer(configuration: configuration)
+            var store: (any SandboxStore)?
+            let lower = db.lowercased()
+            if lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") {
+                let prefix = URLComponents(string: db)?.queryItems?.first { $0.name == "table_prefix" }?.value ?? "upi_"
+                do throws(ChargeKitError) {
+                    store = try PostgresSandboxStore(url: db, tablePrefix: prefix)
+                } catch {
+                    throw ValidationError("--db: \(error.description)")
+                }
+                // Never print a password that the URL may carry.
+                var shown = URLComponents(string: db)
+                if shown?.password != nil { shown?.password = "***" }
+                configuration.databasePath = shown?.string ?? "postgres"
+            }
+            let server = try await SandboxServer(configuration: configuration, store: store)
             try await server.run(handlingSignals: true) { info in
                 // Unbuffered, so that a script reading the pipe sees it at once.
                 FileHandle.standardOutput.write(Data("""

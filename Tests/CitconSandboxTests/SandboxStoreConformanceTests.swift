@@ -1,4 +1,5 @@
 import CitconSandbox
+import CitconSandboxPostgres
 import CitconSandboxTesting
 import Foundation
 import Testing
@@ -51,6 +52,50 @@ struct SandboxRulesInMemoryTests {
         await #expect(throws: APIError.self) {
             _ = try await api.createCharge(authorization: "Bearer " + serverToken.accessToken,
                                            body: Data(Harness.chargeBody(reference: "mem-1").utf8))
+        }
+    }
+}
+
+/// The same suite on PostgreSQL (`scripts/postgres.sh start`, then export
+/// CHARGEKIT_POSTGRES_URL); skipped with that reason when it is not set. CI sets it.
+@Suite("SandboxStore conformance on PostgreSQL",
+       .enabled(if: ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"] != nil,
+                "CHARGEKIT_POSTGRES_URL is not set (run scripts/postgres.sh start and export it)"))
+struct PostgresSandboxStoreConformanceTests {
+    static func freshStore() throws -> PostgresSandboxStore {
+        let url = try #require(ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"])
+        let prefix = "s" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(12) + "_"
+        return try PostgresSandboxStore(url: url, tablePrefix: prefix)
+    }
+
+    @Test(arguments: SandboxStoreConformance.checks)
+    func conforms(check: SandboxStoreConformance.Check) async throws {
+        let store = try Self.freshStore()
+        defer { store.close() }
+        try await check.run(store)
+    }
+
+    @Test("the sandbox runs on PostgreSQL: a charge paid through the wallet over HTTP, its IPN delivered")
+    func sandboxOverHTTP() async throws {
+        let receiver = try await IPNReceiver.start()
+        let store = try Self.freshStore()
+        var configuration = SandboxConfiguration()
+        configuration.port = 0
+        configuration.workerInterval = .milliseconds(20)
+        let sandbox = try await RunningSandbox.start(configuration, store: store)
+        try await withCleanup({ await sandbox.stop(); await receiver.stop(); store.close() }) {
+            let http = HTTP(base: sandbox.info.baseURL)
+            let key = sandbox.info.merchantKey
+            let token = try await http.call("POST", "/v1/access-tokens", token: key, body: #"{"token_type":"server"}"#)
+            let server = try #require(token.data?["access_token"] as? String)
+            let created = try await http.call("POST", "/v1/charges", token: server,
+                                              body: Harness.chargeBody(reference: "pg-1", ipn: receiver.url))
+            #expect(created.status == 200, "\(created.text)")
+            let id = try #require(created.data?["id"] as? String)
+            let duplicate = try await http.call("POST", "/v1/charges", token: server, body: Harness.chargeBody(reference: "pg-1"))
+            #expect(duplicate.status == 400 && duplicate.code == "4100")
+            _ = try await http.call("POST", "/v1/cancels", token: server, body: #"{"id":"\#(id)","reference":"pg-c"}"#)
+            #expect(await receiver.wait { $0.contains { $0.fields?["status"] == "cancelled" } })
         }
     }
 }

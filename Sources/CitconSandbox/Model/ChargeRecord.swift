@@ -241,6 +241,20 @@ public struct OutboxEntry: Sendable, Equatable {
     public var state: String
     /// The last failure.
     public var lastError: String?
+
+    /// Makes an entry (for stores).
+    public init(id: Int64, transactionID: String, status: String, url: String, payload: Data, attempts: Int,
+                nextAttemptAt: Int64, state: String, lastError: String?) {
+        self.id = id
+        self.transactionID = transactionID
+        self.status = status
+        self.url = url
+        self.payload = payload
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.state = state
+        self.lastError = lastError
+    }
 }
 
 /// The error the API answers with: a `fail` envelope with `data.code` and `data.message`.

@@ -1,0 +1,267 @@
+import ChargeKit
+import ChargeKitPostgres
+import CitconSandbox
+import CitconUPI
+import Foundation
+import PostgresNIO
+
+/// The sandbox's storage on PostgreSQL, for a sandbox that a team runs for all its CI
+/// jobs and testers, on the database it already operates, with several instances
+/// behind a load balancer. It passes the same ``SandboxStore`` behaviour suite as
+/// SQLite.
+///
+/// References are unique by a primary key (the database enforces it across
+/// instances); ``updateCharge(id:reference:now:_:)`` locks the charge's row
+/// (`SELECT … FOR UPDATE`), claims the reference, saves and writes the IPN in one
+/// transaction.
+public final class PostgresSandboxStore: SandboxStore, Sendable {
+    /// The client; its connection pool runs until ``close()``.
+    public let client: PostgresClient
+    private let runner: Task<Void, Never>
+    private let prefix: String
+    private let lockKey: Int64
+
+    /// Connects to `url` and returns the store (call ``migrate()`` next, as for SQLite).
+    /// - Parameter tablePrefix: as for `PostgresLedgerStore`; `upi_` by default.
+    public init(url: String, tablePrefix: String = "upi_") throws(ChargeKitError) {
+        let configuration = try PostgresSupport.configuration(url, field: "db")
+        try PostgresSupport.validatePrefix(tablePrefix)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: PostgresSupport.silent)
+        self.client = client
+        runner = Task { await client.run() }
+        prefix = tablePrefix
+        lockKey = PostgresSupport.stableHash(tablePrefix + "sandbox")
+    }
+
+    deinit { runner.cancel() }
+
+    private var settings: String { prefix + "settings" }
+    private var tokens: String { prefix + "tokens" }
+    private var charges: String { prefix + "charges" }
+    private var refs: String { prefix + "refs" }
+    private var outbox: String { prefix + "outbox" }
+
+    /// Version N is `migrations[N-1]`. Never edit one that has shipped: add the next.
+    private var migrations: [[String]] {
+        [[
+            "CREATE TABLE IF NOT EXISTS \(settings) (key text PRIMARY KEY, value text NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS \(tokens) (token text PRIMARY KEY, type text NOT NULL, permissions text NOT NULL, expires_at bigint NOT NULL)",
+            """
+            CREATE TABLE IF NOT EXISTS \(charges) (id text PRIMARY KEY, charge_token text NOT NULL UNIQUE, status text NOT NULL,
+                expires_at bigint NOT NULL, doc text NOT NULL)
+            """,
+            "CREATE INDEX IF NOT EXISTS \(charges)_open ON \(charges) (status, expires_at)",
+            "CREATE TABLE IF NOT EXISTS \(refs) (reference text PRIMARY KEY, transaction_id text NOT NULL)",
+            """
+            CREATE TABLE IF NOT EXISTS \(outbox) (id bigserial PRIMARY KEY, transaction_id text NOT NULL, status text NOT NULL,
+                url text NOT NULL, payload bytea NOT NULL, attempts integer NOT NULL DEFAULT 0, next_attempt_at bigint NOT NULL,
+                state text NOT NULL, last_error text, created_at bigint NOT NULL)
+            """,
+            "CREATE INDEX IF NOT EXISTS \(outbox)_due ON \(outbox) (state, next_attempt_at)",
+            "CREATE INDEX IF NOT EXISTS \(outbox)_transaction ON \(outbox) (transaction_id, state, id)",
+        ]]
+    }
+
+    public func migrate() async throws -> Int {
+        let (client, key, all, versions) = (client, lockKey, migrations, prefix + "sandbox_versions")
+        return try await PostgresSupport.withDeadline(.seconds(10)) {
+            try await PostgresSupport.migrate(client, versionsTable: versions, lockKey: key, migrations: all)
+        }
+    }
+
+    /// Runs `body` in a transaction; an error it throws (an ``APIError`` such as 4100)
+    /// comes out as itself, after the rollback.
+    private func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
+        do {
+            return try await client.withTransaction(logger: PostgresSupport.silent, body)
+        } catch let error as PostgresTransactionError {
+            throw error.closureError ?? error.commitError ?? error.beginError ?? error
+        }
+    }
+
+    // MARK: Settings and tokens
+
+    public func setting(_ key: String) async throws -> String? {
+        var value: String?
+        for try await row in try await client.query("SELECT value FROM \(unescaped: settings) WHERE key = \(key)",
+                                                    logger: PostgresSupport.silent).decode(String.self) { value = row }
+        return value
+    }
+
+    public func setSetting(_ key: String, to value: String) async throws {
+        try await client.query("""
+            INSERT INTO \(unescaped: settings)(key, value) VALUES (\(key), \(value))
+            ON CONFLICT (key) DO UPDATE SET value = excluded.value
+            """, logger: PostgresSupport.silent)
+    }
+
+    public func rotateMerchantKey(to key: String) async throws -> Bool {
+        let (settings, tokens) = (settings, tokens)
+        return try await transaction { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(self.lockKey))", logger: PostgresSupport.silent)
+            var stored: String?
+            for try await value in try await connection.query(
+                "SELECT value FROM \(unescaped: settings) WHERE key = 'merchant_key'", logger: PostgresSupport.silent
+            ).decode(String.self) { stored = value }
+            guard stored != key else { return false }
+            try await connection.query("""
+                INSERT INTO \(unescaped: settings)(key, value) VALUES ('merchant_key', \(key))
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """, logger: PostgresSupport.silent)
+            if stored != nil { try await connection.query("DELETE FROM \(unescaped: tokens)", logger: PostgresSupport.silent) }
+            return true
+        }
+    }
+
+    public func insertToken(_ token: AccessTokenRecord) async throws {
+        try await client.query("""
+            INSERT INTO \(unescaped: tokens)(token, type, permissions, expires_at)
+            VALUES (\(token.token), \(token.type), \(token.permissions.joined(separator: " ")), \(token.expiresAt))
+            """, logger: PostgresSupport.silent)
+    }
+
+    public func token(_ value: String) async throws -> AccessTokenRecord? {
+        var found: AccessTokenRecord?
+        for try await (type, permissions, expiresAt) in try await client.query(
+            "SELECT type, permissions, expires_at FROM \(unescaped: tokens) WHERE token = \(value)", logger: PostgresSupport.silent
+        ).decode((String, String, Int64).self) {
+            found = AccessTokenRecord(token: value, type: type, permissions: permissions.split(separator: " ").map(String.init),
+                                      expiresAt: expiresAt)
+        }
+        return found
+    }
+
+    // MARK: Charges
+
+    private static func encode(_ charge: ChargeRecord) throws -> String {
+        String(decoding: try JSONEncoder().encode(charge), as: UTF8.self)
+    }
+
+    private static func decode(_ doc: String) throws -> ChargeRecord {
+        try JSONDecoder().decode(ChargeRecord.self, from: Data(doc.utf8))
+    }
+
+    private func claim(_ reference: String, for id: String, on connection: PostgresConnection) async throws {
+        do {
+            try await connection.query("INSERT INTO \(unescaped: refs)(reference, transaction_id) VALUES (\(reference), \(id))",
+                                       logger: PostgresSupport.silent)
+        } catch where PostgresSupport.isUniqueViolation(error) {
+            throw APIError(.duplicateReference, "reference: '\(reference)' was used before (duplicate request)")
+        }
+    }
+
+    public func insertCharge(_ charge: ChargeRecord) async throws {
+        let doc = try Self.encode(charge)
+        let charges = charges
+        try await transaction { connection in
+            try await self.claim(charge.reference, for: charge.id, on: connection)
+            try await connection.query("""
+                INSERT INTO \(unescaped: charges)(id, charge_token, status, expires_at, doc)
+                VALUES (\(charge.id), \(charge.chargeToken), \(charge.status.rawValue), \(charge.expiresAt), \(doc))
+                """, logger: PostgresSupport.silent)
+        }
+    }
+
+    private func charge(where column: String, is value: String) async throws -> ChargeRecord? {
+        var found: ChargeRecord?
+        for try await doc in try await client.query(
+            "SELECT doc FROM \(unescaped: charges) WHERE \(unescaped: column) = \(value)", logger: PostgresSupport.silent
+        ).decode(String.self) { found = try Self.decode(doc) }
+        return found
+    }
+
+    public func charge(id: String) async throws -> ChargeRecord? { try await charge(where: "id", is: id) }
+
+    public func charge(chargeToken: String) async throws -> ChargeRecord? { try await charge(where: "charge_token", is: chargeToken) }
+
+    public func updateCharge<T: Sendable>(id: String, reference: String?, now: Int64,
+                                          _ body: @escaping @Sendable (inout ChargeRecord) throws -> T) async throws -> (ChargeRecord, T) {
+        let (charges, outbox) = (charges, outbox)
+        return try await transaction { connection in
+            var found: String?
+            for try await doc in try await connection.query(
+                "SELECT doc FROM \(unescaped: charges) WHERE id = \(id) FOR UPDATE", logger: PostgresSupport.silent
+            ).decode(String.self) { found = doc }
+            guard let doc = found else { throw APIError(.notFound, "transaction_id: no transaction '\(id)'") }
+            var charge = try Self.decode(doc)
+            if let reference {
+                guard reference != charge.reference else {
+                    throw APIError(.duplicateReference, "reference: must differ from the charge's own reference")
+                }
+                try await self.claim(reference, for: id, on: connection)
+            }
+            let before = charge.status
+            let value = try body(&charge)
+            try await connection.query("""
+                UPDATE \(unescaped: charges) SET status = \(charge.status.rawValue), expires_at = \(charge.expiresAt),
+                    doc = \(try Self.encode(charge)) WHERE id = \(id)
+                """, logger: PostgresSupport.silent)
+            if charge.status != before, !charge.urls.ipn.isEmpty {
+                try await connection.query("""
+                    INSERT INTO \(unescaped: outbox)(transaction_id, status, url, payload, next_attempt_at, state, created_at)
+                    VALUES (\(id), \(charge.status.rawValue), \(charge.urls.ipn), \(charge.notificationPayload), \(now),
+                            'pending', \(now))
+                    """, logger: PostgresSupport.silent)
+            }
+            return (charge, value)
+        }
+    }
+
+    public func overdueCharges(now: Int64, limit: Int) async throws -> [String] {
+        var ids: [String] = []
+        for try await id in try await client.query("""
+            SELECT id FROM \(unescaped: charges) WHERE status IN ('initiated', 'pending') AND expires_at <= \(now)
+            ORDER BY id LIMIT \(limit)
+            """, logger: PostgresSupport.silent).decode(String.self) { ids.append(id) }
+        return ids
+    }
+
+    // MARK: Outbox
+
+    private func entries(_ query: PostgresQuery) async throws -> [OutboxEntry] {
+        var entries: [OutboxEntry] = []
+        for try await row in try await client.query(query, logger: PostgresSupport.silent)
+            .decode((Int64, String, String, String, Data, Int, Int64, String, String?).self)
+        {
+            entries.append(OutboxEntry(id: row.0, transactionID: row.1, status: row.2, url: row.3, payload: row.4,
+                                       attempts: row.5, nextAttemptAt: row.6, state: row.7, lastError: row.8))
+        }
+        return entries
+    }
+
+    private static let columns = "id, transaction_id, status, url, payload, attempts, next_attempt_at, state, last_error"
+
+    public func dueNotifications(now: Int64, limit: Int) async throws -> [OutboxEntry] {
+        // Only the oldest pending IPN of each transaction, so a merchant sees them in order.
+        try await entries("""
+            SELECT \(unescaped: Self.columns) FROM \(unescaped: outbox) AS o
+            WHERE o.state = 'pending' AND o.next_attempt_at <= \(now)
+              AND o.id = (SELECT min(p.id) FROM \(unescaped: outbox) AS p WHERE p.transaction_id = o.transaction_id AND p.state = 'pending')
+            ORDER BY o.id LIMIT \(limit)
+            """)
+    }
+
+    public func recordAttempt(id: Int64, state: String, attempts: Int, nextAttemptAt: Int64, error: String?) async throws {
+        try await client.query("""
+            UPDATE \(unescaped: outbox) SET state = \(state), attempts = \(attempts), next_attempt_at = \(nextAttemptAt),
+                last_error = \(error) WHERE id = \(id)
+            """, logger: PostgresSupport.silent)
+    }
+
+    public func notifications(transactionID: String?) async throws -> [OutboxEntry] {
+        if let transactionID {
+            return try await entries(
+                "SELECT \(unescaped: Self.columns) FROM \(unescaped: outbox) WHERE transaction_id = \(transactionID) ORDER BY id")
+        }
+        return try await entries("SELECT \(unescaped: Self.columns) FROM \(unescaped: outbox) ORDER BY id")
+    }
+
+    public func chargeCount() async throws -> Int {
+        var count = 0
+        for try await value in try await client.query("SELECT count(*) FROM \(unescaped: charges)", logger: PostgresSupport.silent)
+            .decode(Int.self) { count = value }
+        return count
+    }
+
+    public func close() { runner.cancel() }
+}
