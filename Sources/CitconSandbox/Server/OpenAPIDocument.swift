@@ -81,7 +81,7 @@ components:
           type: [object, 'null']
           properties:
             method: { $ref: '#/components/schemas/Method' }
-            client: { type: array, items: { type: string, enum: [desktop, mobile_browser, mobile_native] } }
+            client: { type: array, items: { type: string, examples: [desktop, mobile_browser, mobile_native] }, description: 'desktop gets a qr entry; any other client a redirect' }
         urls:
           anyOf: [{ $ref: '#/components/schemas/Urls' }, { type: 'null' }]
         goods:
