@@ -21,7 +21,7 @@ start)
         cat "$state/url"; exit 0
     fi
     rm -rf "$state"; mkdir -p "$state"
-    [ "$(id -u)" = 0 ] && chown postgres "$state"
+    if [ "$(id -u)" = 0 ]; then chown postgres "$state"; chmod o+x "$(dirname "$state")"; fi
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
     as_postgres "$bindir/initdb" -D "$state/data" -U postgres -A trust --no-sync >/dev/null
     as_postgres "$bindir/pg_ctl" -D "$state/data" -l "$state/log" -w \

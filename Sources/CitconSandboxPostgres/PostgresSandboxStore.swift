@@ -59,6 +59,9 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
             """,
             "CREATE INDEX IF NOT EXISTS \(outbox)_due ON \(outbox) (state, next_attempt_at)",
             "CREATE INDEX IF NOT EXISTS \(outbox)_transaction ON \(outbox) (transaction_id, state, id)",
+        ], [
+            // v2: claims with a lease (FOR UPDATE SKIP LOCKED), so instances share the outbox.
+            "ALTER TABLE \(outbox) ADD COLUMN IF NOT EXISTS lease_until bigint NOT NULL DEFAULT 0",
         ]]
     }
 
@@ -231,20 +234,26 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
 
     private static let columns = "id, transaction_id, status, url, payload, attempts, next_attempt_at, state, last_error"
 
-    public func dueNotifications(now: Int64, limit: Int) async throws -> [OutboxEntry] {
-        // Only the oldest pending IPN of each transaction, so a merchant sees them in order.
+    public func dueNotifications(now: Int64, limit: Int, leaseUntil: Int64) async throws -> [OutboxEntry] {
+        // Only the oldest pending IPN of each transaction, so a merchant sees them in
+        // order; rows another instance is claiming right now are skipped, not waited for,
+        // and a claim holds until its lease ends (then another instance takes it over).
         try await entries("""
-            SELECT \(unescaped: Self.columns) FROM \(unescaped: outbox) AS o
-            WHERE o.state = 'pending' AND o.next_attempt_at <= \(now)
-              AND o.id = (SELECT min(p.id) FROM \(unescaped: outbox) AS p WHERE p.transaction_id = o.transaction_id AND p.state = 'pending')
-            ORDER BY o.id LIMIT \(limit)
-            """)
+            UPDATE \(unescaped: outbox) SET lease_until = \(leaseUntil) WHERE id IN (
+                SELECT o.id FROM \(unescaped: outbox) AS o
+                WHERE o.state = 'pending' AND o.next_attempt_at <= \(now) AND o.lease_until <= \(now)
+                  AND o.id = (SELECT min(p.id) FROM \(unescaped: outbox) AS p
+                              WHERE p.transaction_id = o.transaction_id AND p.state = 'pending')
+                ORDER BY o.id LIMIT \(limit)
+                FOR UPDATE SKIP LOCKED)
+            RETURNING \(unescaped: Self.columns)
+            """).sorted { $0.id < $1.id }
     }
 
     public func recordAttempt(id: Int64, state: String, attempts: Int, nextAttemptAt: Int64, error: String?) async throws {
         try await client.query("""
             UPDATE \(unescaped: outbox) SET state = \(state), attempts = \(attempts), next_attempt_at = \(nextAttemptAt),
-                last_error = \(error) WHERE id = \(id)
+                last_error = \(error), lease_until = 0 WHERE id = \(id)
             """, logger: PostgresSupport.silent)
     }
 

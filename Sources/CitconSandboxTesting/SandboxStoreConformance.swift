@@ -33,6 +33,7 @@ public enum SandboxStoreConformance {
         Check(name: "a status change with an IPN URL writes one outbox entry; no change, none", body: outboxPerChange),
         Check(name: "due IPNs: the oldest pending one per transaction, when due", body: dueInOrder),
         Check(name: "unpaid charges past their expiry are overdue", body: overdue),
+        Check(name: "a claimed IPN is nobody else's until its lease ends or its attempt is recorded", body: leases),
     ]
 
     static func charge(_ id: String, reference: String, ipn: String = "", expiresAt: Int64 = 10_000) -> ChargeRecord {
@@ -156,15 +157,37 @@ public enum SandboxStoreConformance {
         try await store.insertCharge(charge("6001", reference: "r-6", ipn: "http://127.0.0.1:9/ipn"))
         _ = try await store.updateCharge(id: "6001", reference: nil, now: 10) { $0.status = .pending }
         _ = try await store.updateCharge(id: "6001", reference: nil, now: 20) { $0.status = .succeeded }
-        var due = try await store.dueNotifications(now: 100, limit: 10)
+        var due = try await store.dueNotifications(now: 100, limit: 10, leaseUntil: 150)
         try expect(due.count == 1 && due[0].status == "pending", "not only the oldest pending IPN is due: \(due.map(\.status))")
         try await store.recordAttempt(id: due[0].id, state: "pending", attempts: 1, nextAttemptAt: 500, error: "HTTP 500")
-        try expect(try await store.dueNotifications(now: 100, limit: 10).isEmpty, "a retry was due before its time (and its successor overtook it)")
-        due = try await store.dueNotifications(now: 500, limit: 10)
+        try expect(try await store.dueNotifications(now: 100, limit: 10, leaseUntil: 150).isEmpty, "a retry was due before its time (and its successor overtook it)")
+        due = try await store.dueNotifications(now: 500, limit: 10, leaseUntil: 550)
         try expect(due.count == 1 && due[0].attempts == 1 && due[0].lastError == "HTTP 500", "the attempt was not recorded")
         try await store.recordAttempt(id: due[0].id, state: "delivered", attempts: 2, nextAttemptAt: 500, error: nil)
-        due = try await store.dueNotifications(now: 500, limit: 10)
+        due = try await store.dueNotifications(now: 500, limit: 10, leaseUntil: 550)
         try expect(due.count == 1 && due[0].status == "succeeded", "the next IPN is not due once the first was delivered")
+    }
+
+    static func leases(_ store: any SandboxStore) async throws {
+        try await store.insertCharge(charge("8001", reference: "r-8", ipn: "http://127.0.0.1:9/ipn"))
+        _ = try await store.updateCharge(id: "8001", reference: nil, now: 10) { $0.status = .pending }
+        let claimed = try await store.dueNotifications(now: 100, limit: 10, leaseUntil: 200)
+        try expect(claimed.count == 1, "the due IPN was not claimed")
+        try expect(try await store.dueNotifications(now: 150, limit: 10, leaseUntil: 250).isEmpty,
+                   "an IPN was claimed twice within its lease")
+        let takenOver = try await store.dueNotifications(now: 201, limit: 10, leaseUntil: 300)
+        try expect(takenOver.map(\.id) == claimed.map(\.id), "a lapsed lease was not taken over")
+        try await store.recordAttempt(id: claimed[0].id, state: "pending", attempts: 1, nextAttemptAt: 210, error: "HTTP 500")
+        try expect(try await store.dueNotifications(now: 220, limit: 10, leaseUntil: 320).count == 1,
+                   "recording the attempt did not end the claim")
+        // Racing claimers: each IPN goes to one of them.
+        try await store.insertCharge(charge("8002", reference: "r-8b", ipn: "http://127.0.0.1:9/ipn"))
+        _ = try await store.updateCharge(id: "8002", reference: nil, now: 10) { $0.status = .pending }
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 { group.addTask { try await store.dueNotifications(now: 400, limit: 10, leaseUntil: 900).count } }
+            return try await group.reduce(0, +)
+        }
+        try expect(counts == 2, "racing claimers got \(counts) claims of 2 due IPNs")
     }
 
     static func overdue(_ store: any SandboxStore) async throws {

@@ -98,4 +98,74 @@ struct PostgresSandboxStoreConformanceTests {
             #expect(await receiver.wait { $0.contains { $0.fields?["status"] == "cancelled" } })
         }
     }
+
+    @Test("two instances on one database: one merchant, unique references, a charge paid through the other's wallet, each IPN once; a dead claimer's IPN is taken over")
+    func twoInstances() async throws {
+        let url = try #require(ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"])
+        let prefix = "two" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(10) + "_"
+        let receiver = try await IPNReceiver.start()
+        var configuration = SandboxConfiguration()
+        configuration.port = 0
+        configuration.merchantKey = "sk_shared"
+        configuration.workerInterval = .milliseconds(20)
+        configuration.ipnTimeout = .milliseconds(200)
+        let storeA = try PostgresSandboxStore(url: url, tablePrefix: prefix)
+        let storeB = try PostgresSandboxStore(url: url, tablePrefix: prefix)
+        let a = try await RunningSandbox.start(configuration, store: storeA)
+        let b = try await RunningSandbox.start(configuration, store: storeB)
+        try await withCleanup({ await a.stop(); await b.stop(); await receiver.stop(); storeA.close(); storeB.close() }) {
+            #expect(a.info.ipnSecret == b.info.ipnSecret, "one merchant: one IPN secret")
+            let httpA = HTTP(base: a.info.baseURL), httpB = HTTP(base: b.info.baseURL)
+            func token(_ http: HTTP, _ type: String) async throws -> String {
+                let answer = try await http.call("POST", "/v1/access-tokens", token: "sk_shared", body: #"{"token_type":"\#(type)"}"#)
+                return try #require(answer.data?["access_token"] as? String)
+            }
+            let serverA = try await token(httpA, "server"), clientB = try await token(httpB, "client")
+            let created = try await httpA.call("POST", "/v1/charges", token: serverA,
+                                               body: Harness.chargeBody(reference: "two-1", ipn: receiver.url))
+            let id = try #require(created.data?["id"] as? String)
+            let chargeToken = try #require(created.data?["charge_token"] as? String)
+            // A token issued by A works on B; a reference used on A is taken on B.
+            let duplicate = try await httpB.call("POST", "/v1/charges", token: serverA, body: Harness.chargeBody(reference: "two-1"))
+            #expect(duplicate.status == 400 && duplicate.code == "4100")
+            let confirmed = try await httpB.call("POST", "/v1/charges/\(chargeToken)", token: clientB,
+                                                 body: #"{"payment":{"method":"wechatpay"},"return_url":"app://r"}"#)
+            #expect(confirmed.status == 200, "\(confirmed.text)")
+            let page = try await httpB.call("GET", "/sandbox/wallet/\(id)")
+            let form = HeadlessWallet.formToken(in: page.text) ?? ""
+            let paid = try await httpB.call("POST", "/sandbox/wallet/\(id)", data: Data("form_token=\(form)&action=pay".utf8),
+                                            contentType: "application/x-www-form-urlencoded")
+            #expect(paid.status == 303)
+            #expect(await receiver.wait { $0.compactMap { $0.fields?["status"] } == ["pending", "success"] })
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(receiver.deliveries.compactMap { $0.fields?["status"] } == ["pending", "success"],
+                    "each IPN delivered once, in order, though two instances deliver")
+
+            _ = try await httpA.call("POST", "/v1/refunds", token: serverA, body: #"{"id":"\#(id)","reference":"two-rf","amount":50}"#)
+            let created2 = try await httpA.call("POST", "/v1/charges", token: serverA,
+                                                body: Harness.chargeBody(reference: "two-2", ipn: receiver.url))
+            let id2 = try #require(created2.data?["id"] as? String)
+            // A claimer that dies holding an IPN: no instance runs while it claims, then a
+            // new instance starts and delivers the IPN once the lease has passed.
+            await a.stop()
+            await b.stop()
+            _ = try await storeA.updateCharge(id: id2, reference: "two-c", now: Int64(Date().timeIntervalSince1970 * 1000)) {
+                $0.status = .canceled
+            }
+            let dead = try PostgresSandboxStore(url: url, tablePrefix: prefix)
+            defer { dead.close() }
+            let claimedAt = Date()
+            let claimed = try await dead.dueNotifications(now: Int64(claimedAt.timeIntervalSince1970 * 1000), limit: 10,
+                                                          leaseUntil: Int64(claimedAt.timeIntervalSince1970 * 1000) + 1500)
+            #expect(claimed.map(\.transactionID) == [id2], "the dead claimer holds the IPN")
+            let storeC = try PostgresSandboxStore(url: url, tablePrefix: prefix)
+            let c = try await RunningSandbox.start(configuration, store: storeC)
+            let delivered = await receiver.wait(timeout: .seconds(20)) { $0.contains { $0.fields?["id"] == id2 } }
+            let waited = Date().timeIntervalSince(claimedAt)
+            await c.stop()
+            storeC.close()
+            #expect(delivered, "the IPN a dead instance held was delivered by another once its lease passed")
+            #expect(waited >= 1.4, "not before the lease ended (\(waited) s)")
+        }
+    }
 }

@@ -27,6 +27,11 @@ struct IPNWorker: Service {
         poster = IPNPost(timeout: configuration.ipnTimeout, loopbackOnly: !configuration.allowNonLoopbackIPN)
     }
 
+    /// How long a claimed IPN stays this instance's: longer than any attempt can take
+    /// (its deadline) with room to record it; another instance of a shared sandbox takes
+    /// it over when it has passed.
+    var lease: Int64 { 2 * configuration.ipnTimeout.milliseconds + 5000 }
+
     /// The most deliveries in flight at once.
     static let concurrency = 32
 
@@ -34,16 +39,23 @@ struct IPNWorker: Service {
         // Stop between deliveries, never in the middle of one: a delivery in flight
         // ends within the IPN timeout (see ``IPNPost``) and its outcome is recorded.
         // Deliveries run side by side, so a slow receiver delays only its own IPNs.
+        // The store's claims (with a lease) keep one IPN with one deliverer, in this
+        // instance and across instances of a shared sandbox; this counts what is in
+        // flight here so that no more is claimed than can be delivered at once.
         let inFlight = InFlight()
         await withDiscardingTaskGroup { group in
             while !Task.isCancelled && !Task.isShuttingDownGracefully {
                 _ = try? await api.expireOverdue()
-                inFlight.beginFetch()
-                let due = (try? await store.dueNotifications(now: epochMilliseconds(), limit: Self.concurrency)) ?? []
-                for entry in due where inFlight.claim(entry.id, limit: Self.concurrency) {
-                    group.addTask {
-                        await deliver(entry)
-                        inFlight.release(entry.id)
+                let free = Self.concurrency - inFlight.count
+                if free > 0 {
+                    let now = epochMilliseconds()
+                    let due = (try? await store.dueNotifications(now: now, limit: free, leaseUntil: now + lease)) ?? []
+                    for entry in due {
+                        inFlight.add()
+                        group.addTask {
+                            await deliver(entry)
+                            inFlight.remove()
+                        }
                     }
                 }
                 try? await Task.sleep(for: configuration.workerInterval)
@@ -51,27 +63,13 @@ struct IPNWorker: Service {
         }
     }
 
-    /// The outbox rows being delivered (they stay `pending` in the database meanwhile),
-    /// and those finished since the current fetch began: the fetch may have read them
-    /// before their attempt was recorded, so they wait for the next, fresh, fetch.
+    /// How many deliveries are in flight in this instance.
     final class InFlight: @unchecked Sendable {
         private let lock = NSLock()
-        private var ids: Set<Int64> = []
-        private var finishedSinceFetch: Set<Int64> = []
-
-        func beginFetch() { lock.withLock { finishedSinceFetch.removeAll(keepingCapacity: true) } }
-
-        func claim(_ id: Int64, limit: Int) -> Bool {
-            lock.withLock { ids.count < limit && !finishedSinceFetch.contains(id) && ids.insert(id).inserted }
-        }
-
-        /// Called after the attempt was recorded in the database.
-        func release(_ id: Int64) {
-            lock.withLock {
-                ids.remove(id)
-                finishedSinceFetch.insert(id)
-            }
-        }
+        private var value = 0
+        var count: Int { lock.withLock { value } }
+        func add() { lock.withLock { value += 1 } }
+        func remove() { lock.withLock { value -= 1 } }
     }
 
     /// The IPN body Citcon sends: the stored fields as one flat JSON object, with

@@ -13,6 +13,7 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
     private var references: [String: String] = [:]
     private var outbox: [OutboxEntry] = []
     private var nextOutboxID: Int64 = 1
+    private var leases: [Int64: Int64] = [:]
 
     /// Makes an empty store.
     public init() {}
@@ -91,15 +92,17 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
         }
     }
 
-    public func dueNotifications(now: Int64, limit: Int) async throws -> [OutboxEntry] {
+    public func dueNotifications(now: Int64, limit: Int, leaseUntil: Int64) async throws -> [OutboxEntry] {
         lock.withLock {
             var seen: Set<String> = []
             var due: [OutboxEntry] = []
             for entry in outbox where entry.state == "pending" && !seen.contains(entry.transactionID) {
                 seen.insert(entry.transactionID)
-                if entry.nextAttemptAt <= now { due.append(entry) }
+                if entry.nextAttemptAt <= now && leases[entry.id, default: 0] <= now { due.append(entry) }
             }
-            return Array(due.prefix(max(0, limit)))
+            let claimed = Array(due.prefix(max(0, limit)))
+            for entry in claimed { leases[entry.id] = leaseUntil }
+            return claimed
         }
     }
 
@@ -110,6 +113,7 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
             outbox[index].attempts = attempts
             outbox[index].nextAttemptAt = nextAttemptAt
             outbox[index].lastError = error
+            leases[id] = nil
         }
     }
 

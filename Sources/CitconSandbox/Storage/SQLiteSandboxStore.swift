@@ -55,6 +55,10 @@ public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
         """
         CREATE INDEX outbox_transaction ON outbox(transaction_id, state, id);
         """,
+        // v3: claims with a lease, so that only one deliverer holds an IPN at a time.
+        """
+        ALTER TABLE outbox ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 
     /// Opens (creating if needed) the database at `path`. Call ``migrate()`` next.
@@ -277,22 +281,25 @@ public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
                            attempts: Int(attempts), nextAttemptAt: next, state: state, lastError: row[8].string)
     }
 
-    public func dueNotifications(now: Int64, limit: Int) async throws -> [OutboxEntry] {
-        try await run { db in
+    public func dueNotifications(now: Int64, limit: Int, leaseUntil: Int64) async throws -> [OutboxEntry] {
+        try await write { db in
             // Only the oldest pending IPN of each transaction: a later status change waits
             // until the earlier one is delivered or dead, so a merchant sees them in order.
             try db.query("""
-                SELECT \(Self.outboxColumns) FROM outbox AS o
-                WHERE o.state = 'pending' AND o.next_attempt_at <= ?
-                  AND o.id = (SELECT min(p.id) FROM outbox AS p WHERE p.transaction_id = o.transaction_id AND p.state = 'pending')
-                ORDER BY o.id LIMIT ?
-                """, [.integer(now), .integer(Int64(limit))]).compactMap(Self.outboxEntry)
+                UPDATE outbox SET lease_until = ? WHERE id IN (
+                    SELECT o.id FROM outbox AS o
+                    WHERE o.state = 'pending' AND o.next_attempt_at <= ? AND o.lease_until <= ?
+                      AND o.id = (SELECT min(p.id) FROM outbox AS p WHERE p.transaction_id = o.transaction_id AND p.state = 'pending')
+                    ORDER BY o.id LIMIT ?)
+                RETURNING \(Self.outboxColumns)
+                """, [.integer(leaseUntil), .integer(now), .integer(now), .integer(Int64(limit))])
+                .compactMap(Self.outboxEntry).sorted { $0.id < $1.id }
         }
     }
 
     public func recordAttempt(id: Int64, state: String, attempts: Int, nextAttemptAt: Int64, error: String?) async throws {
         try await write { db in
-            try db.query("UPDATE outbox SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ?",
+            try db.query("UPDATE outbox SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?, lease_until = 0 WHERE id = ?",
                          [.text(state), .integer(Int64(attempts)), .integer(nextAttemptAt), error.map(SQLValue.text) ?? .null,
                           .integer(id)])
         }

@@ -34,10 +34,13 @@ public protocol SandboxStore: Sendable {
                                    _ body: @escaping @Sendable (inout ChargeRecord) throws -> T) async throws -> (ChargeRecord, T)
     /// Ids of unpaid charges whose time is up.
     func overdueCharges(now: Int64, limit: Int) async throws -> [String]
-    /// Pending IPNs due now: for each transaction only its oldest pending one, so the
-    /// IPNs of a transaction are delivered in the order of its status changes.
-    func dueNotifications(now: Int64, limit: Int) async throws -> [OutboxEntry]
-    /// Records an attempt: delivered, retry at `nextAttemptAt`, or dead.
+    /// Claims the pending IPNs due now for `leaseUntil`: for each transaction only its
+    /// oldest pending one (so a transaction's IPNs go out in the order of its status
+    /// changes), and none another claimer holds (an instance's claim lasts until its
+    /// lease ends or it records the attempt; when the holder dies, another instance
+    /// takes the IPN over once the lease has passed).
+    func dueNotifications(now: Int64, limit: Int, leaseUntil: Int64) async throws -> [OutboxEntry]
+    /// Records an attempt (delivered, retry at `nextAttemptAt`, or dead) and ends the claim.
     func recordAttempt(id: Int64, state: String, attempts: Int, nextAttemptAt: Int64, error: String?) async throws
     /// Every IPN, optionally of one transaction (for tests and inspection).
     func notifications(transactionID: String?) async throws -> [OutboxEntry]
