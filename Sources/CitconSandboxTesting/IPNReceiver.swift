@@ -54,21 +54,24 @@ public final class IPNReceiver: Sendable {
 
     /// Starts a receiver on a free loopback port; `script` lists the statuses of the
     /// first answers (200 after that); `delay` holds every answer back (a hanging receiver).
-    /// `host` is the loopback address to listen on: `127.0.0.1` or `::1`.
-    public static func start(script: [Int] = [], delay: Duration = .zero, host: String = "127.0.0.1") async throws -> IPNReceiver {
+    /// `host` is the loopback address to listen on: `127.0.0.1` or `::1`. With
+    /// `delayFirst`, only that many first answers are held back by `delay` (a receiver
+    /// that hangs, then recovers).
+    public static func start(script: [Int] = [], delay: Duration = .zero, delayFirst: Int? = nil,
+                             host: String = "127.0.0.1") async throws -> IPNReceiver {
         let state = State(script: script)
         let router = Router()
         router.post("/ipn") { request, _ -> Response in
             var request = request
             let body = Data((try? await request.collectBody(upTo: 1 << 20).readableBytesView) ?? ByteBuffer().readableBytesView)
             let attempt = request.headers.first { $0.name.canonicalName == "x-citcon-attempt" }.flatMap { Int($0.value) }
-            let status = state.lock.withLock { () -> Int in
+            let (status, index) = state.lock.withLock { () -> (Int, Int) in
                 let status = state.script.isEmpty ? 200 : state.script.removeFirst()
                 state.deliveries.append(Delivery(body: body, attempt: attempt,
                                                  answered: status))
-                return status
+                return (status, state.deliveries.count)
             }
-            if delay > .zero { try? await Task.sleep(for: delay) }
+            if delay > .zero, index <= (delayFirst ?? Int.max) { try? await Task.sleep(for: delay) }
             return Response(status: .init(code: status))
         }
         var logger = Logger(label: "chargekit.ipn-receiver")

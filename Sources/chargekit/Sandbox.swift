@@ -31,6 +31,8 @@ struct Sandbox: AsyncParsableCommand {
         @Option(name: .customLong("token-ttl"), help: "Seconds an access token lives.") var tokenTTL = 86400.0
         @Option(name: .customLong("ipn-retry"), help: "IPN retry delays in seconds, comma-separated (default 1,2,4,8,16,32,64).")
         var ipnRetry: String?
+        @Option(name: .customLong("ipn-timeout"), help: "Seconds one IPN attempt may take in all (connect, send, answer).")
+        var ipnTimeout = 5.0
         @Option(name: .customLong("request-timeout"),
                 help: "Seconds a client may take to send a whole request; idle and half-sent connections are closed after it.")
         var requestTimeout = 30.0
@@ -57,6 +59,7 @@ struct Sandbox: AsyncParsableCommand {
             _ = try Self.seconds(chargeTTL, option: "--charge-ttl")
             _ = try Self.seconds(tokenTTL, option: "--token-ttl")
             _ = try Self.seconds(requestTimeout, option: "--request-timeout")
+            _ = try Self.seconds(ipnTimeout, option: "--ipn-timeout")
             guard (1...65536).contains(maxConnections) else {
                 throw ValidationError("--max-connections must be 1 to 65536, got \(maxConnections)")
             }
@@ -85,6 +88,7 @@ struct Sandbox: AsyncParsableCommand {
             configuration.chargeLifetime = try Self.seconds(chargeTTL, option: "--charge-ttl")
             configuration.tokenLifetime = try Self.seconds(tokenTTL, option: "--token-ttl")
             configuration.requestTimeout = try Self.seconds(requestTimeout, option: "--request-timeout")
+            configuration.ipnTimeout = try Self.seconds(ipnTimeout, option: "--ipn-timeout")
             configuration.maximumConnections = maxConnections
             configuration.allowNonLoopbackIPN = allowRemoteIPN
             configuration.groupCommit = !noGroupCommit

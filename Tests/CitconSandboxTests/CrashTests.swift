@@ -71,15 +71,38 @@ actor Acknowledged {
     func owe(_ id: String, _ status: String) { owed.insert("\(id)/\(status)") }
 }
 
+/// The databases the crash tests run on: SQLite always, PostgreSQL when
+/// CHARGEKIT_POSTGRES_URL names one (CI sets it).
+enum CrashBackend: String, CustomStringConvertible, Sendable {
+    case sqlite, postgres
+
+    var description: String { rawValue }
+
+    static var available: [CrashBackend] {
+        ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"] == nil ? [.sqlite] : [.sqlite, .postgres]
+    }
+
+    /// The `--db` value: a file in `directory`, or the PostgreSQL URL with a fresh table prefix.
+    func database(in directory: URL) -> String {
+        switch self {
+        case .sqlite: return directory.appendingPathComponent("crash.sqlite").path
+        case .postgres:
+            let url = ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"] ?? ""
+            return url + "?table_prefix=crash" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(10) + "_"
+        }
+    }
+}
+
 @Suite("Crash safety", .serialized)
 struct CrashTests {
-    @Test("SIGKILL under concurrent load: every acknowledged charge survives and every IPN owed is delivered")
-    func killNine() async throws {
+    @Test("SIGKILL under concurrent load: every acknowledged charge survives and every IPN owed is delivered",
+          arguments: CrashBackend.available)
+    func killNine(backend: CrashBackend) async throws {
         #expect(FileManager.default.isExecutableFile(atPath: ServerProcess.executable.path),
                 "build the chargekit executable first (swift build)")
         let directory = try Harness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let database = directory.appendingPathComponent("crash.sqlite").path
+        let database = backend.database(in: directory)
         let receiver = try await IPNReceiver.start()
         let arguments = ["sandbox", "serve", "--port", "0", "--db", database, "--ipn-retry", "0.05,0.1,0.2,0.4,0.8,1.6"]
         let first = try ServerProcess(arguments: arguments)
@@ -165,5 +188,42 @@ final class ManagedFlag: @unchecked Sendable {
     var value: Bool {
         get { lock.withLock { flag } }
         set { lock.withLock { flag = newValue } }
+    }
+
+    @Test("Two instances on PostgreSQL: one killed mid-delivery, the other delivers every owed IPN",
+          .enabled(if: ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"] != nil,
+                   "CHARGEKIT_POSTGRES_URL is not set (run scripts/postgres.sh start and export it)"))
+    func killedMidDelivery() async throws {
+        let database = CrashBackend.postgres.database(in: URL(fileURLWithPath: "/"))
+        // The first three deliveries hang: the instance making them is mid-delivery.
+        let receiver = try await IPNReceiver.start(delay: .seconds(15), delayFirst: 3)
+        let arguments = ["sandbox", "serve", "--port", "0", "--db", database, "--merchant-key", "sk_kill",
+                         "--ipn-timeout", "3", "--ipn-retry", "0.2,0.4,0.8"]
+        let first = try ServerProcess(arguments: arguments)
+        let (base, key) = try await first.started()
+        let http = HTTP(base: base)
+        let token = try await http.call("POST", "/v1/access-tokens", token: key, body: #"{"token_type":"server"}"#)
+        let server = try #require(token.data?["access_token"] as? String)
+        var owed: [String] = []
+        for index in 0..<3 {
+            let created = try await http.call("POST", "/v1/charges", token: server,
+                                              body: Harness.chargeBody(reference: "kill-\(index)", ipn: receiver.url))
+            let id = try #require(created.data?["id"] as? String)
+            _ = try await http.call("POST", "/v1/cancels", token: server, body: #"{"id":"\#(id)","reference":"kill-c-\#(index)"}"#)
+            owed.append(id)
+        }
+        #expect(await receiver.wait { $0.count >= 3 }, "the first instance started its deliveries")
+        first.signal(SIGKILL)
+        #expect(await first.waitForExit())
+        let second = try ServerProcess(arguments: arguments)
+        _ = try await second.started()
+        let delivered = await receiver.wait(timeout: .seconds(40)) { deliveries in
+            let answered = deliveries.dropFirst(3).compactMap { $0.fields?["id"] }
+            return Set(owed).isSubset(of: Set(answered))
+        }
+        #expect(delivered, "every owed IPN delivered by the surviving instance: \(receiver.deliveries.compactMap { $0.fields?["id"] })")
+        second.signal(SIGTERM)
+        #expect(await second.waitForExit())
+        await receiver.stop()
     }
 }

@@ -1,4 +1,5 @@
 import CitconSandbox
+import CitconSandboxPostgres
 import CitconSandboxTesting
 import CitconUPI
 import Foundation
@@ -64,21 +65,32 @@ struct Harness: Sendable {
         return directory
     }
 
-    static func start(directory: URL? = nil, _ tweak: (inout SandboxConfiguration) -> Void = { _ in }) async throws -> Harness {
+    static func start(directory: URL? = nil, backend: CrashBackend = .sqlite, database: String? = nil,
+                      _ tweak: (inout SandboxConfiguration) -> Void = { _ in }) async throws -> Harness {
         let directory = try directory ?? temporaryDirectory()
         var configuration = SandboxConfiguration()
         configuration.port = 0
-        configuration.databasePath = directory.appendingPathComponent("sandbox.sqlite").path
+        configuration.databasePath = database ?? (backend == .sqlite
+            ? directory.appendingPathComponent("sandbox.sqlite").path : backend.database(in: directory))
         configuration.ipnRetrySchedule = [.milliseconds(50), .milliseconds(100), .milliseconds(200)]
         configuration.workerInterval = .milliseconds(20)
         tweak(&configuration)
-        let sandbox = try await RunningSandbox.start(configuration)
+        var store: (any SandboxStore)?
+        if configuration.databasePath.hasPrefix("postgres") {
+            let prefix = URLComponents(string: configuration.databasePath)?.queryItems?.first { $0.name == "table_prefix" }?.value ?? "upi_"
+            store = try PostgresSandboxStore(url: configuration.databasePath, tablePrefix: prefix)
+        }
+        let sandbox = try await RunningSandbox.start(configuration, store: store)
         return Harness(sandbox: sandbox, directory: directory, http: HTTP(base: sandbox.info.baseURL),
                        configuration: configuration)
     }
 
+    /// The `--db` the sandbox runs on (a file path or a PostgreSQL URL), for a restart.
+    var database: String { configuration.databasePath }
+
     func stop(removing: Bool = true) async {
         await sandbox.stop()
+        sandbox.server.close()
         if removing { try? FileManager.default.removeItem(at: directory) }
     }
 

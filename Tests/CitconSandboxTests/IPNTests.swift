@@ -6,10 +6,10 @@ import Testing
 
 @Suite("IPN delivery")
 struct IPNTests {
-    @Test("a receiver answering 500 twice then 200 gets the notification on the third attempt")
-    func retriesThenDelivers() async throws {
+    @Test("a receiver answering 500 twice then 200 gets the notification on the third attempt", arguments: CrashBackend.available)
+    func retriesThenDelivers(backend: CrashBackend) async throws {
         let receiver = try await IPNReceiver.start(script: [500, 500])
-        let harness = try await Harness.start()
+        let harness = try await Harness.start(backend: backend)
         try await withCleanup({ await harness.stop(); await receiver.stop() }) {
             let server = try await harness.token("server")
             let client = try await harness.token("client")
@@ -30,12 +30,12 @@ struct IPNTests {
         }
     }
 
-    @Test("a dead receiver ends in the dead-letter state after the last scheduled attempt")
-    func deadLetter() async throws {
+    @Test("a dead receiver ends in the dead-letter state after the last scheduled attempt", arguments: CrashBackend.available)
+    func deadLetter(backend: CrashBackend) async throws {
         let gone = try await IPNReceiver.start()
         let url = gone.url
         await gone.stop()
-        let harness = try await Harness.start { $0.ipnRetrySchedule = [.milliseconds(30), .milliseconds(60)] }
+        let harness = try await Harness.start(backend: backend) { $0.ipnRetrySchedule = [.milliseconds(30), .milliseconds(60)] }
         try await withCleanup({ await harness.stop() }) {
             let server = try await harness.token("server")
             let (id, _) = try await harness.createCharge(server, ipn: url)
@@ -52,10 +52,10 @@ struct IPNTests {
         }
     }
 
-    @Test("every status change writes one IPN with the inquiry JSON; no change, no IPN")
-    func oneNotificationPerChange() async throws {
+    @Test("every status change writes one IPN with the inquiry JSON; no change, no IPN", arguments: CrashBackend.available)
+    func oneNotificationPerChange(backend: CrashBackend) async throws {
         let receiver = try await IPNReceiver.start()
-        let harness = try await Harness.start()
+        let harness = try await Harness.start(backend: backend)
         try await withCleanup({ await harness.stop(); await receiver.stop() }) {
             let server = try await harness.token("server")
             let client = try await harness.token("client")
@@ -83,10 +83,10 @@ struct IPNTests {
         }
     }
 
-    @Test("a receiver that never answers times out and is retried, then dead-lettered")
-    func hangingReceiver() async throws {
+    @Test("a receiver that never answers times out and is retried, then dead-lettered", arguments: CrashBackend.available)
+    func hangingReceiver(backend: CrashBackend) async throws {
         let receiver = try await IPNReceiver.start(script: [], delay: .seconds(5))
-        let harness = try await Harness.start {
+        let harness = try await Harness.start(backend: backend) {
             $0.ipnTimeout = .milliseconds(200)
             $0.ipnRetrySchedule = [.milliseconds(20)]
         }
@@ -102,11 +102,11 @@ struct IPNTests {
         }
     }
 
-    @Test("a hanging receiver delays only its own IPNs, not another merchant URL's")
-    func slowReceiverDoesNotBlockOthers() async throws {
+    @Test("a hanging receiver delays only its own IPNs, not another merchant URL's", arguments: CrashBackend.available)
+    func slowReceiverDoesNotBlockOthers(backend: CrashBackend) async throws {
         let slow = try await IPNReceiver.start(script: [], delay: .seconds(4))
         let fast = try await IPNReceiver.start()
-        let harness = try await Harness.start { $0.ipnTimeout = .seconds(3) }
+        let harness = try await Harness.start(backend: backend) { $0.ipnTimeout = .seconds(3) }
         try await withCleanup({ await harness.stop(); await slow.stop(); await fast.stop() }) {
             let server = try await harness.token("server")
             let (stuck, _) = try await harness.createCharge(server, ipn: slow.url)
@@ -120,15 +120,15 @@ struct IPNTests {
         }
     }
 
-    @Test("IPN to a non-loopback host is refused unless allowed")
-    func loopbackOnly() async throws {
-        let harness = try await Harness.start()
+    @Test("IPN to a non-loopback host is refused unless allowed", arguments: CrashBackend.available)
+    func loopbackOnly(backend: CrashBackend) async throws {
+        let harness = try await Harness.start(backend: backend)
         try await withCleanup({ await harness.stop() }) {
             let server = try await harness.token("server")
             let remote = try await harness.http.call("POST", "/v1/charges", token: server,
                                                      body: Harness.chargeBody(reference: "r1", ipn: "http://203.0.113.9/ipn"))
             #expect(remote.status == 400 && remote.message.hasPrefix("urls.ipn:"))
-            let open = try await Harness.start { $0.allowNonLoopbackIPN = true }
+            let open = try await Harness.start(backend: backend) { $0.allowNonLoopbackIPN = true }
             try await withCleanup({ await open.stop() }) {
                 let openServer = try await open.token("server")
                 let allowed = try await open.http.call("POST", "/v1/charges", token: openServer,
@@ -138,16 +138,16 @@ struct IPNTests {
         }
     }
 
-    @Test("pending deliveries resume after a restart")
-    func resumeAfterRestart() async throws {
+    @Test("pending deliveries resume after a restart", arguments: CrashBackend.available)
+    func resumeAfterRestart(backend: CrashBackend) async throws {
         let receiver = try await IPNReceiver.start(script: [503])
-        let first = try await Harness.start { $0.ipnRetrySchedule = [.seconds(1)] }
+        let first = try await Harness.start(backend: backend) { $0.ipnRetrySchedule = [.seconds(1)] }
         let server = try await first.token("server")
         let (id, _) = try await first.createCharge(server, ipn: receiver.url)
         _ = try await first.http.call("POST", "/v1/cancels", token: server, body: #"{"transaction_id":"\#(id)","reference":"x-\#(id)"}"#)
         #expect(await receiver.wait { $0.count == 1 })
         await first.stop(removing: false)
-        let second = try await Harness.start(directory: first.directory) { $0.ipnRetrySchedule = [.seconds(1)] }
+        let second = try await Harness.start(directory: first.directory, database: first.database) { $0.ipnRetrySchedule = [.seconds(1)] }
         try await withCleanup({ await second.stop(); await receiver.stop() }) { () async throws in
             #expect(await receiver.wait { $0.count == 2 })
             #expect(receiver.deliveries.last?.answered == 200)
