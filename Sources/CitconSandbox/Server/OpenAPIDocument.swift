@@ -345,7 +345,7 @@ paths:
       operationId: capture
       summary: Captures an authorized charge (server token).
       requestBody: { $ref: '#/components/requestBodies/Operation' }
-      responses:
+      responses: &operationResponses
         '200':
           description: The transaction (capture, cancel) or the refund.
           content:
@@ -367,45 +367,13 @@ paths:
       operationId: refund
       summary: Refunds a paid charge; answers the refund (server token).
       requestBody: { $ref: '#/components/requestBodies/Operation' }
-      responses:
-        '200':
-          description: The transaction (capture, cancel) or the refund.
-          content:
-            application/json:
-              schema:
-                allOf:
-                  - $ref: '#/components/schemas/Envelope'
-                  - properties: { data: { $ref: '#/components/schemas/Transaction_Data' } }
-        '400': { $ref: '#/components/responses/Failure' }
-        '401': { $ref: '#/components/responses/Failure' }
-        '403': { $ref: '#/components/responses/Failure' }
-        '404': { $ref: '#/components/responses/Failure' }
-        '406': { $ref: '#/components/responses/Failure' }
-        '409': { $ref: '#/components/responses/Failure' }
-        '413': { $ref: '#/components/responses/Failure' }
-        '422': { $ref: '#/components/responses/Failure' }
+      responses: *operationResponses
   /v1/cancels:
     post:
       operationId: cancel
       summary: Cancels an unpaid charge or voids an authorization (server token).
       requestBody: { $ref: '#/components/requestBodies/Operation' }
-      responses:
-        '200':
-          description: The transaction (capture, cancel) or the refund.
-          content:
-            application/json:
-              schema:
-                allOf:
-                  - $ref: '#/components/schemas/Envelope'
-                  - properties: { data: { $ref: '#/components/schemas/Transaction_Data' } }
-        '400': { $ref: '#/components/responses/Failure' }
-        '401': { $ref: '#/components/responses/Failure' }
-        '403': { $ref: '#/components/responses/Failure' }
-        '404': { $ref: '#/components/responses/Failure' }
-        '406': { $ref: '#/components/responses/Failure' }
-        '409': { $ref: '#/components/responses/Failure' }
-        '413': { $ref: '#/components/responses/Failure' }
-        '422': { $ref: '#/components/responses/Failure' }
+      responses: *operationResponses
   /v1/health:
     get:
       operationId: health

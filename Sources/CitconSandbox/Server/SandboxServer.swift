@@ -46,31 +46,31 @@ public struct SandboxServer: Sendable {
         self.configuration = configuration
         let store = try store ?? SQLiteSandboxStore(path: configuration.databasePath, groupCommit: configuration.groupCommit)
         schemaVersion = try await store.migrate()
-        if let key = configuration.merchantKey {
-            // A new key revokes every token issued under the old one.
-            try await store.rotateMerchantKey(to: key)
-            merchantKey = key
-        } else if let key = try await store.setting("merchant_key") {
-            merchantKey = key
-        } else {
-            let key = "sk_sandbox_" + randomHex(bytes: 24)
-            try await store.setSetting("merchant_key", to: key)
-            merchantKey = key
+        // A new merchant key revokes every token issued under the old one.
+        merchantKey = try await Self.settle("merchant_key", configured: configuration.merchantKey, prefix: "sk_sandbox_", in: store) {
+            try await store.rotateMerchantKey(to: $0)
         }
-        if let secret = configuration.ipnSecret {
-            try await store.setSetting("ipn_secret", to: secret)
-            ipnSecret = secret
-        } else if let secret = try await store.setting("ipn_secret") {
-            ipnSecret = secret
-        } else {
-            let secret = "ipn_sandbox_" + randomHex(bytes: 24)
-            try await store.setSetting("ipn_secret", to: secret)
-            ipnSecret = secret
+        ipnSecret = try await Self.settle("ipn_secret", configured: configuration.ipnSecret, prefix: "ipn_sandbox_", in: store) {
+            try await store.setSetting("ipn_secret", to: $0)
         }
         self.store = store
         let baseURL = BaseURL()
         self.baseURL = baseURL
         api = SandboxAPI(store: store, configuration: configuration, baseURL: { baseURL.get() })
+    }
+
+    /// A secret setting: the one configured (stored with `store`), else the stored one,
+    /// else a new random one that is stored (so a restart keeps it).
+    private static func settle(_ key: String, configured: String?, prefix: String, in store: any SandboxStore,
+                               store save: (String) async throws -> Void) async throws -> String {
+        if let configured {
+            try await save(configured)
+            return configured
+        }
+        if let stored = try await store.setting(key) { return stored }
+        let made = prefix + randomHex(bytes: 24)
+        try await store.setSetting(key, to: made)
+        return made
     }
 
     /// Serves until cancelled or, with `handlingSignals`, until SIGINT/SIGTERM (a
