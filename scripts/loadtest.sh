@@ -18,7 +18,7 @@ if [ "${1:-}" = "--db" ]; then db="$2"; shift 2; fi
 seconds="${1:-10}"
 connections="${2:-16}"
 threads="${3:-2}"
-command -v wrk >/dev/null || apt-get install -y -qq wrk >/dev/null 2>&1 || true
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; } >/dev/null 2>&1 || true
 command -v wrk >/dev/null || { echo "loadtest: install wrk first (apt-get install -y wrk)" >&2; exit 69; }
 if [ "$db" = both ]; then
     "$0" --db sqlite "$seconds" "$connections" "$threads"

@@ -36,7 +36,7 @@ function response(status, headers, body)
   if status < 200 or status >= 300 then non2xx = non2xx + 1 end
   if token == nil then
     token = string.match(body, '"access_token":"([^"]+)"')
-  elseif status == 201 then
+  elseif status == 200 then  -- the live API answers 200 for a create
     charges = charges + 1
   end
 end
