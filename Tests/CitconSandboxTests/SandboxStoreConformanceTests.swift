@@ -131,7 +131,8 @@ struct PostgresSandboxStoreConformanceTests {
             let confirmed = try await httpB.call("POST", "/v1/charges/\(chargeToken)", token: clientB,
                                                  body: #"{"payment":{"method":"wechatpay"},"return_url":"app://r"}"#)
             #expect(confirmed.status == 200, "\(confirmed.text)")
-            let page = try await httpB.call("GET", "/sandbox/wallet/\(id)")
+            // Behind a load balancer: the page from one instance, the post to the other.
+            let page = try await httpA.call("GET", "/sandbox/wallet/\(id)")
             let form = HeadlessWallet.formToken(in: page.text) ?? ""
             let paid = try await httpB.call("POST", "/sandbox/wallet/\(id)", data: Data("form_token=\(form)&action=pay".utf8),
                                             contentType: "application/x-www-form-urlencoded")

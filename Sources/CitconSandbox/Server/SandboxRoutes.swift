@@ -13,8 +13,8 @@ struct SandboxRoutes: Sendable {
     let merchantName: String
     /// How much of an over-limit body is read and discarded before answering.
     let discardLimit: Int
-    /// The wallet form's anti-forgery tokens, one per charge page rendered.
-    let formTokens = FormTokens()
+    /// The wallet form's anti-forgery tokens, one per charge.
+    let formTokens: FormTokens
 
     /// Every route the sandbox serves, as `METHOD /path` with `:name` parameters: the
     /// list the 404/405 answers and the route tests read.
@@ -162,7 +162,7 @@ struct SandboxRoutes: Sendable {
                 throw APIError(.forbidden, "Origin \(origin) is not the wallet's own")
             }
         }
-        guard let token = form["form_token"], await formTokens.check(token, for: id) else {
+        guard let token = form["form_token"], formTokens.check(token, for: id) else {
             throw APIError(.forbidden, "form_token: missing or stale; reload the wallet page")
         }
     }
@@ -170,7 +170,7 @@ struct SandboxRoutes: Sendable {
     private func walletPage(id: String) async -> Response {
         do {
             let charge = try await api.currentCharge(id: id)
-            let token = await formTokens.token(for: charge.id)
+            let token = formTokens.token(for: charge.id)
             return html(WalletPage.render(charge: charge, merchant: merchantName, formToken: token))
         } catch let error as APIError {
             return html(WalletPage.error(error.message), status: error.httpStatus)
@@ -240,28 +240,18 @@ struct UnknownRoutes: RouterMiddleware {
     }
 }
 
-/// Random anti-forgery tokens for the wallet form, kept in memory (a page rendered
-/// before a restart must be reloaded). Bounded: the oldest are forgotten first.
-actor FormTokens {
-    private var tokens: [String: String] = [:]
-    private var order: [String] = []
-    static let capacity = 50_000
+/// The wallet form's anti-forgery tokens: derived from the charge id and a secret the
+/// sandbox keeps in its database, so that every instance of a shared sandbox renders
+/// and checks the same token (a page served by one instance may be posted to another)
+/// and nothing is held in memory. Another site cannot compute it without the secret.
+struct FormTokens: Sendable {
+    let secret: String
 
-    func token(for id: String) -> String {
-        if let token = tokens[id] { return token }
-        let token = randomHex(bytes: 16)
-        tokens[id] = token
-        order.append(id)
-        if order.count > Self.capacity {
-            let dropped = order.prefix(order.count - Self.capacity)
-            for old in dropped { tokens[old] = nil }
-            order.removeFirst(dropped.count)
-        }
-        return token
-    }
+    func token(for id: String) -> String { String(SHA256.hex(secret + "\u{0}" + id).prefix(32)) }
 
     func check(_ token: String, for id: String) -> Bool {
-        guard let expected = tokens[id], expected.utf8.count == token.utf8.count else { return false }
+        let expected = self.token(for: id)
+        guard expected.utf8.count == token.utf8.count else { return false }
         var difference: UInt8 = 0
         for (a, b) in zip(expected.utf8, token.utf8) { difference |= a ^ b }
         return difference == 0

@@ -31,6 +31,7 @@ public struct SandboxServer: Sendable {
     private let baseURL: BaseURL
     private let merchantKey: String
     private let ipnSecret: String
+    private let formSecret: String
     private let schemaVersion: Int
 
     private final class BaseURL: @unchecked Sendable {
@@ -53,6 +54,7 @@ public struct SandboxServer: Sendable {
         ipnSecret = try await Self.settle("ipn_secret", configured: configuration.ipnSecret, prefix: "ipn_sandbox_", in: store) {
             try await store.setSetting("ipn_secret", to: $0)
         }
+        formSecret = try await Self.settle("wallet_form_secret", configured: nil, prefix: "wf_", in: store) { _ in }
         self.store = store
         let baseURL = BaseURL()
         self.baseURL = baseURL
@@ -95,7 +97,7 @@ public struct SandboxServer: Sendable {
     {
         let router = Router()
         SandboxRoutes(api: api, merchantName: configuration.merchantName,
-                      discardLimit: configuration.maximumDiscardedBytes).register(on: router)
+                      discardLimit: configuration.maximumDiscardedBytes, formTokens: FormTokens(secret: formSecret)).register(on: router)
         var logger = Logger(label: "chargekit.sandbox")
         logger.logLevel = .warning
         let requestTimeout = configuration.requestTimeout
