@@ -107,7 +107,9 @@ struct HostileNetworkTests {
             let port = try #require(URL(string: harness.sandbox.info.baseURL)?.port)
             let socket = try RawSocket.connect(port: port)
             let body = Data(repeating: UInt8(ascii: " "), count: 2 << 20)
-            let head = "POST /v1/charges HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+            let token = try await harness.token("server")
+            let head = "POST /v1/charges HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
             let sent = await offPool { socket.send(Data(head.utf8) + body, timeout: .seconds(10)) }
             #expect(sent, "the server reads the body it refuses")
             let (answer, closed) = await offPool { socket.receive(timeout: .seconds(5)) }

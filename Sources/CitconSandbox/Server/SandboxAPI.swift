@@ -145,8 +145,9 @@ public struct SandboxAPI: Sendable {
                                    permissions: record.permissions)
     }
 
-    /// Checks the bearer token and that it grants `permission`.
-    func authorize(_ header: String?, permission: String) async throws {
+    /// The access token an `Authorization: Bearer …` header names, if it is known and
+    /// unexpired (`4010` otherwise). What the HTTP layer's authentication middleware runs.
+    public func authenticate(_ header: String?) async throws -> AccessTokenRecord {
         guard let value = Self.bearer(header) else {
             throw APIError(.unauthorized, "Authorization: 'Bearer <access token>' is required")
         }
@@ -157,6 +158,11 @@ public struct SandboxAPI: Sendable {
         }
         guard let token = found else { throw APIError(.unauthorized, "Authorization: unknown access token") }
         guard token.expiresAt > now else { throw APIError(.unauthorized, "Authorization: the access token has expired") }
+        return token
+    }
+
+    /// Checks that `token` grants `permission` (`4030` otherwise).
+    static func require(_ token: AccessTokenRecord, _ permission: String) throws {
         guard token.permissions.contains(permission) else {
             throw APIError(.forbidden, "Authorization: a \(token.type) token lacks the '\(permission)' permission")
         }
@@ -181,7 +187,12 @@ public struct SandboxAPI: Sendable {
 
     /// `POST /v1/charges`.
     public func createCharge(authorization: String?, body: Data) async throws -> UPIWire.ChargeCreated {
-        try await authorize(authorization, permission: "charge")
+        try await createCharge(as: try await authenticate(authorization), body: body)
+    }
+
+    /// `POST /v1/charges` for an authenticated caller.
+    public func createCharge(as token: AccessTokenRecord, body: Data) async throws -> UPIWire.ChargeCreated {
+        try Self.require(token, "charge")
         let request = try Self.decode(UPIWire.ChargeRequest.self, from: body)
         try Self.field { () throws(ChargeKitError) in try CPayOrderValidator.validate(request.transaction) }
         let urls = request.urls ?? CPayUrls()
@@ -241,7 +252,12 @@ public struct SandboxAPI: Sendable {
 
     /// `POST /v1/charges/{charge-token}`.
     public func confirm(chargeToken: String, authorization: String?, body: Data) async throws -> UPIWire.Confirmation {
-        try await authorize(authorization, permission: "confirm")
+        try await confirm(chargeToken: chargeToken, as: try await authenticate(authorization), body: body)
+    }
+
+    /// `POST /v1/charges/{charge-token}` for an authenticated caller.
+    public func confirm(chargeToken: String, as token: AccessTokenRecord, body: Data) async throws -> UPIWire.Confirmation {
+        try Self.require(token, "confirm")
         try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(chargeToken, field: "charge_token", limit: 128) }
         let request = try Self.decode(UPIWire.ConfirmRequest.self, from: body)
         let chosen = try method(request.payment.method)
@@ -276,7 +292,12 @@ public struct SandboxAPI: Sendable {
 
     /// `GET /v1/transactions/{id}`. An unpaid charge whose time is up is expired first.
     public func inquire(id: String, authorization: String?) async throws -> CPayCheckData {
-        try await authorize(authorization, permission: "inquiry")
+        try await inquire(id: id, as: try await authenticate(authorization))
+    }
+
+    /// `GET /v1/transactions/{id}` for an authenticated caller.
+    public func inquire(id: String, as token: AccessTokenRecord) async throws -> CPayCheckData {
+        try Self.require(token, "inquiry")
         return try await currentCharge(id: id).checkData
     }
 
@@ -310,11 +331,11 @@ public struct SandboxAPI: Sendable {
 
     /// The one shape of captures, refunds and cancels: check the token, read the body,
     /// claim its reference and change the charge in one transaction.
-    private func operate(_ permission: String, authorization: String?, body: Data,
+    private func operate(_ permission: String, as token: AccessTokenRecord, body: Data,
                          _ change: @escaping @Sendable (inout ChargeRecord, UPIWire.OperationRequest, Int64) throws -> Void)
         async throws -> CPayCheckData
     {
-        try await authorize(authorization, permission: permission)
+        try Self.require(token, permission)
         let request = try operation(body)
         let now = self.now
         let (charge, _) = try await store.updateCharge(id: request.transactionID, reference: request.reference, now: now) {
@@ -325,7 +346,12 @@ public struct SandboxAPI: Sendable {
 
     /// `POST /v1/captures`: captures an authorized charge, all or part of it.
     public func capture(authorization: String?, body: Data) async throws -> CPayCheckData {
-        try await operate("capture", authorization: authorization, body: body) { charge, request, now in
+        try await capture(as: try await authenticate(authorization), body: body)
+    }
+
+    /// `POST /v1/captures` for an authenticated caller.
+    public func capture(as token: AccessTokenRecord, body: Data) async throws -> CPayCheckData {
+        try await operate("capture", as: token, body: body) { charge, request, now in
             guard charge.status == .authorized else {
                 throw APIError(.illegalState, "status: the charge is \(charge.status), only an authorized charge can be captured")
             }
@@ -348,7 +374,12 @@ public struct SandboxAPI: Sendable {
     /// refund's amount), `status` "succeeded", `time_created`, `time_completed`; the
     /// charge's inquiry lists it under `refunds`.
     public func refund(authorization: String?, body: Data) async throws -> CPayCheckData {
-        let charge = try await operate("refund", authorization: authorization, body: body) { charge, request, now in
+        try await refund(as: try await authenticate(authorization), body: body)
+    }
+
+    /// `POST /v1/refunds` for an authenticated caller.
+    public func refund(as token: AccessTokenRecord, body: Data) async throws -> CPayCheckData {
+        let charge = try await operate("refund", as: token, body: body) { charge, request, now in
             guard charge.status == .succeeded else {
                 // The live API: refunding a charge never paid is 4202 "refund failed" (HTTP 406).
                 throw APIError(.refundFailed, "refund failed: the charge is \(charge.status), only a succeeded charge can be refunded")
@@ -385,7 +416,12 @@ public struct SandboxAPI: Sendable {
     /// The answer has the live API's shape: the charge's `id`, `object` "cancel",
     /// `status` "canceled", and `payment.type` and `payment.data.pan` as empty strings.
     public func cancel(authorization: String?, body: Data) async throws -> CPayCheckData {
-        var answer = try await operate("cancel", authorization: authorization, body: body) { charge, _, now in
+        try await cancel(as: try await authenticate(authorization), body: body)
+    }
+
+    /// `POST /v1/cancels` for an authenticated caller.
+    public func cancel(as token: AccessTokenRecord, body: Data) async throws -> CPayCheckData {
+        var answer = try await operate("cancel", as: token, body: body) { charge, _, now in
             guard charge.canMove(to: .canceled) else {
                 throw APIError(.illegalState, "status: the charge is \(charge.status) and cannot be canceled")
             }

@@ -32,30 +32,37 @@ struct SandboxRoutes: Sendable {
         return want.count == have.count && zip(want, have).allSatisfy { $0.hasPrefix(":") ? !$1.isEmpty : $0 == $1 }
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<SandboxRequestContext>) {
         router.add(middleware: UnknownRoutes())
+        router.add(middleware: TokenAuthentication(api: api))
         router.post("/v1/access-tokens") { request, _ in
-            await json(request) { body, auth in try await api.issueToken(authorization: auth, body: body) }
+            let body = try await jsonBody(request)
+            return try await answer { try await api.issueToken(authorization: request.headers[.authorization], body: body) }
         }
-        router.post("/v1/charges") { request, _ in
-            await json(request) { body, auth in try await api.createCharge(authorization: auth, body: body) }
+        router.post("/v1/charges") { request, context in
+            let body = try await jsonBody(request)
+            return try await answer { try await api.createCharge(as: try context.requireToken(), body: body) }
         }
         router.post("/v1/charges/:token") { request, context in
             let token = context.parameters.get("token") ?? ""
-            return await json(request) { body, auth in try await api.confirm(chargeToken: token, authorization: auth, body: body) }
+            let body = try await jsonBody(request)
+            return try await answer { try await api.confirm(chargeToken: token, as: try context.requireToken(), body: body) }
         }
-        router.get("/v1/transactions/:id") { request, context in
+        router.get("/v1/transactions/:id") { _, context in
             let id = context.parameters.get("id") ?? ""
-            return await json(request) { _, auth in try await api.inquire(id: id, authorization: auth) }
+            return try await answer { try await api.inquire(id: id, as: try context.requireToken()) }
         }
-        router.post("/v1/captures") { request, _ in
-            await json(request) { body, auth in try await api.capture(authorization: auth, body: body) }
+        router.post("/v1/captures") { request, context in
+            let body = try await jsonBody(request)
+            return try await answer { try await api.capture(as: try context.requireToken(), body: body) }
         }
-        router.post("/v1/refunds") { request, _ in
-            await json(request) { body, auth in try await api.refund(authorization: auth, body: body) }
+        router.post("/v1/refunds") { request, context in
+            let body = try await jsonBody(request)
+            return try await answer { try await api.refund(as: try context.requireToken(), body: body) }
         }
-        router.post("/v1/cancels") { request, _ in
-            await json(request) { body, auth in try await api.cancel(authorization: auth, body: body) }
+        router.post("/v1/cancels") { request, context in
+            let body = try await jsonBody(request)
+            return try await answer { try await api.cancel(as: try context.requireToken(), body: body) }
         }
         router.get("/openapi.yaml") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
@@ -88,26 +95,27 @@ struct SandboxRoutes: Sendable {
                  status: error.httpStatus)
     }
 
-    /// Reads the body (bounded), runs `body`, wraps its answer or error in an envelope.
-    private func json<Payload: Codable & Sendable>(
-        _ request: Request, status: Int = 200,
-        _ handler: @Sendable (Data, String?) async throws -> Payload
-    ) async -> Response {
-        let data: Data
+    /// The request body, bounded (`4130`, answered with the connection closed).
+    private func jsonBody(_ request: Request) async throws(APIError) -> Data {
+        let body: Data?
         do {
-            guard let body = try await readBody(request, limit: UPIWire.maximumBodyBytes) else {
-                return Self.closing(Self.failure(APIError(.bodyTooLarge, "body: larger than \(UPIWire.maximumBodyBytes) bytes")))
-            }
-            data = body
+            body = try await readBody(request, limit: UPIWire.maximumBodyBytes)
         } catch {
-            return Self.failure(APIError(.malformedJSON, "body: could not be read"))
+            throw APIError(.malformedJSON, "body: could not be read")
         }
+        guard let body else { throw APIError(.bodyTooLarge, "body: larger than \(UPIWire.maximumBodyBytes) bytes") }
+        return body
+    }
+
+    /// The handler's answer in a `success` envelope. An ``APIError`` goes out as its own
+    /// answer (it is an `HTTPResponseError`); anything else is a `4000`, never a 500.
+    private func answer<Payload: Codable & Sendable>(_ handler: () async throws -> Payload) async throws(APIError) -> Response {
         do {
-            return Self.envelope(UPIWire.Envelope(data: try await handler(data, request.headers[.authorization])), status: status)
+            return Self.envelope(UPIWire.Envelope(data: try await handler()), status: 200)
         } catch let error as APIError {
-            return Self.failure(error)
+            throw error
         } catch {
-            return Self.failure(APIError(.invalidRequest, "request: \(error)"))
+            throw APIError(.invalidRequest, "request: \(error)")
         }
     }
 
@@ -218,10 +226,60 @@ struct SandboxRoutes: Sendable {
     }
 }
 
+/// The request context of the sandbox: the access token that authenticated the call,
+/// filled by ``TokenAuthentication`` before the route runs.
+struct SandboxRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The caller's access token, for the `/v1/` operations that need one.
+    var token: AccessTokenRecord?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+
+    /// The caller's token (`4010` when the middleware found none).
+    func requireToken() throws(APIError) -> AccessTokenRecord {
+        guard let token else { throw APIError(.unauthorized, "Authorization: 'Bearer <access token>' is required") }
+        return token
+    }
+}
+
+/// Authenticates the `/v1/` operations that take an access token: looks the bearer
+/// token up (unknown or expired is `4010`) and puts it in the request context, the way
+/// hummingbird-auth's authenticators fill theirs. The routes check its permissions.
+struct TokenAuthentication: RouterMiddleware {
+    typealias Context = SandboxRequestContext
+    let api: SandboxAPI
+
+    /// The paths that take no access token (the merchant key, or nothing).
+    static let open: Set<String> = ["/v1/access-tokens", "/v1/health"]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        guard path.hasPrefix("/v1/"), !Self.open.contains(path),
+              SandboxRoutes.routes.contains(where: { $0.method == request.method.rawValue && SandboxRoutes.matches($0.path, path) })
+        else { return try await next(request, context) }
+        var context = context
+        context.token = try await api.authenticate(request.headers[.authorization])
+        return try await next(request, context)
+    }
+}
+
+/// An ``APIError`` answers for itself: the `fail` envelope with its code and HTTP
+/// status (a refused body also closes the connection).
+extension APIError: HTTPResponseError {
+    public var status: HTTPResponse.Status { .init(code: httpStatus) }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let response = SandboxRoutes.failure(self)
+        return code == .bodyTooLarge ? SandboxRoutes.closing(response) : response
+    }
+}
+
 /// Answers an unknown route (`404`, code `4004`) or a known path with the wrong method
 /// (`405` with `Allow`, code `4050`) in the UPI envelope, like every other answer.
 struct UnknownRoutes: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = SandboxRequestContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {

@@ -95,7 +95,7 @@ public struct SandboxServer: Sendable {
     func makeApplication(onStarted: @escaping @Sendable (SandboxInfo) async -> Void)
         -> some ApplicationProtocol & Service
     {
-        let router = Router()
+        let router = Router(context: SandboxRequestContext.self)
         SandboxRoutes(api: api, merchantName: configuration.merchantName,
                       discardLimit: configuration.maximumDiscardedBytes, formTokens: FormTokens(secret: formSecret)).register(on: router)
         var logger = Logger(label: "chargekit.sandbox")
