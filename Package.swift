@@ -68,6 +68,7 @@ let package = Package(
             name: "CitconSandboxTesting",
             dependencies: [
                 "ChargeKit",
+                "ChargeKitTesting",
                 "CitconUPI",
                 "CitconSandbox",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -19,19 +19,8 @@ import Foundation
 /// }
 /// ```
 public enum LedgerStoreConformance {
-    /// One behaviour.
-    public struct Check: Sendable, CustomStringConvertible {
-        /// What it shows.
-        public let name: String
-        let body: @Sendable (_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws -> Void
-
-        /// Runs the check against the storage `open` gives handles on.
-        public func run(_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws {
-            try await body(open)
-        }
-
-        public var description: String { name }
-    }
+    /// One behaviour, run against the storage `open` gives handles on.
+    public typealias Check = ConformanceCheck<@Sendable () async throws -> any LedgerStore>
 
     /// Every check.
     public static let checks: [Check] = [
@@ -189,9 +178,4 @@ public enum LedgerStoreConformance {
 }
 
 /// What a ``LedgerStoreConformance`` check found wrong.
-public struct LedgerStoreConformanceFailure: Error, CustomStringConvertible {
-    /// What went wrong.
-    public var description: String
-
-    init(_ description: String) { self.description = description }
-}
+public typealias LedgerStoreConformanceFailure = ConformanceFailure

@@ -1,4 +1,5 @@
 import CitconSandbox
+import ChargeKitTesting
 import CitconUPI
 import Foundation
 
@@ -7,33 +8,29 @@ import Foundation
 /// it ships. Each check gets `open`, a fresh storage (already migrated by the check),
 /// and throws ``SandboxStoreConformanceFailure`` naming what went wrong.
 public enum SandboxStoreConformance {
-    /// One behaviour.
-    public struct Check: Sendable, CustomStringConvertible {
-        /// What it shows.
-        public let name: String
-        let body: @Sendable (any SandboxStore) async throws -> Void
+    /// One behaviour, run on a fresh, empty store (which the check migrates first).
+    public typealias Check = ConformanceCheck<any SandboxStore>
 
-        /// Runs the check on `store` (fresh and empty), migrating it first.
-        public func run(_ store: any SandboxStore) async throws {
+    /// A check that migrates the store, then runs `body`.
+    static func check(_ name: String, _ body: @escaping @Sendable (any SandboxStore) async throws -> Void) -> Check {
+        Check(name: name) { store in
             _ = try await store.migrate()
             try await body(store)
         }
-
-        public var description: String { name }
     }
 
     /// Every check.
     public static let checks: [Check] = [
-        Check(name: "migrating twice keeps the schema version", body: migrateTwice),
-        Check(name: "settings and tokens are kept; a new merchant key revokes the tokens", body: settingsAndTokens),
-        Check(name: "a charge is found by id and by charge token", body: chargeLookup),
-        Check(name: "a reference is claimed once, by charges and operations alike", body: referencesOnce),
-        Check(name: "racing writers claim a reference exactly once", body: racingReferences),
-        Check(name: "an update that throws changes nothing", body: failedUpdate),
-        Check(name: "a status change with an IPN URL writes one outbox entry; no change, none", body: outboxPerChange),
-        Check(name: "due IPNs: the oldest pending one per transaction, when due", body: dueInOrder),
-        Check(name: "unpaid charges past their expiry are overdue", body: overdue),
-        Check(name: "a claimed IPN is nobody else's until its lease ends or its attempt is recorded", body: leases),
+        check("migrating twice keeps the schema version", migrateTwice),
+        check("settings and tokens are kept; a new merchant key revokes the tokens", settingsAndTokens),
+        check("a charge is found by id and by charge token", chargeLookup),
+        check("a reference is claimed once, by charges and operations alike", referencesOnce),
+        check("racing writers claim a reference exactly once", racingReferences),
+        check("an update that throws changes nothing", failedUpdate),
+        check("a status change with an IPN URL writes one outbox entry; no change, none", outboxPerChange),
+        check("due IPNs: the oldest pending one per transaction, when due", dueInOrder),
+        check("unpaid charges past their expiry are overdue", overdue),
+        check("a claimed IPN is nobody else's until its lease ends or its attempt is recorded", leases),
     ]
 
     static func charge(_ id: String, reference: String, ipn: String = "", expiresAt: Int64 = 10_000) -> ChargeRecord {
@@ -201,9 +198,4 @@ public enum SandboxStoreConformance {
 }
 
 /// What a ``SandboxStoreConformance`` check found wrong.
-public struct SandboxStoreConformanceFailure: Error, CustomStringConvertible {
-    /// What went wrong.
-    public var description: String
-
-    init(_ description: String) { self.description = description }
-}
+public typealias SandboxStoreConformanceFailure = ConformanceFailure

@@ -106,33 +106,29 @@ components:
         unit_amount: { type: integer, minimum: 0, maximum: 999999999999 }
         total_amount: { type: integer, minimum: 0, maximum: 999999999999 }
         product_type: { type: string }
+    Contact:
+      type: object
+      description: Known keys are typed; other keys are ignored.
+      properties:
+        first_name: { type: [string, 'null'] }
+        last_name: { type: [string, 'null'] }
+        phone: { type: [string, 'null'] }
+        email: { type: [string, 'null'] }
+        street: { type: [string, 'null'] }
+        city: { type: [string, 'null'] }
+        zip: { type: [string, 'null'] }
+        country: { type: [string, 'null'] }
     Consumer:
-      type: object
-      description: Known keys are typed; other keys are ignored.
-      properties:
-        reference: { type: [string, 'null'] }
-        first_name: { type: [string, 'null'] }
-        last_name: { type: [string, 'null'] }
-        phone: { type: [string, 'null'] }
-        email: { type: [string, 'null'] }
-        street: { type: [string, 'null'] }
-        city: { type: [string, 'null'] }
-        zip: { type: [string, 'null'] }
-        country: { type: [string, 'null'] }
+      allOf:
+        - $ref: '#/components/schemas/Contact'
+        - properties:
+            reference: { type: [string, 'null'] }
     Shipping:
-      type: object
-      description: Known keys are typed; other keys are ignored.
-      properties:
-        first_name: { type: [string, 'null'] }
-        last_name: { type: [string, 'null'] }
-        phone: { type: [string, 'null'] }
-        email: { type: [string, 'null'] }
-        street: { type: [string, 'null'] }
-        street2: { type: [string, 'null'] }
-        city: { type: [string, 'null'] }
-        state: { type: [string, 'null'] }
-        zip: { type: [string, 'null'] }
-        country: { type: [string, 'null'] }
+      allOf:
+        - $ref: '#/components/schemas/Contact'
+        - properties:
+            street2: { type: [string, 'null'] }
+            state: { type: [string, 'null'] }
     PaymentClient:
       type: object
       required: [client, format, method, content]

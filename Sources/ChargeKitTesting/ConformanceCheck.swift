@@ -1,0 +1,30 @@
+/// One behaviour of a storage conformance suite: a name, and a body run against what a
+/// backend provides (`Subject`). The suites of this package (``LedgerStoreConformance``,
+/// and `SandboxStoreConformance` in CitconSandboxTesting) are lists of these, so a test
+/// runs them with `@Test(arguments: Suite.checks)`.
+public struct ConformanceCheck<Subject: Sendable>: Sendable, CustomStringConvertible {
+    /// What it shows.
+    public let name: String
+    private let body: @Sendable (Subject) async throws -> Void
+
+    /// Makes a check.
+    public init(name: String, body: @escaping @Sendable (Subject) async throws -> Void) {
+        self.name = name
+        self.body = body
+    }
+
+    /// Runs the check; throws ``ConformanceFailure`` (or the store's own error) when the
+    /// behaviour is not there.
+    public func run(_ subject: Subject) async throws { try await body(subject) }
+
+    public var description: String { name }
+}
+
+/// What a conformance check found wrong.
+public struct ConformanceFailure: Error, CustomStringConvertible {
+    /// What went wrong.
+    public var description: String
+
+    /// Makes a failure.
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,38 @@
+import CitconUPI
+import Foundation
+
+/// An IPN in the outbox.
+public struct OutboxEntry: Sendable, Equatable {
+    /// Row id.
+    public var id: Int64
+    /// The transaction.
+    public var transactionID: String
+    /// The status the notification reports.
+    public var status: String
+    /// Where it goes.
+    public var url: String
+    /// The JSON body.
+    public var payload: Data
+    /// Attempts made so far.
+    public var attempts: Int
+    /// When the next attempt is due (ms since 1970).
+    public var nextAttemptAt: Int64
+    /// `pending`, `delivered` or `dead`.
+    public var state: String
+    /// The last failure.
+    public var lastError: String?
+
+    /// Makes an entry (for stores).
+    public init(id: Int64, transactionID: String, status: String, url: String, payload: Data, attempts: Int,
+                nextAttemptAt: Int64, state: String, lastError: String?) {
+        self.id = id
+        self.transactionID = transactionID
+        self.status = status
+        self.url = url
+        self.payload = payload
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.state = state
+        self.lastError = lastError
+    }
+}
