@@ -9,6 +9,7 @@ struct ChargeKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chargekit",
         abstract: "Build, simulate and verify payment-app hand-offs (Credit Card Terminal, SumUp, Zettle) and run the Citcon UPI sandbox.",
+        version: "chargekit 0.3.0",
         subcommands: [Request.self, Parse.self, Simulate.self, Demo.self, Sandbox.self, UPI.self]
     )
 }

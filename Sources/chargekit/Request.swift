@@ -42,20 +42,29 @@ struct CCTerminal: AsyncParsableCommand {
     @Flag(help: "Return at once instead of after the Approved screen.") var returnImmediately = false
     @Flag(name: [.customLong("fm"), .customLong("file-maker")], help: "Ask for the FileMaker response format.") var fileMaker = false
     @Flag(help: "Make the subtotal unchangeable.") var amountFixed = false
-    @Option var email: String?
-    @Option var firstName: String?
-    @Option var lastName: String?
-    @Option var company: String?
-    @Option var address: String?
-    @Option var city: String?
-    @Option var state: String?
-    @Option var zip: String?
-    @Option var phone: String?
-    @Option var country: String?
-    @Option var invoiceNumber: String?
-    @Option var description: String?
+    @Option(help: "Customer email (up to 255 characters).") var email: String?
+    @Option(help: "Customer first name (up to 50).") var firstName: String?
+    @Option(help: "Customer last name (up to 50).") var lastName: String?
+    @Option(help: "Customer company (up to 50).") var company: String?
+    @Option(help: "Street address (up to 60).") var address: String?
+    @Option(help: "City (up to 40).") var city: String?
+    @Option(help: "State (up to 40, or a 2-letter code).") var state: String?
+    @Option(help: "ZIP or postal code (up to 20).") var zip: String?
+    @Option(help: "Phone (up to 25 digits).") var phone: String?
+    @Option(help: "Country (up to 60).") var country: String?
+    @Option(help: "Invoice number (up to 20).") var invoiceNumber: String?
+    @Option(help: "Description (up to 255).") var description: String?
     @Option(name: .customLong("extra"), help: "NAME=VALUE returned untouched on the callback (repeat).") var extras: [String] = []
     @OptionGroup var ledger: LedgerOption
+
+    /// A request with no field at all asks the app for nothing: refused (exit 64, with
+    /// this subcommand's usage) rather than printed as a bare `?`.
+    func validate() throws {
+        let texts: [String?] = [amount, currency, taxRate, returnURL, returnAppName, email, firstName, lastName, company,
+                                address, city, state, zip, phone, country, invoiceNumber, description]
+        guard texts.contains(where: { $0?.isEmpty == false }) || returnImmediately || fileMaker || amountFixed || !extras.isEmpty
+        else { throw ValidationError("nothing to send: give at least --amount or --return-url") }
+    }
 
     func run() async throws {
         var request = CreditCardTerminal.ChargeRequest()

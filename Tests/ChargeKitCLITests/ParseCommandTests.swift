@@ -57,6 +57,15 @@ struct ParseCommandTests {
         #expect(zettleJSON["message"] as? String == "Card declined")
     }
 
+    @Test("request with nothing to send exits 64 with the subcommand's usage; --version answers")
+    func nothingToSendAndVersion() async throws {
+        let empty = try await CLI.run(["request", "ccterminal"])
+        #expect(empty.status == 64 && empty.stdout.isEmpty, "\(empty.stdout)")
+        #expect(empty.stderr.contains("nothing to send") && empty.stderr.contains("chargekit request ccterminal"))
+        let version = try await CLI.run(["--version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("chargekit "))
+    }
+
     @Test("request refuses a return URL the app would refuse: over 2048 bytes once extras and nonce are on it")
     func longReturnURL() async throws {
         let folder = try CLI.temporaryFolder()
