@@ -6,10 +6,14 @@
 # CitconSandbox product (they ship in CitconSandboxTesting).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift package dump-symbol-graph --minimum-access-level public >/dev/null 2>&1
 graphs="$(swift build --show-bin-path)/../symbolgraph"
+rm -rf "$graphs"
+# Before the tests are built, it cannot load the test-runner modules and exits 1 for
+# them; the library graphs it needs are written all the same, and checked below.
+swift package dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
 status=0
 for module in ChargeKit CitconUPI CitconSandbox ChargeKitPostgres; do
+    [ -f "$graphs/$module.symbols.json" ] || { echo "api check: no symbol graph for $module" >&2; exit 1; }
     current=$(mktemp)
     python3 - "$graphs/$module.symbols.json" > "$current" <<'PY'
 import json, sys
