@@ -20,15 +20,7 @@ public final class IPNReceiver: Sendable {
         public var answered: Int
 
         /// The body's fields, read without checking the signature (for looking, not trusting).
-        public var fields: [String: String]? {
-            (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?.compactMapValues { value in
-                switch value {
-                case let text as String: text
-                case let number as NSNumber: number.stringValue
-                default: nil
-                }
-            }
-        }
+        public var fields: [String: String]? { CPayIPN.textFields(body) }
 
         /// The notification verified with the merchant's IPN secret, as a merchant's server does.
         public func verified(secret: String) throws(CPayIPNError) -> CPayIPN { try CPayIPN.verify(body, secret: secret) }

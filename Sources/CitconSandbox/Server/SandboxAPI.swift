@@ -129,7 +129,7 @@ public struct SandboxAPI: Sendable {
         guard let key = Self.bearer(authorization) else {
             throw APIError(.unauthorized, "Authorization: 'Bearer <merchant private key>' is required")
         }
-        guard let stored = try await store.setting("merchant_key"), constantTimeEqual(stored, key) else {
+        guard let stored = try await store.setting("merchant_key"), constantTimeEquals(stored, key) else {
             throw APIError(.unauthorized, "Authorization: the merchant key is not valid")
         }
         let request = try Self.decode(UPIWire.AccessTokenRequest.self, from: body)
@@ -166,12 +166,6 @@ public struct SandboxAPI: Sendable {
         guard token.permissions.contains(permission) else {
             throw APIError(.forbidden, "Authorization: a \(token.type) token lacks the '\(permission)' permission")
         }
-    }
-
-    private func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     // MARK: Charges
@@ -223,9 +217,7 @@ public struct SandboxAPI: Sendable {
         let chosen = try methodName.map { name throws(APIError) in try method(name) }
         // Absent auto_capture defaults per method, as the live API does: true where
         // the method settles at once (alipay), false where it captures later (paypal).
-        let tree = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
-        let autoCaptureSent = (tree?["transaction"] as? [String: Any])?["auto_capture"] != nil
-        let autoCapture = autoCaptureSent ? request.transaction.autoCapture : (chosen.map { !$0.supportsCapture } ?? false)
+        let autoCapture = request.autoCaptureSent ? request.transaction.autoCapture : (chosen.map { !$0.supportsCapture } ?? false)
         let created = now
         let charge = ChargeRecord(
             id: randomDigits(19), chargeToken: randomHex(bytes: 16), reference: request.transaction.reference,

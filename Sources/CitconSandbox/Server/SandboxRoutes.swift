@@ -307,13 +307,7 @@ struct FormTokens: Sendable {
 
     func token(for id: String) -> String { String(SHA256.hex(secret + "\u{0}" + id).prefix(32)) }
 
-    func check(_ token: String, for id: String) -> Bool {
-        let expected = self.token(for: id)
-        guard expected.utf8.count == token.utf8.count else { return false }
-        var difference: UInt8 = 0
-        for (a, b) in zip(expected.utf8, token.utf8) { difference |= a ^ b }
-        return difference == 0
-    }
+    func check(_ token: String, for id: String) -> Bool { constantTimeEquals(self.token(for: id), token) }
 }
 
 extension HTTPField.Name {

@@ -1,3 +1,4 @@
+import ChargeKit
 import Foundation
 
 /// An instant payment notification as Citcon's server POSTs it to `urls.ipn`: a flat
@@ -38,14 +39,10 @@ public struct CPayIPN: Sendable, Equatable {
     ///   `sign`, a signed field missing, or a signature that does not match.
     public static func verify(_ body: Data, secret: String) throws(CPayIPNError) -> CPayIPN {
         guard body.count <= maximumBodyBytes else { throw .tooLarge(limit: maximumBodyBytes) }
-        let object: [String: SignedValue]
-        do {
-            object = try JSONDecoder().decode([String: SignedValue].self, from: body)
-        } catch {
+        guard let values = textFields(body) else {
             throw (try? JSONSerialization.jsonObject(with: body)) is [String: Any]
                 ? .invalidField("body", rule: "every value must be a string, number, boolean or null") : .notJSON
         }
-        let values = object.mapValues(\.text)
         guard let list = values["fields"], !list.isEmpty else { throw .missingField("fields") }
         guard let sign = values["sign"], !sign.isEmpty else { throw .missingField("sign") }
         let names = list.split(separator: ",", omittingEmptySubsequences: true).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -55,7 +52,7 @@ public struct CPayIPN: Sendable, Equatable {
             signed[name] = value
         }
         let expected = signature(of: signed, secret: secret)
-        guard constantTimeEqual(expected, sign.lowercased()) else { throw .badSignature }
+        guard constantTimeEquals(expected, sign.lowercased()) else { throw .badSignature }
         signed["fields"] = nil
         let unsigned = values.keys.filter { signed[$0] == nil && $0 != "fields" && $0 != "sign" }.sorted()
         return CPayIPN(fields: signed, unsignedKeys: unsigned)
@@ -97,10 +94,11 @@ public struct CPayIPN: Sendable, Equatable {
         }
     }
 
-    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (Array(a.utf8), Array(b.utf8))
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    /// A flat IPN body's values as the text that is signed, or `nil` when it is not a
+    /// JSON object of strings, numbers, booleans and nulls. Reading only: nothing is
+    /// verified (``verify(_:secret:)`` does that).
+    package static func textFields(_ body: Data) -> [String: String]? {
+        (try? JSONDecoder().decode([String: SignedValue].self, from: body))?.mapValues(\.text)
     }
 }
 

@@ -141,6 +141,22 @@ public enum UPIWire {
         public var consumer: CPayConsumer?
         /// Goods.
         public var goods: CPayGoods?
+        /// Whether a decoded body carried `transaction.auto_capture` (the sandbox then
+        /// defaults it per method when absent); `false` for a body made in code.
+        package private(set) var autoCaptureSent = false
+
+        enum CodingKeys: String, CodingKey { case transaction, payment, urls, consumer, goods }
+        private enum TransactionKeys: String, CodingKey { case autoCapture = "auto_capture" }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            transaction = try c.decode(CPayTransaction.self, forKey: .transaction)
+            payment = try c.decodeIfPresent(CPayPayment.self, forKey: .payment)
+            urls = try c.decodeIfPresent(CPayUrls.self, forKey: .urls)
+            consumer = try c.decodeIfPresent(CPayConsumer.self, forKey: .consumer)
+            goods = try c.decodeIfPresent(CPayGoods.self, forKey: .goods)
+            autoCaptureSent = try c.nestedContainer(keyedBy: TransactionKeys.self, forKey: .transaction).contains(.autoCapture)
+        }
 
         /// Makes a body.
         public init(transaction: CPayTransaction, payment: CPayPayment? = nil, urls: CPayUrls? = nil,
