@@ -112,6 +112,7 @@ let package = Package(
                 "CitconSandbox",
                 "CitconSandboxTesting",
                 "CitconSandboxPostgres",
+                "ChargeKitPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

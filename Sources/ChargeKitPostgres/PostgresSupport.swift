@@ -32,6 +32,17 @@ package enum PostgresSupport {
         return configuration
     }
 
+    /// Whether a `--ledger`/`--db` value names PostgreSQL (`postgres://` or `postgresql://`).
+    package static func isURL(_ spec: String) -> Bool {
+        let lower = spec.lowercased()
+        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
+    }
+
+    /// The `table_prefix` query item of a URL, or `fallback`.
+    package static func tablePrefix(in url: String, fallback: String) -> String {
+        URLComponents(string: url)?.queryItems?.first { $0.name == "table_prefix" }?.value ?? fallback
+    }
+
     /// A table prefix: 1 to 30 of `a-z`, `0-9` and `_`, starting with a letter or `_`
     /// (it is written into SQL, so nothing else may pass).
     package static func validatePrefix(_ prefix: String) throws(ChargeKitError) {

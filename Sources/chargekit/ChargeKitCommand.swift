@@ -39,10 +39,8 @@ func refusing<T>(_ body: () async throws(ChargeKitError) -> T) async throws -> T
 /// (`postgres://user@host:port/db`, optionally `?table_prefix=shop_`) shared by every
 /// instance of a web checkout. The same command line works with either.
 func openLedger(_ spec: String) async throws(ChargeKitError) -> any LedgerStore {
-    let lower = spec.lowercased()
-    guard lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") else { return FileLedgerStore(path: spec) }
-    let prefix = URLComponents(string: spec)?.queryItems?.first { $0.name == "table_prefix" }?.value ?? "chargekit_"
-    return try await PostgresLedgerStore.connect(url: spec, tablePrefix: prefix)
+    guard PostgresSupport.isURL(spec) else { return FileLedgerStore(path: spec) }
+    return try await PostgresLedgerStore.connect(url: spec, tablePrefix: PostgresSupport.tablePrefix(in: spec, fallback: "chargekit_"))
 }
 
 func parseExtras(_ extras: [String]) throws -> [QueryItem] {

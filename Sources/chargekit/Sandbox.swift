@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChargeKit
+import ChargeKitPostgres
 import CitconSandbox
 import CitconSandboxPostgres
 import Foundation
@@ -94,11 +95,9 @@ struct Sandbox: AsyncParsableCommand {
             configuration.groupCommit = !noGroupCommit
             if let schedule = try retrySchedule() { configuration.ipnRetrySchedule = schedule }
             var store: (any SandboxStore)?
-            let lower = db.lowercased()
-            if lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://") {
-                let prefix = URLComponents(string: db)?.queryItems?.first { $0.name == "table_prefix" }?.value ?? "upi_"
+            if PostgresSupport.isURL(db) {
                 do throws(ChargeKitError) {
-                    store = try PostgresSandboxStore(url: db, tablePrefix: prefix)
+                    store = try PostgresSandboxStore(url: db, tablePrefix: PostgresSupport.tablePrefix(in: db, fallback: "upi_"))
                 } catch {
                     throw ValidationError("--db: \(error.description)")
                 }

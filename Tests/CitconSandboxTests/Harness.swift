@@ -1,3 +1,4 @@
+import ChargeKitPostgres
 import CitconSandbox
 import CitconSandboxPostgres
 import CitconSandboxTesting
@@ -76,9 +77,9 @@ struct Harness: Sendable {
         configuration.workerInterval = .milliseconds(20)
         tweak(&configuration)
         var store: (any SandboxStore)?
-        if configuration.databasePath.hasPrefix("postgres") {
-            let prefix = URLComponents(string: configuration.databasePath)?.queryItems?.first { $0.name == "table_prefix" }?.value ?? "upi_"
-            store = try PostgresSandboxStore(url: configuration.databasePath, tablePrefix: prefix)
+        if PostgresSupport.isURL(configuration.databasePath) {
+            store = try PostgresSandboxStore(url: configuration.databasePath,
+                                             tablePrefix: PostgresSupport.tablePrefix(in: configuration.databasePath, fallback: "upi_"))
         }
         let sandbox = try await RunningSandbox.start(configuration, store: store)
         return Harness(sandbox: sandbox, directory: directory, http: HTTP(base: sandbox.info.baseURL),
