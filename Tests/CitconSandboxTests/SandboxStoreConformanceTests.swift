@@ -10,12 +10,12 @@ enum SandboxBackend: String, CaseIterable, CustomStringConvertible, Sendable {
 
     var description: String { rawValue }
 
-    func makeStore() throws -> any SandboxStore {
+    func makeStore() async throws -> any SandboxStore {
         switch self {
         case .inMemory: return InMemorySandboxStore()
         case .sqlite, .sqliteWithoutGroupCommit:
             let directory = try Harness.temporaryDirectory()
-            return try SQLiteSandboxStore(path: directory.appendingPathComponent("s.sqlite").path, groupCommit: self == .sqlite)
+            return try await SQLiteSandboxStore(path: directory.appendingPathComponent("s.sqlite").path, groupCommit: self == .sqlite)
         }
     }
 }
@@ -24,7 +24,7 @@ enum SandboxBackend: String, CaseIterable, CustomStringConvertible, Sendable {
 struct SandboxStoreConformanceTests {
     @Test(arguments: SandboxStoreConformance.checks, SandboxBackend.allCases)
     func conforms(check: SandboxStoreConformance.Check, backend: SandboxBackend) async throws {
-        let store = try backend.makeStore()
+        let store = try await backend.makeStore()
         defer { store.close() }
         try await check.run(store)
     }

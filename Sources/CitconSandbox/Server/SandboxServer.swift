@@ -41,11 +41,17 @@ public struct SandboxServer: Sendable {
         func set(_ new: String) { lock.withLock { value = new } }
     }
 
+    /// The store given, else the SQLite file the configuration names.
+    private static func open(_ given: (any SandboxStore)?, _ configuration: SandboxConfiguration) async throws -> any SandboxStore {
+        if let given { return given }
+        return try await SQLiteSandboxStore(path: configuration.databasePath, groupCommit: configuration.groupCommit)
+    }
+
     /// Opens (creating or migrating) the database and settles the merchant key: the
     /// one configured, else the stored one, else a new one that is stored.
     public init(configuration: SandboxConfiguration, store: (any SandboxStore)? = nil) async throws {
         self.configuration = configuration
-        let store = try store ?? SQLiteSandboxStore(path: configuration.databasePath, groupCommit: configuration.groupCommit)
+        let store = try await Self.open(store, configuration)
         schemaVersion = try await store.migrate()
         // A new merchant key revokes every token issued under the old one.
         merchantKey = try await Self.settle("merchant_key", configured: configuration.merchantKey, prefix: "sk_sandbox_", in: store) {

@@ -1,38 +1,48 @@
 import CitconUPI
-import Dispatch
+import NIOConcurrencyHelpers
 import Foundation
 
-/// ``SandboxStore`` on one SQLite file. WAL journal with `synchronous=FULL`: a commit
-/// that returned is on disk and survives a crash or `kill -9`. All work runs on one
-/// serial queue with one connection and cached prepared statements, so transactions
-/// never interleave and no Swift concurrency thread blocks on disk I/O.
+/// ``SandboxStore`` on one SQLite file, through SQLiteNIO. WAL journal with
+/// `synchronous=FULL`: a commit that returned is on disk and survives a crash or
+/// `kill -9`. Writes go through one connection, one transaction at a time, in the order
+/// they arrived; reads go through a second connection, which WAL lets run beside a
+/// write and which sees every write that was acknowledged. Statements run on NIO's
+/// thread pool, so no Swift concurrency thread waits on disk I/O.
 ///
 /// **Group commit.** Writes that arrive while the disk is busy are committed together:
 /// each runs in its own savepoint inside one transaction, so one failing write rolls
 /// back only itself, and every caller is answered only after the shared `COMMIT` (and
 /// its fsync) returned. Durability is unchanged; the cost of an fsync is shared.
-public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
+public final class SQLiteSandboxStore: SandboxStore, Sendable {
     /// The database file.
     public let path: String
     /// Whether concurrent writes share one commit (see above).
     public let groupCommit: Bool
     /// The most writes one commit carries.
     public static let maximumBatch = 256
-    private let queue = DispatchQueue(label: "chargekit.sandbox.sqlite")
-    private var database: SQLiteDatabase?
-    private var pendingWrites: [WriteJob] = []
-    private var drainScheduled = false
+    private let writer: SQLiteDatabase
+    private let reader: SQLiteDatabase
+    private let state = NIOLockedValueBox(WriteQueue())
 
-    /// A write waiting for the next commit; touched only on `queue`.
+    /// The writes waiting for a commit, and whether a drain is running.
+    private struct WriteQueue {
+        var pending: [WriteJob] = []
+        var draining = false
+        var closed = false
+    }
+
+    /// A write waiting for the next commit.
     private struct WriteJob: Sendable {
-        let body: @Sendable (SQLiteDatabase) throws -> Void
+        let body: @Sendable (SQLiteDatabase) async throws -> Void
         let finish: @Sendable ((any Error)?) -> Void
     }
 
-    /// Carries a write's result from the queue to its caller.
-    private final class ResultBox<T>: @unchecked Sendable {
+    /// Carries a write's result from the drain to its caller.
+    private final class ResultBox<T: Sendable>: @unchecked Sendable {
         var value: T?
     }
+
+    private static let closedError = SQLiteStoreError(description: "the sandbox database is closed")
 
     /// Schema migrations, versioned in code: migration `n` takes the schema from
     /// version `n` to `n + 1` (`PRAGMA user_version`).
@@ -62,80 +72,91 @@ public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
     ]
 
     /// Opens (creating if needed) the database at `path`. Call ``migrate()`` next.
-    public init(path: String, groupCommit: Bool = true) throws {
+    public init(path: String, groupCommit: Bool = true) async throws {
         self.path = path
         self.groupCommit = groupCommit
-        let database = try SQLiteDatabase(path: path)
-        try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
-        self.database = database
+        let writer = try await SQLiteDatabase.open(path: path)
+        do {
+            try await writer.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON")
+            reader = try await SQLiteDatabase.open(path: path)
+        } catch {
+            await writer.close()
+            throw error
+        }
+        self.writer = writer
     }
 
-    @discardableResult
-    private func run<T: Sendable>(_ body: @escaping @Sendable (SQLiteDatabase) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                guard let database = self.database else {
-                    continuation.resume(throwing: SQLiteError(code: 21, message: "database closed"))
-                    return
-                }
-                continuation.resume(with: Result { try body(database) })
-            }
-        }
+    /// Runs a read on the reading connection.
+    private func read<T: Sendable>(_ body: (SQLiteDatabase) async throws -> T) async throws -> T {
+        guard !state.withLockedValue(\.closed) else { throw Self.closedError }
+        return try await body(reader)
     }
 
     /// Runs `body` as one atomic write: alone in a transaction, or with the writes
     /// waiting beside it in one group commit (in its own savepoint).
     @discardableResult
-    private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteDatabase) throws -> T) async throws -> T {
-        guard groupCommit else { return try await run { db in try db.transaction { try body(db) } } }
-        return try await withCheckedThrowingContinuation { continuation in
+    private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteDatabase) async throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
             let box = ResultBox<T>()
-            let job = WriteJob(body: { db in box.value = try body(db) }, finish: { error in
+            let job = WriteJob(body: { db in box.value = try await body(db) }, finish: { error in
                 if let error {
                     continuation.resume(throwing: error)
                 } else if let value = box.value {
                     continuation.resume(returning: value)
                 } else {
-                    continuation.resume(throwing: SQLiteError(code: 1, message: "write produced no result"))
+                    continuation.resume(throwing: SQLiteStoreError(description: "a write produced no result"))
                 }
             })
-            queue.async {
-                self.pendingWrites.append(job)
-                if !self.drainScheduled {
-                    self.drainScheduled = true
-                    self.queue.async { self.drain() }
-                }
+            let start = state.withLockedValue { queue -> Bool? in
+                guard !queue.closed else { return nil }
+                queue.pending.append(job)
+                guard !queue.draining else { return false }
+                queue.draining = true
+                return true
+            }
+            switch start {
+            case nil: job.finish(Self.closedError)
+            case true?: Task { await self.drain() }
+            case false?: break
             }
         }
     }
 
-    /// Commits every waiting write together (on `queue`).
-    private func drain() {
-        let jobs = Array(pendingWrites.prefix(Self.maximumBatch))
-        pendingWrites.removeFirst(jobs.count)
-        drainScheduled = !pendingWrites.isEmpty
-        if drainScheduled { queue.async { self.drain() } }
-        guard let db = database else {
-            for job in jobs { job.finish(SQLiteError(code: 21, message: "database closed")) }
-            return
+    /// Commits the waiting writes, a batch at a time, until none is left.
+    private func drain() async {
+        let batchSize = groupCommit ? Self.maximumBatch : 1
+        while true {
+            let jobs = state.withLockedValue { queue -> [WriteJob] in
+                let jobs = Array(queue.pending.prefix(batchSize))
+                queue.pending.removeFirst(jobs.count)
+                if jobs.isEmpty { queue.draining = false }
+                return jobs
+            }
+            if jobs.isEmpty { return }
+            await commit(jobs)
         }
+    }
+
+    /// Runs `jobs` in one transaction, each in its own savepoint, and answers each.
+    private func commit(_ jobs: [WriteJob]) async {
+        let db = writer
         var errors = [Error?](repeating: nil, count: jobs.count)
         do {
-            try db.execute("BEGIN IMMEDIATE")
+            try await db.execute("BEGIN IMMEDIATE")
             for (index, job) in jobs.enumerated() {
-                try db.execute("SAVEPOINT write")
+                try await db.execute("SAVEPOINT write")
                 do {
-                    try job.body(db)
-                    try db.execute("RELEASE write")
+                    try await job.body(db)
+                    try await db.execute("RELEASE write")
                 } catch {
                     errors[index] = error
-                    try db.execute("ROLLBACK TO write")
-                    try db.execute("RELEASE write")
+                    try await db.execute("ROLLBACK TO write")
+                    try await db.execute("RELEASE write")
                 }
             }
-            try db.execute("COMMIT")
+            try await db.execute("COMMIT")
         } catch {
-            try? db.execute("ROLLBACK")
+            try? await db.execute("ROLLBACK")
             for index in errors.indices where errors[index] == nil { errors[index] = error }
         }
         for (job, error) in zip(jobs, errors) { job.finish(error) }
@@ -149,55 +170,54 @@ public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
         return try decoder.decode(ChargeRecord.self, from: data)
     }
 
+    /// Runs the migrations the file lacks, all in one transaction.
     public func migrate() async throws -> Int {
-        try await run { db in
-            let current = Int(try db.query("PRAGMA user_version").first?.first?.int ?? 0)
+        try await write { db in
+            let current = Int(try await db.query("PRAGMA user_version").first?.first?.int ?? 0)
             guard current <= Self.migrations.count else {
-                throw SQLiteError(code: 1, message: "database schema \(current) is newer than this sandbox (\(Self.migrations.count))")
+                throw SQLiteStoreError(description: "database schema \(current) is newer than this sandbox (\(Self.migrations.count))")
             }
             for version in current..<Self.migrations.count {
-                try db.transaction {
-                    try db.execute(Self.migrations[version])
-                    try db.execute("PRAGMA user_version = \(version + 1)")
-                }
+                try await db.execute(Self.migrations[version])
+                try await db.execute("PRAGMA user_version = \(version + 1)")
             }
             return Self.migrations.count
         }
     }
 
     public func setting(_ key: String) async throws -> String? {
-        try await run { db in try db.query("SELECT value FROM settings WHERE key = ?", [.text(key)]).first?.first?.string }
+        try await read { db in try await db.query("SELECT value FROM settings WHERE key = ?", [.text(key)]).first?.first?.string }
     }
 
     public func setSetting(_ key: String, to value: String) async throws {
         try await write { db in
-            try db.query("INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            try await db.query("INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                          [.text(key), .text(value)])
         }
     }
 
     public func rotateMerchantKey(to key: String) async throws -> Bool {
         try await write { db in
-            let stored = try db.query("SELECT value FROM settings WHERE key = 'merchant_key'").first?.first?.string
+            let stored = try await db.query("SELECT value FROM settings WHERE key = 'merchant_key'").first?.first?.string
             guard stored != key else { return false }
-            try db.query("INSERT INTO settings(key, value) VALUES('merchant_key', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            try await db.query("INSERT INTO settings(key, value) VALUES('merchant_key', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                          [.text(key)])
-            if stored != nil { try db.query("DELETE FROM tokens") }
+            if stored != nil { try await db.query("DELETE FROM tokens") }
             return true
         }
     }
 
     public func insertToken(_ token: AccessTokenRecord) async throws {
         try await write { db in
-            try db.query("INSERT INTO tokens(token, type, permissions, expires_at) VALUES(?, ?, ?, ?)",
+            try await db.query("INSERT INTO tokens(token, type, permissions, expires_at) VALUES(?, ?, ?, ?)",
                          [.text(token.token), .text(token.type), .text(token.permissions.joined(separator: " ")),
-                          .integer(token.expiresAt)])
+                          .int(token.expiresAt)])
         }
     }
 
     public func token(_ value: String) async throws -> AccessTokenRecord? {
-        try await run { db in
-            guard let row = try db.query("SELECT type, permissions, expires_at FROM tokens WHERE token = ?", [.text(value)]).first,
+        try await read { db in
+            guard let row = try await db.query("SELECT type, permissions, expires_at FROM tokens WHERE token = ?", [.text(value)]).first,
                   let type = row[0].string, let permissions = row[1].string, let expiresAt = row[2].int
             else { return nil }
             return AccessTokenRecord(token: value, type: type, permissions: permissions.split(separator: " ").map(String.init),
@@ -208,65 +228,65 @@ public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
     public func insertCharge(_ charge: ChargeRecord) async throws {
         let doc = try Self.encoder.encode(charge)
         try await write { db in
-            try Self.claim(charge.reference, for: charge.id, in: db)
-            try db.query("INSERT INTO charges(id, charge_token, status, expires_at, doc) VALUES(?, ?, ?, ?, ?)",
+            try await Self.claim(charge.reference, for: charge.id, in: db)
+            try await db.query("INSERT INTO charges(id, charge_token, status, expires_at, doc) VALUES(?, ?, ?, ?, ?)",
                          [.text(charge.id), .text(charge.chargeToken), .text(charge.status.rawValue),
-                          .integer(charge.expiresAt), .blob(doc)])
+                          .int(charge.expiresAt), .bytes(doc)])
         }
     }
 
-    private static func claim(_ reference: String, for id: String, in db: SQLiteDatabase) throws {
+    private static func claim(_ reference: String, for id: String, in db: SQLiteDatabase) async throws {
         do {
-            try db.query("INSERT INTO refs(reference, transaction_id) VALUES(?, ?)", [.text(reference), .text(id)])
-        } catch let error as SQLiteError where error.isConstraint {
+            try await db.query("INSERT INTO refs(reference, transaction_id) VALUES(?, ?)", [.text(reference), .text(id)])
+        } catch where error.isSQLiteConstraint {
             throw APIError(.duplicateReference, "reference: '\(reference)' was used before (duplicate request)")
         }
     }
 
     public func charge(id: String) async throws -> ChargeRecord? {
-        try await run { db in
-            try db.query("SELECT doc FROM charges WHERE id = ?", [.text(id)]).first.flatMap(Self.decodeCharge)
+        try await read { db in
+            try await db.query("SELECT doc FROM charges WHERE id = ?", [.text(id)]).first.flatMap(Self.decodeCharge)
         }
     }
 
     public func charge(chargeToken: String) async throws -> ChargeRecord? {
-        try await run { db in
-            try db.query("SELECT doc FROM charges WHERE charge_token = ?", [.text(chargeToken)]).first.flatMap(Self.decodeCharge)
+        try await read { db in
+            try await db.query("SELECT doc FROM charges WHERE charge_token = ?", [.text(chargeToken)]).first.flatMap(Self.decodeCharge)
         }
     }
 
     public func updateCharge<T: Sendable>(id: String, reference: String?, now: Int64,
                                           _ body: @escaping @Sendable (inout ChargeRecord) throws -> T) async throws -> (ChargeRecord, T) {
         try await write { db in
-            guard var charge = try db.query("SELECT doc FROM charges WHERE id = ?", [.text(id)]).first
+            guard var charge = try await db.query("SELECT doc FROM charges WHERE id = ?", [.text(id)]).first
                 .flatMap(Self.decodeCharge)
             else { throw APIError(.notFound, "transaction_id: no transaction '\(id)'") }
             if let reference {
                 guard reference != charge.reference else {
                     throw APIError(.duplicateReference, "reference: must differ from the charge's own reference")
                 }
-                try Self.claim(reference, for: id, in: db)
+                try await Self.claim(reference, for: id, in: db)
             }
             let before = charge.status
             let value = try body(&charge)
-            try db.query("UPDATE charges SET status = ?, expires_at = ?, doc = ? WHERE id = ?",
-                         [.text(charge.status.rawValue), .integer(charge.expiresAt),
-                          .blob(try Self.encoder.encode(charge)), .text(id)])
+            try await db.query("UPDATE charges SET status = ?, expires_at = ?, doc = ? WHERE id = ?",
+                         [.text(charge.status.rawValue), .int(charge.expiresAt),
+                          .bytes(try Self.encoder.encode(charge)), .text(id)])
             if charge.status != before, !charge.urls.ipn.isEmpty {
-                try db.query("""
+                try await db.query("""
                     INSERT INTO outbox(transaction_id, status, url, payload, next_attempt_at, state, created_at)
                     VALUES(?, ?, ?, ?, ?, 'pending', ?)
                     """, [.text(id), .text(charge.status.rawValue), .text(charge.urls.ipn),
-                          .blob(charge.notificationPayload), .integer(now), .integer(now)])
+                          .bytes(charge.notificationPayload), .int(now), .int(now)])
             }
             return (charge, value)
         }
     }
 
     public func overdueCharges(now: Int64, limit: Int) async throws -> [String] {
-        try await run { db in
-            try db.query("SELECT id FROM charges WHERE status IN ('initiated', 'pending') AND expires_at <= ? LIMIT ?",
-                         [.integer(now), .integer(Int64(limit))]).compactMap { $0.first?.string }
+        try await read { db in
+            try await db.query("SELECT id FROM charges WHERE status IN ('initiated', 'pending') AND expires_at <= ? LIMIT ?",
+                         [.int(now), .int(Int64(limit))]).compactMap { $0.first?.string }
         }
     }
 
@@ -285,42 +305,54 @@ public final class SQLiteSandboxStore: SandboxStore, @unchecked Sendable {
         try await write { db in
             // Only the oldest pending IPN of each transaction: a later status change waits
             // until the earlier one is delivered or dead, so a merchant sees them in order.
-            try db.query("""
+            try await db.query("""
                 UPDATE outbox SET lease_until = ? WHERE id IN (
                     SELECT o.id FROM outbox AS o
                     WHERE o.state = 'pending' AND o.next_attempt_at <= ? AND o.lease_until <= ?
                       AND o.id = (SELECT min(p.id) FROM outbox AS p WHERE p.transaction_id = o.transaction_id AND p.state = 'pending')
                     ORDER BY o.id LIMIT ?)
                 RETURNING \(Self.outboxColumns)
-                """, [.integer(leaseUntil), .integer(now), .integer(now), .integer(Int64(limit))])
+                """, [.int(leaseUntil), .int(now), .int(now), .int(Int64(limit))])
                 .compactMap(Self.outboxEntry).sorted { $0.id < $1.id }
         }
     }
 
     public func recordAttempt(id: Int64, state: String, attempts: Int, nextAttemptAt: Int64, error: String?) async throws {
         try await write { db in
-            try db.query("UPDATE outbox SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?, lease_until = 0 WHERE id = ?",
-                         [.text(state), .integer(Int64(attempts)), .integer(nextAttemptAt), error.map(SQLValue.text) ?? .null,
-                          .integer(id)])
+            try await db.query("UPDATE outbox SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?, lease_until = 0 WHERE id = ?",
+                         [.text(state), .int(Int64(attempts)), .int(nextAttemptAt), error.map(SQLValue.text) ?? .null,
+                          .int(id)])
         }
     }
 
     public func notifications(transactionID: String?) async throws -> [OutboxEntry] {
-        try await run { db in
+        try await read { db in
             if let transactionID {
-                return try db.query("SELECT \(Self.outboxColumns) FROM outbox WHERE transaction_id = ? ORDER BY id",
+                return try await db.query("SELECT \(Self.outboxColumns) FROM outbox WHERE transaction_id = ? ORDER BY id",
                                     [.text(transactionID)]).compactMap(Self.outboxEntry)
             }
-            return try db.query("SELECT \(Self.outboxColumns) FROM outbox ORDER BY id").compactMap(Self.outboxEntry)
+            return try await db.query("SELECT \(Self.outboxColumns) FROM outbox ORDER BY id").compactMap(Self.outboxEntry)
         }
     }
 
     public func chargeCount() async throws -> Int {
-        try await run { db in Int(try db.query("SELECT count(*) FROM charges").first?.first?.int ?? 0) }
+        try await read { db in Int(try await db.query("SELECT count(*) FROM charges").first?.first?.int ?? 0) }
     }
 
-    /// Closes the database (after the work queued so far).
+    /// Closes the database: writes queued so far are still committed, later ones and
+    /// every later read fail.
     public func close() {
-        queue.sync { database = nil }
+        let idle = state.withLockedValue { queue -> Bool in
+            queue.closed = true
+            return !queue.draining
+        }
+        let writer = writer, reader = reader, state = state
+        Task {
+            if !idle {
+                while state.withLockedValue(\.draining) { try? await Task.sleep(for: .milliseconds(5)) }
+            }
+            await writer.close()
+            await reader.close()
+        }
     }
 }
