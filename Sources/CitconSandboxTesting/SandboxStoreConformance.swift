@@ -26,6 +26,7 @@ public enum SandboxStoreConformance {
         check("a charge is found by id and by charge token", chargeLookup),
         check("a reference is claimed once, by charges and operations alike", referencesOnce),
         check("racing writers claim a reference exactly once", racingReferences),
+        check("many charges written at once are each kept whole, duplicates refused", concurrentCharges),
         check("an update that throws changes nothing", failedUpdate),
         check("a status change with an IPN URL writes one outbox entry; no change, none", outboxPerChange),
         check("due IPNs: the oldest pending one per transaction, when due", dueInOrder),
@@ -118,6 +119,34 @@ public enum SandboxStoreConformance {
             return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         try expect(wins == 1, "\(wins) of 16 racing writers claimed one reference")
+    }
+
+    static func concurrentCharges(_ store: any SandboxStore) async throws {
+        // 96 writers at once: 64 distinct references, and 32 that repeat one of them.
+        let refused = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<96 {
+                group.addTask {
+                    do {
+                        try await store.insertCharge(charge("5\(index)", reference: "batch-\(index % 64)"))
+                        return false
+                    } catch let error as APIError where error.code == .duplicateReference {
+                        return true
+                    }
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        try expect(refused == 32, "\(refused) of 32 repeated references were refused")
+        let count = try await store.chargeCount()
+        try expect(count == 64, "\(count) charges kept, expected 64")
+        var kept = 0
+        for index in 0..<96 {
+            guard let found = try await store.charge(id: "5\(index)") else { continue }
+            kept += 1
+            try expect(found == charge("5\(index)", reference: "batch-\(index % 64)"), "charge 5\(index) differs from the one inserted")
+            try expect(try await store.charge(chargeToken: "ct-5\(index)") == found, "charge 5\(index) not found by its token")
+        }
+        try expect(kept == 64, "\(kept) charges found by id, expected 64")
     }
 
     struct Refusal: Error {}

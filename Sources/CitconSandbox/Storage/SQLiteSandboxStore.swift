@@ -31,9 +31,14 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         var closed = false
     }
 
-    /// A write waiting for the next commit.
+    /// A write waiting for the next commit: a new charge (the commonest write, which
+    /// neighbours in a batch insert together), or any other write, run in a savepoint.
     private struct WriteJob: Sendable {
-        let body: @Sendable (SQLiteDatabase) async throws -> Void
+        enum Work: Sendable {
+            case charge(ChargeRecord, document: Data)
+            case body(@Sendable (SQLiteDatabase) async throws -> Void)
+        }
+        let work: Work
         let finish: @Sendable ((any Error)?) -> Void
     }
 
@@ -98,7 +103,7 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
     private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteDatabase) async throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let box = ResultBox<T>()
-            let job = WriteJob(body: { db in box.value = try await body(db) }, finish: { error in
+            enqueue(WriteJob(work: .body { db in box.value = try await body(db) }, finish: { error in
                 if let error {
                     continuation.resume(throwing: error)
                 } else if let value = box.value {
@@ -106,19 +111,23 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
                 } else {
                     continuation.resume(throwing: SQLiteStoreError(description: "a write produced no result"))
                 }
-            })
-            let start = state.withLockedValue { queue -> Bool? in
-                guard !queue.closed else { return nil }
-                queue.pending.append(job)
-                guard !queue.draining else { return false }
-                queue.draining = true
-                return true
-            }
-            switch start {
-            case nil: job.finish(Self.closedError)
-            case true?: Task { await self.drain() }
-            case false?: break
-            }
+            }))
+        }
+    }
+
+    /// Queues `job` and starts a drain unless one runs.
+    private func enqueue(_ job: WriteJob) {
+        let start = state.withLockedValue { queue -> Bool? in
+            guard !queue.closed else { return nil }
+            queue.pending.append(job)
+            guard !queue.draining else { return false }
+            queue.draining = true
+            return true
+        }
+        switch start {
+        case nil: job.finish(Self.closedError)
+        case true?: Task { await self.drain() }
+        case false?: break
         }
     }
 
@@ -137,21 +146,36 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         }
     }
 
-    /// Runs `jobs` in one transaction, each in its own savepoint, and answers each.
+    /// Runs `jobs` in one transaction and answers each: neighbouring new charges in two
+    /// statements for all of them (see ``insertCharges(_:into:)``), every other write in
+    /// its own savepoint, so that a failing write rolls back only itself.
     private func commit(_ jobs: [WriteJob]) async {
         let db = writer
         var errors = [Error?](repeating: nil, count: jobs.count)
         do {
             try await db.execute("BEGIN IMMEDIATE")
-            for (index, job) in jobs.enumerated() {
-                try await db.execute("SAVEPOINT write")
-                do {
-                    try await job.body(db)
-                    try await db.execute("RELEASE write")
-                } catch {
-                    errors[index] = error
-                    try await db.execute("ROLLBACK TO write")
-                    try await db.execute("RELEASE write")
+            var index = jobs.startIndex
+            while index < jobs.endIndex {
+                if case .body(let body) = jobs[index].work {
+                    try await db.execute("SAVEPOINT write")
+                    do {
+                        try await body(db)
+                        try await db.execute("RELEASE write")
+                    } catch {
+                        errors[index] = error
+                        try await db.execute("ROLLBACK TO write")
+                        try await db.execute("RELEASE write")
+                    }
+                    index += 1
+                    continue
+                }
+                var charges: [(offset: Int, charge: ChargeRecord, document: Data)] = []
+                while index < jobs.endIndex, case .charge(let charge, let document) = jobs[index].work {
+                    charges.append((index, charge, document))
+                    index += 1
+                }
+                for (offset, error) in try await Self.insertCharges(charges.map { ($0.charge, $0.document) }, into: db) {
+                    errors[charges[offset].offset] = error
                 }
             }
             try await db.execute("COMMIT")
@@ -160,6 +184,37 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
             for index in errors.indices where errors[index] == nil { errors[index] = error }
         }
         for (job, error) in zip(jobs, errors) { job.finish(error) }
+    }
+
+    /// Inserts new charges in two statements whatever their number: one claims their
+    /// references (`ON CONFLICT DO NOTHING RETURNING` tells which were free), one
+    /// inserts the charges whose reference was claimed. Returns the refusals, by
+    /// position: a reference used before, or twice in the batch (the first wins).
+    private static func insertCharges(_ charges: [(ChargeRecord, Data)],
+                                      into db: SQLiteDatabase) async throws -> [(Int, APIError)] {
+        let claimed = try await db.query(
+            "INSERT INTO refs(reference, transaction_id) VALUES "
+                + Array(repeating: "(?, ?)", count: charges.count).joined(separator: ", ")
+                + " ON CONFLICT(reference) DO NOTHING RETURNING transaction_id",
+            charges.flatMap { charge, _ in [SQLValue.text(charge.reference), .text(charge.id)] })
+        let won = Set(claimed.compactMap { $0.first?.string })
+        let inserted = charges.filter { won.contains($0.0.id) }
+        if !inserted.isEmpty {
+            try await db.query(
+                "INSERT INTO charges(id, charge_token, status, expires_at, doc) VALUES "
+                    + Array(repeating: "(?, ?, ?, ?, ?)", count: inserted.count).joined(separator: ", "),
+                inserted.flatMap { charge, document in
+                    [SQLValue.text(charge.id), .text(charge.chargeToken), .text(charge.status.rawValue),
+                     .int(charge.expiresAt), .bytes(document)]
+                })
+        }
+        return charges.enumerated().compactMap { offset, element in
+            won.contains(element.0.id) ? nil : (offset, duplicateReference(element.0.reference))
+        }
+    }
+
+    private static func duplicateReference(_ reference: String) -> APIError {
+        APIError(.duplicateReference, "reference: '\(reference)' was used before (duplicate request)")
     }
 
     private static let decoder = JSONDecoder()
@@ -226,12 +281,11 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
     }
 
     public func insertCharge(_ charge: ChargeRecord) async throws {
-        let doc = try Self.encoder.encode(charge)
-        try await write { db in
-            try await Self.claim(charge.reference, for: charge.id, in: db)
-            try await db.query("INSERT INTO charges(id, charge_token, status, expires_at, doc) VALUES(?, ?, ?, ?, ?)",
-                         [.text(charge.id), .text(charge.chargeToken), .text(charge.status.rawValue),
-                          .int(charge.expiresAt), .bytes(doc)])
+        let document = try Self.encoder.encode(charge)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            enqueue(WriteJob(work: .charge(charge, document: document), finish: { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }))
         }
     }
 
@@ -239,7 +293,7 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         do {
             try await db.query("INSERT INTO refs(reference, transaction_id) VALUES(?, ?)", [.text(reference), .text(id)])
         } catch where error.isSQLiteConstraint {
-            throw APIError(.duplicateReference, "reference: '\(reference)' was used before (duplicate request)")
+            throw duplicateReference(reference)
         }
     }
 

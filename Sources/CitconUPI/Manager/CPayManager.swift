@@ -559,24 +559,9 @@ public final class CPayManager: @unchecked Sendable {
     /// The synchronous result for a checked transaction. Cancelled payments carry the
     /// documented cancellation code `-2`; declined and expired ones `-1`.
     public static func result(from check: CPayCheck) -> CPayResult {
-        var data = CPayResultData()
-        let source = check.data
-        data.id = source?.id
-        data.object = source?.object
-        data.reference = source?.reference
-        data.amount = source?.amount
-        data.amountCaptured = source?.amountCaptured
-        data.amountRefunded = source?.amountRefunded
-        data.currency = source?.currency
-        data.country = source?.country
-        data.autoCapture = source?.autoCapture
-        data.status = source?.status
-        data.timeCreated = source?.timeCreated
-        data.timeAuthorized = source?.timeAuthorized
-        data.timeCaptured = source?.timeCaptured
-        data.payment = CPayResultDataPayment(method: source?.payment?.method)
+        var data = check.data ?? CPayResultData()
         var status = "fail"
-        switch source?.status {
+        switch data.status {
         case .succeeded?, .authorized?:
             status = check.status
         case .canceled?:
@@ -589,10 +574,10 @@ public final class CPayManager: @unchecked Sendable {
             data.code = CPayClientCode.commonError.rawValue
             data.message = "payment expired before it was completed"
         default:
-            data.code = source?.code ?? CPayClientCode.commonError.rawValue
-            data.message = source?.message ?? "payment not completed (status \(source?.status?.rawValue ?? "unknown"))"
+            data.code = data.code ?? CPayClientCode.commonError.rawValue
+            data.message = data.message ?? "payment not completed (status \(data.status?.rawValue ?? "unknown"))"
         }
-        return CPayResult(status: status, version: check.version, data: data)
+        return CPayResult(status: status, app: check.app, version: check.version, data: data)
     }
 
     /// A `fail` result for an error.
@@ -604,12 +589,7 @@ public final class CPayManager: @unchecked Sendable {
         return CPayResult(status: "fail", version: UPIWire.version, data: data)
     }
 
-    /// A `fail` check for an error.
-    public static func failureCheck(_ error: any Error) -> CPayCheck {
-        var data = CPayCheckData()
-        let error = error as? CPayError ?? .malformedResponse("\(error)")
-        data.code = error.code
-        data.message = error.description
-        return CPayCheck(status: "fail", version: UPIWire.version, data: data)
-    }
+    /// A `fail` check for an error (the same value as ``failure(_:)``: a check and a
+    /// result are one type).
+    public static func failureCheck(_ error: any Error) -> CPayCheck { failure(error) }
 }
