@@ -100,8 +100,10 @@ let package = Package(
         .executableTarget(name: "LinkageProbe", dependencies: ["ChargeKit", "CitconUPI"], path: "Tests/LinkageProbe"),
         // The PostgreSQL store against a real server (CHARGEKIT_POSTGRES_URL; skipped without it).
         .testTarget(name: "ChargeKitPostgresTests", dependencies: ["ChargeKitPostgres", "ChargeKitTesting", "ChargeKit"]),
-        // Drives the built `chargekit` executable as real processes (no package dependency).
-        .testTarget(name: "ChargeKitCLITests"),
+        // Drives the built `chargekit` executable as real processes (no library of the package linked).
+        .testTarget(name: "ChargeKitCLITests", dependencies: ["ProcessSupport"]),
+        // Test support shared by the test targets that run `chargekit` as a process.
+        .target(name: "ProcessSupport", path: "Tests/ProcessSupport"),
         .testTarget(
             name: "CitconUPITests",
             dependencies: ["CitconUPI", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -109,6 +111,7 @@ let package = Package(
         .testTarget(
             name: "CitconSandboxTests",
             dependencies: [
+                "ProcessSupport",
                 "CitconUPI",
                 "CitconSandbox",
                 "CitconSandboxTesting",

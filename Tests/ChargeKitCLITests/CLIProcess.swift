@@ -1,18 +1,12 @@
 import Foundation
+import ProcessSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The built `chargekit` executable (next to the test bundle; `swift test` builds it).
 enum CLI {
-    static var executable: URL {
-        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("chargekit")
-        if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/chargekit")
-    }
+    static var executable: URL { ChargekitExecutable.url }
 
     struct Outcome: Sendable {
         var status: Int32

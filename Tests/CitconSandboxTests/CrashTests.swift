@@ -2,6 +2,7 @@ import CitconSandbox
 import CitconSandboxTesting
 import CitconUPI
 import Foundation
+import ProcessSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -14,14 +15,7 @@ final class ServerProcess: @unchecked Sendable {
     private var output = ""
 
     /// The built `chargekit` next to the test bundle (swift build / swift test build it).
-    static var executable: URL {
-        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("chargekit")
-        if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/chargekit")
-    }
+    static var executable: URL { ChargekitExecutable.url }
 
     init(arguments: [String]) throws {
         process.executableURL = Self.executable
