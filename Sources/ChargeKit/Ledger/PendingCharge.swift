@@ -1,21 +1,5 @@
 import Foundation
 
-/// What a hand-off asked the payment app to do. Only ``charge`` is a sale: a refund,
-/// a query or opening the app is never reported as an approved sale.
-public enum HandoffOperation: String, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
-    /// Take a payment (every Credit Card Terminal, SumUp and Zettle 1.0 request, and
-    /// `izettle://api/payment/charge`).
-    case charge
-    /// Give money back (`izettle://api/payment/refund`).
-    case refund
-    /// Ask about an earlier payment (`izettle://api/payment/query`).
-    case query
-    /// Open the payment app (`izettle://api/open`).
-    case open
-
-    public var description: String { rawValue }
-}
-
 /// What the ledger remembers of a charge it handed off: enough to recognise the one
 /// callback that answers it, and to check that the answer fits what was asked.
 ///
@@ -146,80 +130,5 @@ public struct PendingCharge: Hashable, Sendable, Codable {
         fileMakerFormat = try container.decodeIfPresent(Bool.self, forKey: .fileMakerFormat) ?? false
         consumedAt = try container.decodeIfPresent(Date.self, forKey: .consumedAt)
         acceptedCallback = try container.decodeIfPresent(String.self, forKey: .acceptedCallback)
-    }
-}
-
-/// What a provider's request builder hands the ledger: the request URL and the facts
-/// a callback will be checked against.
-public struct HandoffRequest: Hashable, Sendable {
-    /// The provider.
-    public var provider: PaymentProvider
-    /// What is asked.
-    public var operation: HandoffOperation
-    /// The URL that opens the payment app, nonce included.
-    public var url: String
-    /// The amount asked, before tax and tip.
-    public var amount: Money?
-    /// Whether the amount may not be changed in the payment app.
-    public var amountFixed: Bool
-    /// The tax rate asked, as sent.
-    public var taxRate: String?
-    /// The currency asked.
-    public var currency: Currency?
-    /// Extra parameters that must come back untouched.
-    public var extras: [QueryItem]
-    /// The callback URLs as given (before extras and nonce were appended).
-    public var callbackURLs: [String]
-    /// The URL only failures may arrive on, when it differs from the success URL.
-    public var failureURL: String?
-    /// Whether the callback URLs carry `chargekit-callback` markers.
-    public var marksCallbacks: Bool
-    /// The provider's echoed reference, if any.
-    public var reference: String?
-    /// Whether a FileMaker-format answer was asked.
-    public var fileMakerFormat: Bool
-
-    /// Makes a hand-off description.
-    public init(
-        provider: PaymentProvider, operation: HandoffOperation = .charge, url: String, amount: Money?,
-        amountFixed: Bool = false, taxRate: String? = nil, currency: Currency?, extras: [QueryItem],
-        callbackURLs: [String], failureURL: String? = nil, marksCallbacks: Bool = false, reference: String? = nil,
-        fileMakerFormat: Bool = false
-    ) {
-        self.provider = provider
-        self.operation = operation
-        self.url = url
-        self.amount = amount
-        self.amountFixed = amountFixed
-        self.taxRate = taxRate
-        self.currency = currency
-        self.extras = extras
-        self.callbackURLs = callbackURLs
-        self.failureURL = failureURL
-        self.marksCallbacks = marksCallbacks
-        self.reference = reference
-        self.fileMakerFormat = fileMakerFormat
-    }
-}
-
-/// Something the ledger noticed about an accepted callback that the app should look at.
-public enum VerificationFlag: Hashable, Sendable, Codable, CustomStringConvertible {
-    /// The approved amount before tax and tip is lower than the amount asked
-    /// (the user changed it in the payment app).
-    case amountBelowRequested(requested: Money, approved: Money)
-    /// The approved amount before tax and tip is higher than the amount asked.
-    case amountAboveRequested(requested: Money, approved: Money)
-    /// The callback carried no amount to compare with the one asked.
-    case amountNotReported
-
-    public var description: String {
-        switch self {
-        case .amountBelowRequested(let requested, let approved):
-            return "approved amount \(approved) is below the \(requested) requested"
-        case .amountAboveRequested(let requested, let approved):
-            return "approved amount \(approved) is above the \(requested) requested"
-        case .amountNotReported:
-            return "the payment app reported no amount to compare with the request"
-        }
     }
 }

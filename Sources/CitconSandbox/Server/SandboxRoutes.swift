@@ -226,45 +226,6 @@ struct SandboxRoutes: Sendable {
     }
 }
 
-/// The request context of the sandbox: the access token that authenticated the call,
-/// filled by ``TokenAuthentication`` before the route runs.
-struct SandboxRequestContext: RequestContext {
-    var coreContext: CoreRequestContextStorage
-    /// The caller's access token, for the `/v1/` operations that need one.
-    var token: AccessTokenRecord?
-
-    init(source: ApplicationRequestContextSource) {
-        coreContext = .init(source: source)
-    }
-
-    /// The caller's token (`4010` when the middleware found none).
-    func requireToken() throws(APIError) -> AccessTokenRecord {
-        guard let token else { throw APIError(.unauthorized, "Authorization: 'Bearer <access token>' is required") }
-        return token
-    }
-}
-
-/// Authenticates the `/v1/` operations that take an access token: looks the bearer
-/// token up (unknown or expired is `4010`) and puts it in the request context, the way
-/// hummingbird-auth's authenticators fill theirs. The routes check its permissions.
-struct TokenAuthentication: RouterMiddleware {
-    typealias Context = SandboxRequestContext
-    let api: SandboxAPI
-
-    /// The paths that take no access token (the merchant key, or nothing).
-    static let open: Set<String> = ["/v1/access-tokens", "/v1/health"]
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let path = request.uri.path
-        guard path.hasPrefix("/v1/"), !Self.open.contains(path),
-              SandboxRoutes.routes.contains(where: { $0.method == request.method.rawValue && SandboxRoutes.matches($0.path, path) })
-        else { return try await next(request, context) }
-        var context = context
-        context.token = try await api.authenticate(request.headers[.authorization])
-        return try await next(request, context)
-    }
-}
-
 /// An ``APIError`` answers for itself: the `fail` envelope with its code and HTTP
 /// status (a refused body also closes the connection).
 extension APIError: HTTPResponseError {
@@ -274,40 +235,6 @@ extension APIError: HTTPResponseError {
         let response = SandboxRoutes.failure(self)
         return code == .bodyTooLarge ? SandboxRoutes.closing(response) : response
     }
-}
-
-/// Answers an unknown route (`404`, code `4004`) or a known path with the wrong method
-/// (`405` with `Allow`, code `4050`) in the UPI envelope, like every other answer.
-struct UnknownRoutes: RouterMiddleware {
-    typealias Context = SandboxRequestContext
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch let error as HTTPError where error.status == .notFound {
-            let path = request.uri.path
-            let allowed = SandboxRoutes.routes.filter { SandboxRoutes.matches($0.path, path) }.map(\.method)
-            guard allowed.isEmpty else {
-                var response = SandboxRoutes.failure(APIError(.methodNotAllowed,
-                    "method: \(request.method.rawValue) is not allowed on \(path) (\(allowed.joined(separator: ", ")))"))
-                response.headers[.allow] = allowed.joined(separator: ", ")
-                return response
-            }
-            return SandboxRoutes.failure(APIError(.notFound, "path: no route \(request.method.rawValue) \(path)"))
-        }
-    }
-}
-
-/// The wallet form's anti-forgery tokens: derived from the charge id and a secret the
-/// sandbox keeps in its database, so that every instance of a shared sandbox renders
-/// and checks the same token (a page served by one instance may be posted to another)
-/// and nothing is held in memory. Another site cannot compute it without the secret.
-struct FormTokens: Sendable {
-    let secret: String
-
-    func token(for id: String) -> String { String(SHA256.hex(secret + "\u{0}" + id).prefix(32)) }
-
-    func check(_ token: String, for id: String) -> Bool { constantTimeEquals(self.token(for: id), token) }
 }
 
 extension HTTPField.Name {
