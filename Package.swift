@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `swift package generate-documentation` (scripts/docs.sh); a plugin, linked by nothing.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // SDK libraries: Foundation only (an iOS app that links them links nothing else).
@@ -102,6 +104,11 @@ let package = Package(
         .testTarget(name: "ChargeKitPostgresTests", dependencies: ["ChargeKitPostgres", "ChargeKitTesting", "ChargeKit"]),
         // Drives the built `chargekit` executable as real processes (no library of the package linked).
         .testTarget(name: "ChargeKitCLITests", dependencies: ["ProcessSupport"]),
+        // Every ```swift sample of the DocC articles and the README (scripts/doc-samples.py).
+        .testTarget(
+            name: "DocumentationSamples",
+            dependencies: ["ChargeKit", "CitconUPI", "ChargeKitSimulators", "ChargeKitTesting", "ChargeKitPostgres"]
+        ),
         // Test support shared by the test targets that run `chargekit` as a process.
         .target(name: "ProcessSupport", path: "Tests/ProcessSupport"),
         .testTarget(

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// A ``LedgerStore`` on PostgreSQL, for a checkout whose callbacks land on whichever of
+/// A `LedgerStore` on PostgreSQL, for a checkout whose callbacks land on whichever of
 /// several server instances the load balancer picks: every instance shares one table,
 /// and each callback is still accepted exactly once.
 ///
@@ -35,11 +35,13 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
 
     /// Connects to `url` (`postgres://user[:password]@host[:port]/database`), migrates
     /// the schema and returns the store.
-    /// - Parameter tablePrefix: 1 to 30 lower-case letters, digits or `_`, starting with
-    ///   a letter or `_`.
-    /// - Throws: ``ChargeKitError/invalidURL(_:rule:)`` or ``ChargeKitError/invalidField(_:rule:)``
-    ///   for a bad URL or prefix, ``ChargeKitError/storage(_:)`` when the database cannot be reached.
-    /// - Parameter connectTimeout: how long to wait for the first answer of the server.
+    /// - Parameters:
+    ///   - url: the database, as above.
+    ///   - tablePrefix: 1 to 30 lower-case letters, digits or `_`, starting with a letter or `_`.
+    ///   - maximumOutstanding: the most outstanding charges before new ones are refused.
+    ///   - connectTimeout: how long to wait for the first answer of the server.
+    /// - Throws: `ChargeKitError.invalidURL(_:rule:)` or `ChargeKitError.invalidField(_:rule:)`
+    ///   for a bad URL or prefix, `ChargeKitError.storage(_:)` when the database cannot be reached.
     public static func connect(url: String, tablePrefix: String = "chargekit_", maximumOutstanding: Int = 100_000,
                                connectTimeout: Duration = .seconds(10)) async throws(ChargeKitError) -> PostgresLedgerStore {
         let store = try PostgresLedgerStore(url: url, tablePrefix: tablePrefix, maximumOutstanding: maximumOutstanding)

@@ -12,7 +12,7 @@ import Foundation
 /// number of decimals (``formatted``).
 ///
 /// Rounding happens only where asked for, with a stated ``RoundingRule``
-/// (``init(rounding:currency:rule:)``); the default everywhere in ChargeKit is
+/// (``init(rounding:currency:rule:field:)``); the default everywhere in ChargeKit is
 /// ``RoundingRule/halfUp`` (a half is rounded away from zero).
 public struct Money: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The amount as a count of the currency's minor units.

@@ -121,7 +121,7 @@ public struct QueryURL: Hashable, Sendable {
     ///
     /// Empty segments (`a=1&&b=2`, a trailing `&`) carry nothing and are skipped; a
     /// segment without `=` is a name with an empty value. Names and values are decoded
-    /// with ``PercentEncoding/decode(_:field:)-(String,_)``.
+    /// with `PercentEncoding.decode(_:field:)`.
     /// - Throws: ``ChargeKitError/urlTooLong(limit:)`` over `maximumLength` bytes,
     ///   ``ChargeKitError/invalidURL(_:rule:)`` without a `scheme:` or with spaces or
     ///   control characters, and decoding errors naming the item.

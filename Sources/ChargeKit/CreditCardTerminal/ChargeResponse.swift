@@ -76,7 +76,9 @@ extension CreditCardTerminal {
         ]
 
         /// Parses and validates a callback URL.
-        /// - Parameter maximumLength: the bound on the URL's length in bytes.
+        /// - Parameters:
+        ///   - url: the URL Credit Card Terminal opened the app with.
+        ///   - maximumLength: the bound on the URL's length in bytes.
         /// - Throws: ``ChargeKitError`` naming the first field that breaks a rule.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
             try self.init(QueryURL(parsing: url, maximumLength: maximumLength))

@@ -2,11 +2,11 @@
 ///
 /// ``charge(_:via:)`` (or a provider-specific `submit`) records the request in the
 /// ledger, opens the payment app through the ``URLOpener``, and returns when
-/// ``handle(url:)`` receives the matching, verified callback. A callback that is
+/// ``handle(url:provider:)`` receives the matching, verified callback. A callback that is
 /// forged, replayed, stale or does not fit its request never completes a waiting call.
 ///
 /// After a restart the coordinator that asked is gone but the ledger is not: a new
-/// coordinator's ``handle(url:)`` still verifies the callback and returns the result.
+/// coordinator's ``handle(url:provider:)`` still verifies the callback and returns the result.
 public actor PaymentCoordinator {
     /// The ledger every charge is recorded in.
     public let ledger: ChargeLedger
@@ -65,7 +65,9 @@ public actor PaymentCoordinator {
     /// Verifies it in the ledger (the nonce it carries names the charge, and so the
     /// provider whose rules parse it), completes the call waiting for it if there is
     /// one, in this coordinator or any other sharing the ledger, and returns the result.
-    /// - Parameter provider: when given, the callback must be for that provider.
+    /// - Parameters:
+    ///   - url: the URL the app was opened with.
+    ///   - provider: when given, the callback must be for that provider.
     /// - Throws: the parse or ledger error; a refused callback completes nothing.
     @discardableResult
     public func handle(url: String, provider: PaymentProvider? = nil) async throws(ChargeKitError) -> PaymentResult {

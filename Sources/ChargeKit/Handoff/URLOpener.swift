@@ -1,4 +1,4 @@
-/// Opens a URL in another app. On Apple platforms ``UIApplicationOpener`` does it with
+/// Opens a URL in another app. On Apple platforms `UIApplicationOpener` does it with
 /// `UIApplication`; elsewhere (tests, command-line tools, simulators) pass your own.
 public protocol URLOpener: Sendable {
     /// Opens `url`.

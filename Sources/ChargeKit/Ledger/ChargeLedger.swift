@@ -74,7 +74,9 @@ public actor ChargeLedger {
     ///
     /// Because the provider comes from the charge, an extra parameter of the app's own
     /// is never mistaken for another provider's field.
-    /// - Parameter provider: when given, the callback must be for that provider.
+    /// - Parameters:
+    ///   - url: the URL the app was opened with.
+    ///   - provider: when given, the callback must be for that provider.
     /// - Throws: ``ChargeKitError/missingNonce(field:)``, ``ChargeKitError/unknownNonce``
     ///   (forged), ``ChargeKitError/replayedNonce``, ``ChargeKitError/expiredNonce``,
     ///   ``ChargeKitError/mismatch(field:rule:)``, or the parser's error. A refused

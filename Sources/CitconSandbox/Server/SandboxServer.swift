@@ -148,7 +148,9 @@ public final class RunningSandbox: Sendable {
     }
 
     /// Starts a sandbox and returns once it accepts connections.
-    /// - Parameter store: the storage (SQLite at `configuration.databasePath` when `nil`).
+    /// - Parameters:
+    ///   - configuration: where it listens and how it behaves.
+    ///   - store: the storage (SQLite at `configuration.databasePath` when `nil`).
     public static func start(_ configuration: SandboxConfiguration, store: (any SandboxStore)? = nil) async throws -> RunningSandbox {
         let server = try await SandboxServer(configuration: configuration, store: store)
         let runner = try await ServiceRunner<SandboxInfo>.start(logger: Logger(label: "chargekit.sandbox")) { ready in

@@ -16,7 +16,7 @@ import FoundationNetworking
 /// Flow of ``requestOrder(_:callback:)``: validate the order (no network call for a
 /// bad one) → confirm its charge token (`POST /v1/charges/{charge-token}`) → post
 /// ``ORDER_CONFIRMED()`` → remember the order in the pending-order store → open the
-/// wallet through the ``URLOpener`` → wait until the app is reopened on its return URL
+/// wallet through the `URLOpener` → wait until the app is reopened on its return URL
 /// (``handle(url:)``) → inquire the transaction (the URL's own status is never
 /// trusted) → deliver the ``CPayResult`` → post ``NTFY_ASYNC()`` with the ``CPayCheck``.
 ///

@@ -1,9 +1,9 @@
 import ChargeKit
 
-/// Why a Citcon UPI call failed. Field problems reuse ChargeKit's ``ChargeKitError``,
+/// Why a Citcon UPI call failed. Field problems reuse ChargeKit's `ChargeKitError`,
 /// which names the field (`transaction.amount`, `scheme`…).
 ///
-/// Like ``ChargeKitError``, this enum is not frozen: a minor release may add a case,
+/// Like `ChargeKitError`, this enum is not frozen: a minor release may add a case,
 /// so keep a `default:` branch when you switch over it. The server's codes are open
 /// by nature (``server(code:message:httpStatus:)`` carries any code); match the
 /// documented ones through ``apiCode``, whose ``UPIWire/Code`` also grows.

@@ -14,7 +14,7 @@ public enum CPayClientCode: OpenWireValue {
     /// Any other code; see the message.
     case other(String)
 
-    /// The documented codes (``OpenWireValue``).
+    /// The documented codes (`OpenWireValue`).
     public static let documented: [CPayClientCode] = [.success, .commonError, .cancelled, .walletCancelled]
 
     /// Reads a wire value.

@@ -23,7 +23,7 @@ public enum CPayStatus: OpenWireValue {
     /// Every known status.
     public static let known: [CPayStatus] = [.succeeded, .failed, .initiated, .authorized, .pending, .canceled, .expired]
 
-    /// The documented statuses (``OpenWireValue``).
+    /// The documented statuses (`OpenWireValue`).
     public static var documented: [CPayStatus] { known }
 
     /// A status this SDK does not know, kept as sent.
