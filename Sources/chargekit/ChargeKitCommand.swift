@@ -26,6 +26,51 @@ func refuse(_ error: ChargeKitError) -> ExitCode {
     }
 }
 
+extension ParsableCommand {
+    /// Runs a command's work so that an invalid flag or value found there (a
+    /// `ValidationError`) exits 64 with this subcommand's own usage line, as one found
+    /// while parsing does, instead of the root command's.
+    static func withOwnUsage(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let error as ValidationError {
+            let usage = ChargeKitCommand.usageString(for: Self.self)
+            let name = CommandParserPath.name(of: Self.self)
+            FileHandle.standardError.write(Data("""
+                Error: \(error.message.escapedForTerminal)
+                Usage: \(usage)
+                  See '\(name) --help' for more information.
+
+                """.utf8))
+            throw ExitCode(64)
+        }
+    }
+}
+
+/// The full name of a subcommand (`chargekit request ccterminal`), from the tree.
+enum CommandParserPath {
+    static func name(of command: ParsableCommand.Type) -> String {
+        func path(from node: ParsableCommand.Type) -> [String]? {
+            let name = node.configuration.commandName ?? String(describing: node).lowercased()
+            if node == command { return [name] }
+            for child in node.configuration.subcommands {
+                if let rest = path(from: child) { return [name] + rest }
+            }
+            return nil
+        }
+        return (path(from: ChargeKitCommand.self) ?? ["chargekit"]).joined(separator: " ")
+    }
+}
+
+/// An invalid value for a request (a field that breaks the app's rules) is a usage
+/// error, exit 64; a storage failure keeps its own status (65 corrupt, 74 I/O).
+func invalidValue(_ error: ChargeKitError) -> any Error {
+    switch error {
+    case .corruptStorage, .storage, .storageFull: return refuse(error)
+    default: return ValidationError(error.description)
+    }
+}
+
 /// Runs `body`, turning a ChargeKitError into exit status 2 with the reason on stderr.
 func refusing<T>(_ body: () async throws(ChargeKitError) -> T) async throws -> T {
     do throws(ChargeKitError) {

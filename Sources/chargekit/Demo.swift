@@ -17,65 +17,67 @@ struct Demo: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard let provider = self.provider.paymentProvider else {
-            try await CitconDemo.run()
-            return
+        try await Self.withOwnUsage {
+            guard let provider = self.provider.paymentProvider else {
+                try await CitconDemo.run()
+                return
+            }
+            let ledger = ChargeLedger()
+            let box = CoordinatorBox()
+            let device = SimulatedDevice(sumUp: SumUpSimulator(merchantCurrency: "USD"), zettle: ZettleSimulator(accountCurrency: "USD")) { url in
+                print("  <- payment app opens: \(url)")
+                await box.handle(url)
+            }
+            let coordinator = PaymentCoordinator(ledger: ledger, opener: device)
+            await box.set(coordinator)
+
+            let app: PaymentApp
+            switch provider {
+            case .creditCardTerminal:
+                var template = CreditCardTerminal.ChargeRequest()
+                template.taxRate = .percent("8.5")
+                template.returnAppName = "ChargeDemo"
+                app = .creditCardTerminal(returnURL: "com-innerfence-ChargeDemo://chargeResponse", template: template)
+            case .sumUp:
+                app = .sumUp(affiliateKey: "YOUR-AFFILIATE-KEY", callbackURL: "com-innerfence-ChargeDemo://chargeResponse")
+            case .zettle:
+                app = .zettle(apiKey: "YOUR-API-KEY", source: "ChargeDemo", callbackURL: "com-innerfence-ChargeDemo://chargeResponse")
+            }
+            let order = ChargeOrder(
+                amount: Money(minorUnits: 5000, currency: .usd), description: "Test transaction", reference: "321",
+                extras: [QueryItem("record_id", "123")]
+            )
+
+            print("ChargeDemo with \(provider) (simulated)")
+            print("1. Charge 50.00 USD, \"Test transaction\", invoice 321\(provider == .creditCardTerminal ? ", tax rate 8.5" : ""), record_id=123")
+            let approved = try await charge(coordinator, order, app)
+            guard approved.outcome == .approved, case let callback = approved.callback else { throw ExitCode.failure }
+            print("   verified: matched nonce \(approved.charge.nonce) in the ledger and consumed it")
+            print("   record: \(callback.extraItems.first { $0.name == "record_id" }?.value ?? "?")")
+            print("   transaction id: \(callback.transactionID ?? "(none sent)")")
+            if case .creditCardTerminal(let response) = callback {
+                print("   amount: \(response.amount?.description ?? "?") (tax \(response.taxAmount?.formatted ?? "0.00") at \(response.taxRate ?? "-")%)")
+                print("   card: \(response.cardType?.wireValue ?? "?") \(response.redactedCardNumber ?? "?")")
+            } else {
+                print("   amount: \(approved.charge.amount?.description ?? "?")")
+            }
+            let replay = await device.delivered.last ?? ""
+
+            print("2. The same charge again, declined by the card")
+            await device.setOutcome(.declined)
+            let declined = try await charge(coordinator, order, app)
+            print("   outcome: \(declined.outcome) (provider status \(declined.providerStatus)), verified")
+            await device.setOutcome(.approved)
+
+            print("3. A forged callback claiming approval")
+            let forged = Self.forgery(provider)
+            print("   -> \(forged)")
+            await expectRefusal(coordinator, forged)
+
+            print("4. The first approval replayed")
+            await expectRefusal(coordinator, replay)
+            print("Approved, declined and forged callbacks were told apart.")
         }
-        let ledger = ChargeLedger()
-        let box = CoordinatorBox()
-        let device = SimulatedDevice(sumUp: SumUpSimulator(merchantCurrency: "USD"), zettle: ZettleSimulator(accountCurrency: "USD")) { url in
-            print("  <- payment app opens: \(url)")
-            await box.handle(url)
-        }
-        let coordinator = PaymentCoordinator(ledger: ledger, opener: device)
-        await box.set(coordinator)
-
-        let app: PaymentApp
-        switch provider {
-        case .creditCardTerminal:
-            var template = CreditCardTerminal.ChargeRequest()
-            template.taxRate = .percent("8.5")
-            template.returnAppName = "ChargeDemo"
-            app = .creditCardTerminal(returnURL: "com-innerfence-ChargeDemo://chargeResponse", template: template)
-        case .sumUp:
-            app = .sumUp(affiliateKey: "YOUR-AFFILIATE-KEY", callbackURL: "com-innerfence-ChargeDemo://chargeResponse")
-        case .zettle:
-            app = .zettle(apiKey: "YOUR-API-KEY", source: "ChargeDemo", callbackURL: "com-innerfence-ChargeDemo://chargeResponse")
-        }
-        let order = ChargeOrder(
-            amount: Money(minorUnits: 5000, currency: .usd), description: "Test transaction", reference: "321",
-            extras: [QueryItem("record_id", "123")]
-        )
-
-        print("ChargeDemo with \(provider) (simulated)")
-        print("1. Charge 50.00 USD, \"Test transaction\", invoice 321\(provider == .creditCardTerminal ? ", tax rate 8.5" : ""), record_id=123")
-        let approved = try await charge(coordinator, order, app)
-        guard approved.outcome == .approved, case let callback = approved.callback else { throw ExitCode.failure }
-        print("   verified: matched nonce \(approved.charge.nonce) in the ledger and consumed it")
-        print("   record: \(callback.extraItems.first { $0.name == "record_id" }?.value ?? "?")")
-        print("   transaction id: \(callback.transactionID ?? "(none sent)")")
-        if case .creditCardTerminal(let response) = callback {
-            print("   amount: \(response.amount?.description ?? "?") (tax \(response.taxAmount?.formatted ?? "0.00") at \(response.taxRate ?? "-")%)")
-            print("   card: \(response.cardType?.wireValue ?? "?") \(response.redactedCardNumber ?? "?")")
-        } else {
-            print("   amount: \(approved.charge.amount?.description ?? "?")")
-        }
-        let replay = await device.delivered.last ?? ""
-
-        print("2. The same charge again, declined by the card")
-        await device.setOutcome(.declined)
-        let declined = try await charge(coordinator, order, app)
-        print("   outcome: \(declined.outcome) (provider status \(declined.providerStatus)), verified")
-        await device.setOutcome(.approved)
-
-        print("3. A forged callback claiming approval")
-        let forged = Self.forgery(provider)
-        print("   -> \(forged)")
-        await expectRefusal(coordinator, forged)
-
-        print("4. The first approval replayed")
-        await expectRefusal(coordinator, replay)
-        print("Approved, declined and forged callbacks were told apart.")
     }
 
     private func charge(_ coordinator: PaymentCoordinator, _ order: ChargeOrder, _ app: PaymentApp) async throws -> PaymentResult {

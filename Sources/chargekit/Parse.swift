@@ -15,29 +15,31 @@ struct Parse: AsyncParsableCommand {
     @Flag(help: "Print one JSON object.") var json = false
 
     func run() async throws {
-        let (callback, result) = try await refusing { () async throws(ChargeKitError) -> (PaymentCallback, PaymentResult?) in
-            guard let ledger else { return (try PaymentCallback.parse(url, provider: provider), nil) }
-            // The nonce names the charge, and the charge names the provider whose rules read the URL.
-            let store = try await openLedger(ledger)
-            defer { (store as? PostgresLedgerStore)?.close() }
-            let result = try await ChargeLedger(store: store).verify(url: url, provider: provider)
-            return (result.callback, result)
+        try await Self.withOwnUsage {
+            let (callback, result) = try await refusing { () async throws(ChargeKitError) -> (PaymentCallback, PaymentResult?) in
+                guard let ledger else { return (try PaymentCallback.parse(url, provider: provider), nil) }
+                // The nonce names the charge, and the charge names the provider whose rules read the URL.
+                let store = try await openLedger(ledger)
+                defer { (store as? PostgresLedgerStore)?.close() }
+                let result = try await ChargeLedger(store: store).verify(url: url, provider: provider)
+                return (result.callback, result)
+            }
+            let report = CallbackReport(callback, result: result)
+            if json {
+                print(report.json)
+                return
+            }
+            // Every value is escaped: a %0A in a field must not forge a line of this output.
+            print("provider: \(report.provider)")
+            print("operation: \(report.operation)")
+            print("outcome: \(report.outcome) (\(report.providerStatus.escapedForTerminal))")
+            print("verified: \(report.verified ? "yes, matched and consumed in the ledger" : "no (no --ledger)")")
+            for (name, value) in report.fields.sorted(by: { $0.key < $1.key }) { print("\(name.escapedForTerminal): \(value.escapedForTerminal)") }
+            for (name, value) in report.extraParams.sorted(by: { $0.key < $1.key }) {
+                print("extra \(name.escapedForTerminal): \(value.escapedForTerminal)")
+            }
+            for flag in report.flags { print("flag: \(flag.escapedForTerminal)") }
         }
-        let report = CallbackReport(callback, result: result)
-        if json {
-            print(report.json)
-            return
-        }
-        // Every value is escaped: a %0A in a field must not forge a line of this output.
-        print("provider: \(report.provider)")
-        print("operation: \(report.operation)")
-        print("outcome: \(report.outcome) (\(report.providerStatus.escapedForTerminal))")
-        print("verified: \(report.verified ? "yes, matched and consumed in the ledger" : "no (no --ledger)")")
-        for (name, value) in report.fields.sorted(by: { $0.key < $1.key }) { print("\(name.escapedForTerminal): \(value.escapedForTerminal)") }
-        for (name, value) in report.extraParams.sorted(by: { $0.key < $1.key }) {
-            print("extra \(name.escapedForTerminal): \(value.escapedForTerminal)")
-        }
-        for flag in report.flags { print("flag: \(flag.escapedForTerminal)") }
     }
 }
 
@@ -47,7 +49,7 @@ struct Simulate: AsyncParsableCommand {
     )
 
     @Argument(help: "A request URL (com-innerfence-ccterminal://, sumupmerchant:// or izettle://).") var url: String
-    @Option(help: "approved, declined, cancelled, error (or failed).") var outcome: ChargeOutcome = .approved
+    @Option(help: "approved, declined, cancelled or failed (the outcome as parse --json spells it; error is accepted for failed).") var outcome: ChargeOutcome = .approved
     @Option(help: "Credit Card Terminal: a tip the customer adds, e.g. 1.50.") var tip: String?
     @Option(help: "Credit Card Terminal: the rate used for taxRate=default.") var defaultTaxRate: String = "8.25"
     @Option(help: "Credit Card Terminal: the transaction id to report.") var transactionId: String?
@@ -55,23 +57,25 @@ struct Simulate: AsyncParsableCommand {
     @Flag(help: "SumUp / Zettle: the app is not ready (not logged in).") var notReady = false
 
     func run() async throws {
-        let callback = try await refusing { () async throws(ChargeKitError) -> String in
-            switch String(url.prefix { $0 != ":" }).lowercased() {
-            case CreditCardTerminal.scheme:
-                var configuration = CreditCardTerminalSimulator.Configuration()
-                configuration.defaultTaxRate = defaultTaxRate
-                return try CreditCardTerminalSimulator(configuration: configuration)
-                    .respond(to: url, outcome: outcome, tip: tip, transactionID: transactionId)
-            case SumUp.scheme:
-                return try SumUpSimulator(merchantCurrency: accountCurrency ?? "EUR", isReady: !notReady).respond(to: url, outcome: outcome)
-            case Zettle.scheme:
-                var simulator = ZettleSimulator(accountCurrency: accountCurrency ?? "SEK", isLoggedIn: !notReady)
-                return try simulator.respond(to: url, outcome: outcome)
-            default:
-                throw ChargeKitError.invalidURL("url", rule: "not a request URL of a payment app ChargeKit simulates")
+        try await Self.withOwnUsage {
+            let callback = try await refusing { () async throws(ChargeKitError) -> String in
+                switch String(url.prefix { $0 != ":" }).lowercased() {
+                case CreditCardTerminal.scheme:
+                    var configuration = CreditCardTerminalSimulator.Configuration()
+                    configuration.defaultTaxRate = defaultTaxRate
+                    return try CreditCardTerminalSimulator(configuration: configuration)
+                        .respond(to: url, outcome: outcome, tip: tip, transactionID: transactionId)
+                case SumUp.scheme:
+                    return try SumUpSimulator(merchantCurrency: accountCurrency ?? "EUR", isReady: !notReady).respond(to: url, outcome: outcome)
+                case Zettle.scheme:
+                    var simulator = ZettleSimulator(accountCurrency: accountCurrency ?? "SEK", isLoggedIn: !notReady)
+                    return try simulator.respond(to: url, outcome: outcome)
+                default:
+                    throw ChargeKitError.invalidURL("url", rule: "not a request URL of a payment app ChargeKit simulates")
+                }
             }
+            print(callback)
         }
-        print(callback)
     }
 }
 

@@ -19,11 +19,17 @@ struct LedgerOption: ParsableArguments {
         _ build: @escaping @Sendable (Nonce) throws(ChargeKitError) -> HandoffRequest,
         plain: () throws(ChargeKitError) -> String
     ) async throws {
-        let url = try await refusing { () async throws(ChargeKitError) -> String in
-            guard let ledger else { return try plain() }
-            let store = try await openLedger(ledger)
-            defer { (store as? PostgresLedgerStore)?.close() }
-            return try await ChargeLedger(store: store).issue(build).request.url
+        let url: String
+        do throws(ChargeKitError) {
+            if let ledger {
+                let store = try await openLedger(ledger)
+                defer { (store as? PostgresLedgerStore)?.close() }
+                url = try await ChargeLedger(store: store).issue(build).request.url
+            } else {
+                url = try plain()
+            }
+        } catch {
+            throw invalidValue(error)
         }
         print(url)
     }
@@ -67,32 +73,34 @@ struct CCTerminal: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var request = CreditCardTerminal.ChargeRequest()
-        request.currency = try currency.map(parseCurrency)
-        request.amount = try amount.map { try parseMoney($0, currency ?? "USD") }
-        if let taxRate {
-            do throws(ChargeKitError) { request.taxRate = try .init(parsing: taxRate) } catch { throw ValidationError(error.description) }
+        try await Self.withOwnUsage {
+            var request = CreditCardTerminal.ChargeRequest()
+            request.currency = try currency.map(parseCurrency)
+            request.amount = try amount.map { try parseMoney($0, currency ?? "USD") }
+            if let taxRate {
+                do throws(ChargeKitError) { request.taxRate = try .init(parsing: taxRate) } catch { throw ValidationError(error.description) }
+            }
+            request.returnURL = returnURL
+            request.extraParams = try parseExtras(extras)
+            request.returnAppName = returnAppName
+            request.returnImmediately = returnImmediately
+            request.fileMakerFormat = fileMaker
+            request.amountFixed = amountFixed
+            request.email = email
+            request.firstName = firstName
+            request.lastName = lastName
+            request.company = company
+            request.address = address
+            request.city = city
+            request.state = state
+            request.zip = zip
+            request.phone = phone
+            request.country = country
+            request.invoiceNumber = invoiceNumber
+            request.description = description
+            let frozen = request
+            try await ledger.emit({ nonce throws(ChargeKitError) in try frozen.handoff(nonce: nonce) }, plain: { () throws(ChargeKitError) in try frozen.requestURL() })
         }
-        request.returnURL = returnURL
-        request.extraParams = try parseExtras(extras)
-        request.returnAppName = returnAppName
-        request.returnImmediately = returnImmediately
-        request.fileMakerFormat = fileMaker
-        request.amountFixed = amountFixed
-        request.email = email
-        request.firstName = firstName
-        request.lastName = lastName
-        request.company = company
-        request.address = address
-        request.city = city
-        request.state = state
-        request.zip = zip
-        request.phone = phone
-        request.country = country
-        request.invoiceNumber = invoiceNumber
-        request.description = description
-        let frozen = request
-        try await ledger.emit({ nonce throws(ChargeKitError) in try frozen.handoff(nonce: nonce) }, plain: { () throws(ChargeKitError) in try frozen.requestURL() })
     }
 }
 
@@ -102,8 +110,8 @@ struct SumUpRequest: AsyncParsableCommand {
 
     @Option(help: "Amount, e.g. 10.00.") var amount: String
     @Option(help: "ISO 4217 currency of the merchant account.") var currency: String
-    @Option var affiliateKey: String
-    @Option var title: String?
+    @Option(help: "Your SumUp affiliate key (from the SumUp developer dashboard).") var affiliateKey: String
+    @Option(help: "Title of the payment, shown in the app and on the receipt.") var title: String?
     @Option(help: "callbacksuccess URL.") var callbackSuccess: String?
     @Option(help: "callbackfail URL.") var callbackFailure: String?
     @Option(help: "receipt-email.") var receiptEmail: String?
@@ -114,16 +122,18 @@ struct SumUpRequest: AsyncParsableCommand {
     @OptionGroup var ledger: LedgerOption
 
     func run() async throws {
-        var request = SumUp.PaymentRequest(amount: try parseMoney(amount, currency), title: title, affiliateKey: affiliateKey)
-        request.callbackSuccess = callbackSuccess
-        request.callbackFailure = callbackFailure
-        request.receiptEmail = receiptEmail
-        request.receiptMobilePhone = receiptPhone
-        request.foreignTransactionID = foreignTxId
-        request.skipSuccessScreen = skipScreenSuccess
-        let frozen = request
-        let items = try parseExtras(extras)
-        try await ledger.emit({ nonce throws(ChargeKitError) in try frozen.handoff(nonce: nonce, extras: items) }, plain: { () throws(ChargeKitError) in try frozen.requestURL(callbackItems: items) })
+        try await Self.withOwnUsage {
+            var request = SumUp.PaymentRequest(amount: try parseMoney(amount, currency), title: title, affiliateKey: affiliateKey)
+            request.callbackSuccess = callbackSuccess
+            request.callbackFailure = callbackFailure
+            request.receiptEmail = receiptEmail
+            request.receiptMobilePhone = receiptPhone
+            request.foreignTransactionID = foreignTxId
+            request.skipSuccessScreen = skipScreenSuccess
+            let frozen = request
+            let items = try parseExtras(extras)
+            try await ledger.emit({ nonce throws(ChargeKitError) in try frozen.handoff(nonce: nonce, extras: items) }, plain: { () throws(ChargeKitError) in try frozen.requestURL(callbackItems: items) })
+        }
     }
 }
 
@@ -136,13 +146,13 @@ struct ZettleRequest: AsyncParsableCommand {
     enum API: String, ExpressibleByArgument, CaseIterable { case charge, refund, query, open }
 
     @Option(help: "price (version 1) or amount (--api charge/refund).") var amount: String?
-    @Option var currency: String?
-    @Option var title: String?
+    @Option(help: "ISO 4217 currency of the Zettle account (Zettle's own when absent, for the api/ operations).") var currency: String?
+    @Option(help: "Title of the payment, shown in the app and on the receipt.") var title: String?
     @Option(help: "api-key.") var apiKey: String?
     @Option(help: "x-source: your app's name.") var source: String?
     @Option(help: "x-success (or successURL with --api).") var callbackSuccess: String?
     @Option(help: "x-failure (or failureURL with --api).") var callbackFailure: String?
-    @Option var reference: String?
+    @Option(help: "Your reference for the payment, echoed on the callback.") var reference: String?
     @Option(help: "A PNG or JPEG file, sent Base64-encoded.") var image: String?
     @Option(help: "Use the later izettle://api/ operation.") var api: API?
     @Option(help: "--api refund: the reference of the payment to refund.") var originalReference: String?
@@ -157,40 +167,42 @@ struct ZettleRequest: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let items = try parseExtras(extras)
-        let success = try required(callbackSuccess, "callback-success")
-        let failure = try required(callbackFailure, "callback-failure")
-        if let api {
-            let operation: Zettle.APIRequest.Operation
-            switch api {
-            case .charge:
-                operation = .charge(amount: try parseMoney(required(amount, "amount"), required(currency, "currency")), reference: try required(reference, "reference"))
-            case .refund:
-                let partial = try amount.map { try parseMoney($0, required(currency, "currency")) }
-                operation = .refund(originalReference: try required(originalReference, "original-reference"), reference: try required(reference, "reference"), amount: partial)
-            case .query:
-                operation = .query(reference: try required(reference, "reference"))
-            case .open:
-                operation = .open
+        try await Self.withOwnUsage {
+            let items = try parseExtras(extras)
+            let success = try required(callbackSuccess, "callback-success")
+            let failure = try required(callbackFailure, "callback-failure")
+            if let api {
+                let operation: Zettle.APIRequest.Operation
+                switch api {
+                case .charge:
+                    operation = .charge(amount: try parseMoney(required(amount, "amount"), required(currency, "currency")), reference: try required(reference, "reference"))
+                case .refund:
+                    let partial = try amount.map { try parseMoney($0, required(currency, "currency")) }
+                    operation = .refund(originalReference: try required(originalReference, "original-reference"), reference: try required(reference, "reference"), amount: partial)
+                case .query:
+                    operation = .query(reference: try required(reference, "reference"))
+                case .open:
+                    operation = .open
+                }
+                var request = Zettle.APIRequest(operation: operation, successURL: success, failureURL: failure)
+                request.referralCode = referralCode
+                request.enforcedUserAccount = enforcedUserAccount
+                let frozen = request
+                try await ledger.emit({ nonce throws(ChargeKitError) in try frozen.handoff(nonce: nonce, extras: items) }, plain: { () throws(ChargeKitError) in try frozen.requestURL(callbackItems: items) })
+                return
             }
-            var request = Zettle.APIRequest(operation: operation, successURL: success, failureURL: failure)
-            request.referralCode = referralCode
-            request.enforcedUserAccount = enforcedUserAccount
+            var request = Zettle.PaymentRequest(
+                source: try required(source, "source"), successURL: success, failureURL: failure,
+                apiKey: try required(apiKey, "api-key"), price: try parseMoney(required(amount, "amount"), required(currency, "currency"), field: "price"),
+                title: try required(title, "title")
+            )
+            request.reference = reference
+            if let image {
+                guard let data = FileManager.default.contents(atPath: image) else { throw ValidationError("cannot read --image \(image)") }
+                request.image = data
+            }
             let frozen = request
             try await ledger.emit({ nonce throws(ChargeKitError) in try frozen.handoff(nonce: nonce, extras: items) }, plain: { () throws(ChargeKitError) in try frozen.requestURL(callbackItems: items) })
-            return
         }
-        var request = Zettle.PaymentRequest(
-            source: try required(source, "source"), successURL: success, failureURL: failure,
-            apiKey: try required(apiKey, "api-key"), price: try parseMoney(required(amount, "amount"), required(currency, "currency"), field: "price"),
-            title: try required(title, "title")
-        )
-        request.reference = reference
-        if let image {
-            guard let data = FileManager.default.contents(atPath: image) else { throw ValidationError("cannot read --image \(image)") }
-            request.image = data
-        }
-        let frozen = request
-        try await ledger.emit({ nonce throws(ChargeKitError) in try frozen.handoff(nonce: nonce, extras: items) }, plain: { () throws(ChargeKitError) in try frozen.requestURL(callbackItems: items) })
     }
 }

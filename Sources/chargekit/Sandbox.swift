@@ -80,47 +80,49 @@ struct Sandbox: AsyncParsableCommand {
         }
 
         func run() async throws {
-            var configuration = SandboxConfiguration()
-            configuration.port = port
-            configuration.host = host
-            configuration.databasePath = db
-            configuration.merchantKey = merchantKey
-            configuration.ipnSecret = ipnSecret
-            configuration.chargeLifetime = try Self.seconds(chargeTTL, option: "--charge-ttl")
-            configuration.tokenLifetime = try Self.seconds(tokenTTL, option: "--token-ttl")
-            configuration.requestTimeout = try Self.seconds(requestTimeout, option: "--request-timeout")
-            configuration.ipnTimeout = try Self.seconds(ipnTimeout, option: "--ipn-timeout")
-            configuration.maximumConnections = maxConnections
-            configuration.allowNonLoopbackIPN = allowRemoteIPN
-            configuration.groupCommit = !noGroupCommit
-            if let schedule = try retrySchedule() { configuration.ipnRetrySchedule = schedule }
-            var store: (any SandboxStore)?
-            if PostgresSupport.isURL(db) {
-                do throws(ChargeKitError) {
-                    store = try PostgresSandboxStore(url: db, tablePrefix: PostgresSupport.tablePrefix(in: db, fallback: "upi_"))
-                } catch {
-                    throw ValidationError("--db: \(error.description)")
+            try await Self.withOwnUsage {
+                var configuration = SandboxConfiguration()
+                configuration.port = port
+                configuration.host = host
+                configuration.databasePath = db
+                configuration.merchantKey = merchantKey
+                configuration.ipnSecret = ipnSecret
+                configuration.chargeLifetime = try Self.seconds(chargeTTL, option: "--charge-ttl")
+                configuration.tokenLifetime = try Self.seconds(tokenTTL, option: "--token-ttl")
+                configuration.requestTimeout = try Self.seconds(requestTimeout, option: "--request-timeout")
+                configuration.ipnTimeout = try Self.seconds(ipnTimeout, option: "--ipn-timeout")
+                configuration.maximumConnections = maxConnections
+                configuration.allowNonLoopbackIPN = allowRemoteIPN
+                configuration.groupCommit = !noGroupCommit
+                if let schedule = try retrySchedule() { configuration.ipnRetrySchedule = schedule }
+                var store: (any SandboxStore)?
+                if PostgresSupport.isURL(db) {
+                    do throws(ChargeKitError) {
+                        store = try PostgresSandboxStore(url: db, tablePrefix: PostgresSupport.tablePrefix(in: db, fallback: "upi_"))
+                    } catch {
+                        throw ValidationError("--db: \(error.description)")
+                    }
+                    // Never print a password that the URL may carry.
+                    var shown = URLComponents(string: db)
+                    if shown?.password != nil { shown?.password = "***" }
+                    configuration.databasePath = shown?.string ?? "postgres"
                 }
-                // Never print a password that the URL may carry.
-                var shown = URLComponents(string: db)
-                if shown?.password != nil { shown?.password = "***" }
-                configuration.databasePath = shown?.string ?? "postgres"
-            }
-            let server = try await SandboxServer(configuration: configuration, store: store)
-            try await server.run(handlingSignals: true) { info in
-                // Unbuffered, so that a script reading the pipe sees it at once.
-                FileHandle.standardOutput.write(Data("""
-                    Citcon UPI sandbox listening on \(info.baseURL)
-                    merchant key: \(info.merchantKey)
-                    IPN secret: \(info.ipnSecret)
-                    database: \(info.databasePath) (schema v\(info.schemaVersion))
+                let server = try await SandboxServer(configuration: configuration, store: store)
+                try await server.run(handlingSignals: true) { info in
+                    // Unbuffered, so that a script reading the pipe sees it at once.
+                    FileHandle.standardOutput.write(Data("""
+                        Citcon UPI sandbox listening on \(info.baseURL)
+                        merchant key: \(info.merchantKey)
+                        IPN secret: \(info.ipnSecret)
+                        database: \(info.databasePath) (schema v\(info.schemaVersion))
 
-                    """.utf8))
+                        """.utf8))
+                }
+                server.close()
+                FileHandle.standardOutput.write(Data("sandbox stopped\n".utf8))
+                // The shutdown finishes on its own: IPN deliveries use SwiftNIO, not
+                // URLSession, so no Foundation threads are left to hang the exit.
             }
-            server.close()
-            FileHandle.standardOutput.write(Data("sandbox stopped\n".utf8))
-            // The shutdown finishes on its own: IPN deliveries use SwiftNIO, not
-            // URLSession, so no Foundation threads are left to hang the exit.
         }
     }
 }

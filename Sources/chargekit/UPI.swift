@@ -138,13 +138,15 @@ struct UPI: AsyncParsableCommand {
         }
 
         func run() async throws {
-            guard let key = connection.key else { throw ValidationError("--key is required") }
-            let body = try connection.requestBody(["token_type": tokenType])
-            // The merchant key is the bearer of this one call.
-            var direct = connection
-            direct.token = key
-            direct.key = nil
-            try await direct.send("POST", "/v1/access-tokens", body: body)
+            try await Self.withOwnUsage {
+                guard let key = connection.key else { throw ValidationError("--key is required") }
+                let body = try connection.requestBody(["token_type": tokenType])
+                // The merchant key is the bearer of this one call.
+                var direct = connection
+                direct.token = key
+                direct.key = nil
+                try await direct.send("POST", "/v1/access-tokens", body: body)
+            }
         }
     }
 
@@ -159,21 +161,23 @@ struct UPI: AsyncParsableCommand {
         @Option(name: .customLong("ipn-url"), help: "Where IPNs go (urls.ipn).") var ipnURL: String?
 
         func run() async throws {
-            let body = try connection.requestBody { object in
-                func set(_ section: String, _ key: String, _ value: Any?) {
-                    guard let value else { return }
-                    var inner = object[section] as? [String: Any] ?? [:]
-                    inner[key] = value
-                    object[section] = inner
+            try await Self.withOwnUsage {
+                let body = try connection.requestBody { object in
+                    func set(_ section: String, _ key: String, _ value: Any?) {
+                        guard let value else { return }
+                        var inner = object[section] as? [String: Any] ?? [:]
+                        inner[key] = value
+                        object[section] = inner
+                    }
+                    set("transaction", "reference", reference)
+                    set("transaction", "amount", amount)
+                    set("transaction", "currency", currency)
+                    set("transaction", "country", country)
+                    set("payment", "method", method)
+                    set("urls", "ipn", ipnURL)
                 }
-                set("transaction", "reference", reference)
-                set("transaction", "amount", amount)
-                set("transaction", "currency", currency)
-                set("transaction", "country", country)
-                set("payment", "method", method)
-                set("urls", "ipn", ipnURL)
+                try await connection.send("POST", "/v1/charges", body: body)
             }
-            try await connection.send("POST", "/v1/charges", body: body)
         }
     }
 
@@ -188,7 +192,7 @@ struct UPI: AsyncParsableCommand {
             }
         }
 
-        func run() async throws { try await connection.send("GET", "/v1/transactions/\(id)", body: nil) }
+        func run() async throws { try await Self.withOwnUsage { try await connection.send("GET", "/v1/transactions/\(id)", body: nil) } }
     }
 
     /// Captures, refunds and cancels: the charge's `id`, an operation `reference`, an amount.
@@ -204,7 +208,7 @@ struct UPI: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "POST /v1/captures: capture an authorized charge.")
         @OptionGroup var connection: Connection
         @OptionGroup var operation: OperationOptions
-        func run() async throws { try await connection.send("POST", "/v1/captures", body: try connection.requestBody(operation.overrides)) }
+        func run() async throws { try await Self.withOwnUsage { try await connection.send("POST", "/v1/captures", body: try connection.requestBody(operation.overrides)) } }
     }
 
     struct Refund: AsyncParsableCommand {
@@ -213,9 +217,11 @@ struct UPI: AsyncParsableCommand {
         @OptionGroup var operation: OperationOptions
         @Option(help: "Why (the refund's note).") var note: String?
         func run() async throws {
-            var overrides = operation.overrides
-            overrides["note"] = note
-            try await connection.send("POST", "/v1/refunds", body: try connection.requestBody(overrides))
+            try await Self.withOwnUsage {
+                var overrides = operation.overrides
+                overrides["note"] = note
+                try await connection.send("POST", "/v1/refunds", body: try connection.requestBody(overrides))
+            }
         }
     }
 
@@ -225,9 +231,11 @@ struct UPI: AsyncParsableCommand {
         @OptionGroup var operation: OperationOptions
         @Option(name: .customLong("transaction-reference"), help: "The charge's own reference.") var transactionReference: String?
         func run() async throws {
-            var overrides = operation.overrides
-            overrides["transaction_reference"] = transactionReference
-            try await connection.send("POST", "/v1/cancels", body: try connection.requestBody(overrides))
+            try await Self.withOwnUsage {
+                var overrides = operation.overrides
+                overrides["transaction_reference"] = transactionReference
+                try await connection.send("POST", "/v1/cancels", body: try connection.requestBody(overrides))
+            }
         }
     }
 
@@ -240,19 +248,21 @@ struct UPI: AsyncParsableCommand {
         @Argument(help: "The IPN body file (standard input when absent).") var file: String?
 
         func run() async throws {
-            let body: Data
-            if let file {
-                guard let data = FileManager.default.contents(atPath: file) else { throw fail(74, "cannot read \(file)") }
-                body = data
-            } else {
-                body = FileHandle.standardInput.readDataToEndOfFile()
-            }
-            do throws(CPayIPNError) {
-                let ipn = try CPayIPN.verify(body, secret: secret)
-                let out = (try? JSONSerialization.data(withJSONObject: ipn.fields, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-                print(String(decoding: out, as: UTF8.self))
-            } catch {
-                throw fail(2, "IPN refused: \(error.description)")
+            try await Self.withOwnUsage {
+                let body: Data
+                if let file {
+                    guard let data = FileManager.default.contents(atPath: file) else { throw fail(74, "cannot read \(file)") }
+                    body = data
+                } else {
+                    body = FileHandle.standardInput.readDataToEndOfFile()
+                }
+                do throws(CPayIPNError) {
+                    let ipn = try CPayIPN.verify(body, secret: secret)
+                    let out = (try? JSONSerialization.data(withJSONObject: ipn.fields, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+                    print(String(decoding: out, as: UTF8.self))
+                } catch {
+                    throw fail(2, "IPN refused: \(error.description)")
+                }
             }
         }
     }

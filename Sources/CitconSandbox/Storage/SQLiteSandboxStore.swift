@@ -91,6 +91,16 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         self.writer = writer
     }
 
+    deinit {
+        // A store dropped without close() still closes its connections (SQLiteNIO requires it).
+        guard !state.withLockedValue(\.closed) else { return }
+        let writer = writer, reader = reader
+        Task {
+            await writer.close()
+            await reader.close()
+        }
+    }
+
     /// Runs a read on the reading connection.
     private func read<T: Sendable>(_ body: (SQLiteDatabase) async throws -> T) async throws -> T {
         guard !state.withLockedValue(\.closed) else { throw Self.closedError }

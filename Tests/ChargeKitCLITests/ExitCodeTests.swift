@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// The exit-status table of the `chargekit` tool (CommandLineTool.md), one case per row.
+@Suite("chargekit exit-status table")
+struct ExitCodeTests {
+    /// The seed's Credit Card Terminal response: a valid callback.
+    static let seedResponse = "com-innerfence-ChargeDemo://chargeResponse?ifcc_amount=50.00&ifcc_cardType=Visa&ifcc_currency=USD"
+        + "&ifcc_redactedCardNumber=XXXXXXXXXXXX1111&ifcc_responseType=approved&ifcc_taxAmount=4.25&ifcc_taxRate=8.5"
+        + "&ifcc_tipAmount=0.00&ifcc_transactionId=1234&record_id=123"
+    static let unknownNonce = "my-app://done?ifcc_request_nonce=AAAAAAAAAAAAAAAAAAAAAAAAAAA&ifcc_responseType=cancelled"
+
+    @Test("0: success, and a valid callback whatever its outcome")
+    func zero() async throws {
+        let outcome = try await CLI.run(["parse", Self.seedResponse])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let declined = try await CLI.run(["parse", "com-innerfence-ChargeDemo://chargeResponse?ifcc_responseType=declined&record_id=123"])
+        #expect(declined.status == 0, "\(declined.stderr)")
+    }
+
+    @Test("1: upi, no answer from the server (a transport error)")
+    func one() async throws {
+        let outcome = try await CLI.run(["upi", "inquire", "--base-url", "http://127.0.0.1:1/v1", "--token", "t", "--id", "1"])
+        #expect(outcome.status == 1, "\(outcome.status) \(outcome.stderr)")
+    }
+
+    @Test("2: a refused callback (unknown nonce, malformed), reason on stderr")
+    func two() async throws {
+        let ledger = try CLI.temporaryFolder().appendingPathComponent("ledger.json").path
+        let forged = try await CLI.run(["parse", "--ledger", ledger, Self.unknownNonce])
+        #expect(forged.status == 2 && forged.stderr.contains("chargekit:"), "\(forged.stderr)")
+        let malformed = try await CLI.run(["parse", "my-app://done?ifcc_responseType=approved"])
+        #expect(malformed.status == 2 && malformed.stderr.contains("ifcc_amount"), "\(malformed.stderr)")
+    }
+
+    @Test("64: an invalid flag or value, with the subcommand's own usage line", arguments: [
+        ["request", "ccterminal", "--bogus"],
+        ["request", "ccterminal", "--amount", "abc", "--return-url", "my-app://done"],
+        ["request", "ccterminal", "--amount", "1.00", "--email", "not-an-address", "--return-url", "my-app://done"],
+        ["request", "sumup", "--amount", "1.00", "--currency", "XYZ", "--affiliate-key", "k", "--title", "t",
+         "--callback-success", "a://", "--callback-failure", "a://"],
+        ["parse", "--provider", "nope", "my-app://done"],
+        ["simulate", "--outcome", "maybe", "my-app://done"],
+    ])
+    func sixtyFour(arguments: [String]) async throws {
+        let outcome = try await CLI.run(arguments)
+        #expect(outcome.status == 64, "\(arguments): \(outcome.status) \(outcome.stderr)")
+        let command = "chargekit " + arguments.prefix(while: { !$0.hasPrefix("-") && !$0.contains(":") }).joined(separator: " ")
+        #expect(outcome.stderr.contains("Usage: \(command)"), "\(arguments): usage of '\(command)' expected in \(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty)
+    }
+
+    @Test("65: a corrupt ledger")
+    func sixtyFive() async throws {
+        let corrupt = try CLI.temporaryFolder().appendingPathComponent("corrupt.json")
+        try Data("not json".utf8).write(to: corrupt)
+        #expect(try await CLI.run(["parse", "--ledger", corrupt.path, Self.unknownNonce]).status == 65)
+        #expect(try await CLI.run(["request", "ccterminal", "--amount", "1.00", "--return-url", "my-app://done", "--ledger", corrupt.path]).status == 65)
+    }
+
+    @Test("74: a storage or I/O failure")
+    func seventyFour() async throws {
+        let folderAsFile = try CLI.temporaryFolder().appendingPathComponent("dir.json")
+        try FileManager.default.createDirectory(at: folderAsFile, withIntermediateDirectories: true)
+        #expect(try await CLI.run(["parse", "--ledger", folderAsFile.path, Self.unknownNonce]).status == 74)
+        #expect(try await CLI.run(["request", "ccterminal", "--amount", "1.00", "--return-url", "my-app://done", "--ledger", folderAsFile.path]).status == 74)
+    }
+
+    @Test("every option of every command has help text")
+    func everyOptionHasHelp() async throws {
+        let dump = try await CLI.run(["--experimental-dump-help"])
+        #expect(dump.status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any]
+        var missing: [String] = []
+        func walk(_ command: [String: Any], _ path: String) {
+            for argument in command["arguments"] as? [[String: Any]] ?? [] {
+                let names = (argument["names"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+                if names.contains("help") || names.contains("version") || path.hasSuffix(" help") { continue }
+                if ((argument["abstract"] as? String) ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
+                    missing.append("\(path) \(names.first ?? (argument["valueName"] as? String ?? "?"))")
+                }
+            }
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] {
+                walk(sub, path + " " + ((sub["commandName"] as? String) ?? "?"))
+            }
+        }
+        walk(json?["command"] as? [String: Any] ?? [:], "chargekit")
+        #expect(json?["command"] != nil)
+        #expect(missing.isEmpty, "options without help: \(missing)")
+    }
+
+    @Test("the outcome is spelled the same in simulate --outcome and the JSON; the old 'error' is still accepted")
+    func outcomeSpelling() async throws {
+        let request = try await CLI.run(["request", "ccterminal", "--amount", "1.00", "--return-url", "my-app://done"])
+        #expect(request.status == 0)
+        let url = request.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        for spelling in ["failed", "error"] {
+            let simulated = try await CLI.run(["simulate", "--outcome", spelling, url])
+            #expect(simulated.status == 0, "\(spelling): \(simulated.stderr)")
+            let parsed = try await CLI.run(["parse", "--json", simulated.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+            #expect(parsed.stdout.contains("\"outcome\":\"failed\"") || parsed.stdout.contains("\"outcome\" : \"failed\""),
+                    "\(spelling): \(parsed.stdout)")
+        }
+    }
+}
