@@ -4,6 +4,7 @@ import ChargeKitPostgres
 import CitconSandbox
 import CitconSandboxPostgres
 import Foundation
+import Logging
 
 struct Sandbox: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,6 +22,12 @@ struct Sandbox: AsyncParsableCommand {
 
         @Option(help: "Port to listen on (0 picks a free one).") var port = 8790
         @Option(help: "Address to bind.") var host = "127.0.0.1"
+        @Option(name: .customLong("public-url"),
+                help: "Address clients reach the sandbox at, e.g. http://192.168.1.20:8790 (for wallet and QR links; a phone cannot open 0.0.0.0).")
+        var publicURL: String?
+        @Option(name: .customLong("log-level"),
+                help: "Least level logged to standard error: trace, debug, info (every request and IPN attempt), notice, warning, error, critical.")
+        var logLevel = "info"
         @Option(help: "SQLite database file, or postgres://user@host:port/db[?table_prefix=upi_] for a shared sandbox.")
         var db = "sandbox.sqlite"
         @Option(name: .customLong("merchant-key"), help: "Merchant private key to use (else the stored or a new one).")
@@ -84,6 +91,18 @@ struct Sandbox: AsyncParsableCommand {
                 var configuration = SandboxConfiguration()
                 configuration.port = port
                 configuration.host = host
+                guard let level = Logger.Level(rawValue: logLevel) else {
+                    throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical, got '\(logLevel)'")
+                }
+                LoggingSystem.bootstrap(StreamLogHandler.standardError)
+                configuration.logger = Logger(label: "chargekit.sandbox")
+                configuration.logger.logLevel = level
+                if let publicURL {
+                    guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
+                          url.query == nil, url.fragment == nil
+                    else { throw ValidationError("--public-url must be an http(s) URL with a host, got '\(publicURL)'") }
+                    configuration.publicURL = publicURL
+                }
                 configuration.databasePath = db
                 configuration.merchantKey = merchantKey
                 configuration.ipnSecret = ipnSecret

@@ -105,5 +105,11 @@ struct IPNWorker: Service {
             next = now + configuration.ipnRetrySchedule[attempts - 1].milliseconds
         }
         try? await store.recordAttempt(id: entry.id, state: state, attempts: attempts, nextAttemptAt: next, error: failure)
+        // The target URL is the merchant's own; the body (signed) and the secret are not logged.
+        configuration.logger.log(level: state == "dead" ? .warning : .info, "ipn attempt", metadata: [
+            "transaction": .string(entry.transactionID), "status": .string(entry.status), "url": .string(entry.url),
+            "attempt": .stringConvertible(attempts), "result": .string(failure ?? "delivered"), "state": .string(state),
+            "next_attempt_ms": .stringConvertible(state == "pending" ? next : 0),
+        ])
     }
 }

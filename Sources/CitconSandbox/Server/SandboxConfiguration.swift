@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -40,6 +41,17 @@ public struct SandboxConfiguration: Sendable {
     /// The most bytes of an over-limit body read and discarded before the `413`
     /// answer, so that a client that writes its whole body before reading still gets it.
     public var maximumDiscardedBytes = 8 << 20
+    /// The address clients reach the sandbox at (`http://192.168.1.20:8790`), put into
+    /// wallet and QR links and shown as the base URL; `nil` uses the address it binds.
+    /// Needed when it binds `0.0.0.0` for a phone, which cannot open that address.
+    public var publicURL: String?
+    /// Where requests and IPN attempts are logged (one structured record each, at
+    /// `info`; secrets never appear). The default logs warnings only.
+    public var logger: Logger = {
+        var logger = Logger(label: "chargekit.sandbox")
+        logger.logLevel = .warning
+        return logger
+    }()
     /// How often the IPN worker and the expiry sweeper look for work.
     public var workerInterval: Duration = .milliseconds(100)
 

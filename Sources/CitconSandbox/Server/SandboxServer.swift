@@ -102,6 +102,7 @@ public struct SandboxServer: Sendable {
         -> some ApplicationProtocol & Service
     {
         let router = Router(context: SandboxRequestContext.self)
+        router.add(middleware: RequestLog(logger: configuration.logger))
         SandboxRoutes(api: api, merchantName: configuration.merchantName,
                       discardLimit: configuration.maximumDiscardedBytes, formTokens: FormTokens(secret: formSecret)).register(on: router)
         var logger = Logger(label: "chargekit.sandbox")
@@ -109,6 +110,7 @@ public struct SandboxServer: Sendable {
         let requestTimeout = configuration.requestTimeout
         let maximumRequestBody = UPIWire.maximumBodyBytes + configuration.maximumDiscardedBytes
         let worker = IPNWorker(store: store, api: api, configuration: configuration, secret: ipnSecret)
+        let publicURL = configuration.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         let (host, key, secret, path, version, baseURL) = (configuration.host, merchantKey, ipnSecret,
                                                            configuration.databasePath, schemaVersion, self.baseURL)
         let app = Application(
@@ -123,7 +125,7 @@ public struct SandboxServer: Sendable {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let shownHost = host.contains(":") ? "[\(host)]" : host
-                let url = "http://\(shownHost):\(port)"
+                let url = publicURL ?? "http://\(shownHost):\(port)"
                 baseURL.set(url)
                 await onStarted(SandboxInfo(baseURL: url, merchantKey: key, ipnSecret: secret, databasePath: path,
                                               schemaVersion: version))
