@@ -78,20 +78,6 @@ struct ParseCommandTests {
         #expect(!FileManager.default.fileExists(atPath: ledger))
     }
 
-    @Test("Storage failures exit 74, a corrupt ledger 65, a refused callback 2")
-    func storageExitCodes() async throws {
-        let folder = try CLI.temporaryFolder()
-        let corrupt = folder.appendingPathComponent("corrupt.json")
-        try Data("not json".utf8).write(to: corrupt)
-        let callback = "my-app://done?ifcc_request_nonce=AAAAAAAAAAAAAAAAAAAAAAAAAAA&ifcc_responseType=cancelled"
-        #expect(try await CLI.run(["parse", "--ledger", corrupt.path, callback]).status == 65)
-        // A folder where the ledger file should be: reading it fails with an I/O error.
-        let folderAsFile = folder.appendingPathComponent("dir.json")
-        try FileManager.default.createDirectory(at: folderAsFile, withIntermediateDirectories: true)
-        #expect(try await CLI.run(["parse", "--ledger", folderAsFile.path, callback]).status == 74)
-        #expect(try await CLI.run(["parse", "--ledger", folder.appendingPathComponent("new.json").path, callback]).status == 2)
-    }
-
     @Test("The ledger's folder is created, owner-only")
     func ledgerFolderIsCreated() async throws {
         let folder = try CLI.temporaryFolder().appendingPathComponent("Application Support/Shop", isDirectory: true)

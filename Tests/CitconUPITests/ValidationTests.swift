@@ -79,10 +79,10 @@ struct ValidationTests {
         order.payment.method = "alipay"
         order.scheme = "com.citcon.citconpay"
         #expect(CPayManager.returnURL(for: order) == "com.citcon.citconpay://cpay/return")
-        #expect(CPayManager.sameEndpoint("com.citcon.citconpay://cpay/return?charge_id=1", "com.citcon.citconpay://cpay/return"))
-        #expect(CPayManager.sameEndpoint("https://universallink.com/apps/?charge_id=1", "https://universallink.com/apps"))
-        #expect(!CPayManager.sameEndpoint("evil://cpay/return?charge_id=1", "com.citcon.citconpay://cpay/return"))
-        #expect(!CPayManager.sameEndpoint("com.citcon.citconpay://cpay/other?charge_id=1", "com.citcon.citconpay://cpay/return"))
+        #expect(CPayOrderBook.sameEndpoint("com.citcon.citconpay://cpay/return?charge_id=1", "com.citcon.citconpay://cpay/return"))
+        #expect(CPayOrderBook.sameEndpoint("https://universallink.com/apps/?charge_id=1", "https://universallink.com/apps"))
+        #expect(!CPayOrderBook.sameEndpoint("evil://cpay/return?charge_id=1", "com.citcon.citconpay://cpay/return"))
+        #expect(!CPayOrderBook.sameEndpoint("com.citcon.citconpay://cpay/other?charge_id=1", "com.citcon.citconpay://cpay/return"))
     }
 
     @Test("an invalid order never reaches the network or the wallet, and the callback says why")

@@ -14,8 +14,7 @@ struct RequestLog: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
         let method = request.method.rawValue
-        let path = request.uri.path
-        let route = SandboxRoutes.routes.first { $0.0 == method && SandboxRoutes.matches($0.1, path) }?.1 ?? "(unknown route)"
+        let route = SandboxRoutes.pattern(method, request.uri.path) ?? "(unknown route)"
         do {
             let response = try await next(request, context)
             log(method, route, status: response.status.code, since: started)

@@ -25,6 +25,11 @@ struct SandboxRoutes: Sendable {
         ("GET", "/openapi.yaml"),
     ]
 
+    /// The pattern of the route `method path` is served by (`/v1/charges/:token`), if any.
+    static func pattern(_ method: String, _ path: String) -> String? {
+        routes.first { $0.method == method && matches($0.path, path) }?.path
+    }
+
     /// Whether `path` matches a route pattern.
     static func matches(_ pattern: String, _ path: String) -> Bool {
         let want = pattern.split(separator: "/", omittingEmptySubsequences: false)

@@ -18,7 +18,7 @@ struct TokenAuthentication: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
         guard path.hasPrefix("/v1/"), !Self.open.contains(path),
-              SandboxRoutes.routes.contains(where: { $0.method == request.method.rawValue && SandboxRoutes.matches($0.path, path) })
+              SandboxRoutes.pattern(request.method.rawValue, path) != nil
         else { return try await next(request, context) }
         var context = context
         context.token = try await api.authenticate(request.headers[.authorization])

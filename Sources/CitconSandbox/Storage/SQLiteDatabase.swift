@@ -70,20 +70,6 @@ struct SQLiteDatabase: Sendable {
         try await connection.query(sql, values).map { $0.columns.map(\.data) }
     }
 
-    /// Runs `body` in an immediate transaction: committed when it returns, rolled back
-    /// when it throws.
-    func transaction<T>(_ body: () async throws -> T) async throws -> T {
-        try await execute("BEGIN IMMEDIATE")
-        do {
-            let value = try await body()
-            try await execute("COMMIT")
-            return value
-        } catch {
-            try? await execute("ROLLBACK")
-            throw error
-        }
-    }
-
     func close() async {
         try? await connection.close()
     }

@@ -93,7 +93,13 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
 
     deinit {
         // A store dropped without close() still closes its connections (SQLiteNIO requires it).
-        guard !state.withLockedValue(\.closed) else { return }
+        // No drain runs here: a drain holds the store.
+        if !state.withLockedValue(\.closed) { closeConnections() }
+    }
+
+    /// Closes both connections, once no write is left (called exactly once: by
+    /// ``close()`` when idle, else by the drain that finishes after it, or by `deinit`).
+    private func closeConnections() {
         let writer = writer, reader = reader
         Task {
             await writer.close()
@@ -145,13 +151,17 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
     private func drain() async {
         let batchSize = groupCommit ? Self.maximumBatch : 1
         while true {
-            let jobs = state.withLockedValue { queue -> [WriteJob] in
+            let (jobs, closed) = state.withLockedValue { queue -> ([WriteJob], Bool) in
                 let jobs = Array(queue.pending.prefix(batchSize))
                 queue.pending.removeFirst(jobs.count)
                 if jobs.isEmpty { queue.draining = false }
-                return jobs
+                return (jobs, queue.closed)
             }
-            if jobs.isEmpty { return }
+            if jobs.isEmpty {
+                // close() came while this drain ran: the connections are closed now, after the last write.
+                if closed { closeConnections() }
+                return
+            }
             await commit(jobs)
         }
     }
@@ -406,17 +416,10 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
     /// Closes the database: writes queued so far are still committed, later ones and
     /// every later read fail.
     public func close() {
-        let idle = state.withLockedValue { queue -> Bool in
-            queue.closed = true
-            return !queue.draining
+        let closeNow = state.withLockedValue { queue -> Bool in
+            defer { queue.closed = true }
+            return !queue.closed && !queue.draining
         }
-        let writer = writer, reader = reader, state = state
-        Task {
-            if !idle {
-                while state.withLockedValue(\.draining) { try? await Task.sleep(for: .milliseconds(5)) }
-            }
-            await writer.close()
-            await reader.close()
-        }
+        if closeNow { closeConnections() }
     }
 }

@@ -27,11 +27,6 @@ extension CPayManager {
         return await finish(claimed)
     }
 
-    /// Whether `url` is `returnURL` plus a query: same scheme, host and path.
-    static func sameEndpoint(_ url: String, _ returnURL: String) -> Bool {
-        CPayOrderBook.sameEndpoint(url, returnURL)
-    }
-
     /// Inquires a claimed order and delivers its result. When the inquiry fails, the
     /// order stays pending for ``resumePendingOrders()``.
     @discardableResult
