@@ -16,9 +16,8 @@ bin="$(swift build --show-bin-path)/chargekit"
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 report_server() { kill -0 "$pid" 2>/dev/null || { echo "schemathesis: the sandbox died; its last output:" >&2; tail -20 "$work/out" >&2; }; }
-for _ in $(seq 100); do grep -q "listening on" "$work/out" && break; sleep 0.1; done
-base=$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$work/out")
-[ -n "$base" ] || { echo "schemathesis: the sandbox did not start" >&2; cat "$work/out" >&2; exit 1; }
+. scripts/lib/sandbox.sh
+wait_for_sandbox "$work/out" schemathesis
 token=$(curl -sf -X POST "$base/v1/access-tokens" -H 'Authorization: Bearer sk_schemathesis' \
     -d '{"token_type":"server"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["access_token"])')
 # Every check but positive_data_acceptance: a reference is an idempotency key, so a
@@ -30,5 +29,10 @@ st run "$base/openapi.yaml" --url "$base" -H "Authorization: Bearer $token" --ch
     --exclude-checks positive_data_acceptance \
     --phases examples,fuzzing,stateful \
     --max-examples "$examples" --seed 7 --workers 2 --request-timeout 10 --report junit --report-dir "$work/report" \
+    || { status=$?; report_server; exit $status; }
+# The dashboard takes the merchant key, not an access token: its own pass.
+st run "$base/openapi.yaml" --url "$base" -H "Authorization: Bearer sk_schemathesis" --checks all \
+    --exclude-checks positive_data_acceptance --include-path /sandbox/dashboard \
+    --phases examples,fuzzing --max-examples "$examples" --seed 7 --workers 2 --request-timeout 10 \
     || { status=$?; report_server; exit $status; }
 report_server

@@ -5,8 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-docs/wallet.png}"
-browser="$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)"
-[ -n "$browser" ] || { echo "wallet-screenshot: install Chromium first (apt-get install -y chromium)" >&2; exit 69; }
+. scripts/lib/chromium.sh
+require_chromium wallet-screenshot
 
 swift build --product chargekit >/dev/null
 work="$(mktemp -d)"
@@ -14,10 +14,8 @@ log="$work/server.log"
 .build/debug/chargekit sandbox serve --port 0 --db "$work/sandbox.sqlite" >"$log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 1 100); do grep -q "merchant key:" "$log" && break; sleep 0.1; done
-base="$(sed -n 's/^Citcon UPI sandbox listening on //p' "$log")"
-key="$(sed -n 's/^merchant key: //p' "$log")"
-[ -n "$base" ] && [ -n "$key" ] || { echo "wallet-screenshot: the sandbox did not start" >&2; cat "$log" >&2; exit 1; }
+. scripts/lib/sandbox.sh
+wait_for_sandbox "$log" wallet-screenshot
 
 json() { python3 -c "import json,sys; print(json.load(sys.stdin)['data']$1)"; }
 server_token="$(curl -fsS -X POST "$base/v1/access-tokens" -H "Authorization: Bearer $key" -d '{"token_type":"server"}' | json "['access_token']")"

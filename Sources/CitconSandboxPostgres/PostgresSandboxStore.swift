@@ -40,6 +40,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     private var charges: String { prefix + "charges" }
     private var refs: String { prefix + "refs" }
     private var outbox: String { prefix + "outbox" }
+    private var attempts: String { prefix + "ipn_attempts" }
 
     /// Version N is `migrations[N-1]`. Never edit one that has shipped: add the next.
     private var migrations: [[String]] {
@@ -62,6 +63,14 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         ], [
             // v2: claims with a lease (FOR UPDATE SKIP LOCKED), so instances share the outbox.
             "ALTER TABLE \(outbox) ADD COLUMN IF NOT EXISTS lease_until bigint NOT NULL DEFAULT 0",
+        ], [
+            // v3: every delivery attempt and its answer, and the charges' order of arrival, for the dashboard.
+            """
+            CREATE TABLE IF NOT EXISTS \(attempts) (outbox_id bigint NOT NULL, attempt integer NOT NULL, at bigint NOT NULL,
+                answer text NOT NULL, delivered boolean NOT NULL, PRIMARY KEY (outbox_id, attempt))
+            """,
+            "ALTER TABLE \(charges) ADD COLUMN IF NOT EXISTS seq bigserial",
+            "CREATE INDEX IF NOT EXISTS \(charges)_seq ON \(charges) (seq)",
         ]]
     }
 
@@ -193,13 +202,12 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
                 }
                 try await self.claim(reference, for: id, on: connection)
             }
-            let before = charge.status
-            let value = try body(&charge)
+            let (value, changed) = try charge.apply(now: now, body)
             try await connection.query("""
                 UPDATE \(unescaped: charges) SET status = \(charge.status.rawValue), expires_at = \(charge.expiresAt),
                     doc = \(try Self.encode(charge)) WHERE id = \(id)
                 """, logger: PostgresSupport.silent)
-            if charge.status != before, !charge.urls.ipn.isEmpty {
+            if changed, !charge.urls.ipn.isEmpty {
                 try await connection.query("""
                     INSERT INTO \(unescaped: outbox)(transaction_id, status, url, payload, next_attempt_at, state, created_at)
                     VALUES (\(id), \(charge.status.rawValue), \(charge.urls.ipn), \(charge.notificationPayload), \(now),
@@ -250,11 +258,46 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
             """).sorted { $0.id < $1.id }
     }
 
-    public func recordAttempt(id: Int64, state: String, attempts: Int, nextAttemptAt: Int64, error: String?) async throws {
+    public func recordAttempt(_ attempt: IPNAttempt, state: String, nextAttemptAt: Int64) async throws {
+        // One statement, so one transaction: the outbox row and its attempt log change together.
+        let error = attempt.delivered ? nil : attempt.answer
         try await client.query("""
-            UPDATE \(unescaped: outbox) SET state = \(state), attempts = \(attempts), next_attempt_at = \(nextAttemptAt),
-                last_error = \(error), lease_until = 0 WHERE id = \(id)
+            WITH changed AS (
+                UPDATE \(unescaped: outbox) SET state = \(state), attempts = \(attempt.number), next_attempt_at = \(nextAttemptAt),
+                    last_error = \(error), lease_until = 0 WHERE id = \(attempt.notificationID) RETURNING id)
+            INSERT INTO \(unescaped: attempts) (outbox_id, attempt, at, answer, delivered)
+            SELECT id, \(attempt.number), \(attempt.time), \(attempt.answer), \(attempt.delivered) FROM changed
+            ON CONFLICT (outbox_id, attempt) DO UPDATE SET at = excluded.at, answer = excluded.answer, delivered = excluded.delivered
             """, logger: PostgresSupport.silent)
+    }
+
+    public func notificationAttempts(transactionID: String) async throws -> [IPNAttempt] {
+        var found: [IPNAttempt] = []
+        for try await row in try await client.query("""
+            SELECT a.outbox_id, a.attempt, a.at, a.answer, a.delivered FROM \(unescaped: attempts) AS a
+            JOIN \(unescaped: outbox) AS o ON o.id = a.outbox_id WHERE o.transaction_id = \(transactionID)
+            ORDER BY a.at, a.outbox_id, a.attempt
+            """, logger: PostgresSupport.silent).decode((Int64, Int, Int64, String, Bool).self)
+        {
+            found.append(IPNAttempt(notificationID: row.0, number: row.1, time: row.2, answer: row.3, delivered: row.4))
+        }
+        return found
+    }
+
+    public func resendNotification(id: Int64, now: Int64) async throws -> Bool {
+        var found = false
+        for try await _ in try await client.query("""
+            UPDATE \(unescaped: outbox) SET state = 'pending', next_attempt_at = \(now) WHERE id = \(id) RETURNING id
+            """, logger: PostgresSupport.silent).decode(Int64.self) { found = true }
+        return found
+    }
+
+    public func recentCharges(limit: Int) async throws -> [ChargeRecord] {
+        var found: [ChargeRecord] = []
+        for try await doc in try await client.query("""
+            SELECT doc FROM \(unescaped: charges) ORDER BY seq DESC LIMIT \(max(0, limit))
+            """, logger: PostgresSupport.silent).decode(String.self) { found.append(try Self.decode(doc)) }
+        return found
     }
 
     public func notifications(transactionID: String?) async throws -> [OutboxEntry] {

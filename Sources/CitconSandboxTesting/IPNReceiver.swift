@@ -79,7 +79,7 @@ public final class IPNReceiver: Sendable {
     public var deliveries: [Delivery] { state.lock.withLock { state.deliveries } }
 
     /// Waits until `condition` holds for the deliveries, polling; `false` on timeout.
-    public func wait(timeout: Duration = .seconds(10), until condition: ([Delivery]) -> Bool) async -> Bool {
+    public func wait(timeout: Duration = .seconds(20), until condition: ([Delivery]) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition(deliveries) { return true }

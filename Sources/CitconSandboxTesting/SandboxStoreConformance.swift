@@ -32,7 +32,14 @@ public enum SandboxStoreConformance {
         check("due IPNs: the oldest pending one per transaction, when due", dueInOrder),
         check("unpaid charges past their expiry are overdue", overdue),
         check("a claimed IPN is nobody else's until its lease ends or its attempt is recorded", leases),
+        check("every attempt is logged with its answer; a delivered or dead IPN can be sent again", attemptLog),
+        check("recent charges come newest first; every status change is in the history", recentAndHistory),
     ]
+
+    /// A failed attempt answered `HTTP 500`.
+    static func failed(_ id: Int64, _ number: Int, at time: Int64) -> IPNAttempt {
+        IPNAttempt(notificationID: id, number: number, time: time, answer: "HTTP 500", delivered: false)
+    }
 
     static func charge(_ id: String, reference: String, ipn: String = "", expiresAt: Int64 = 10_000) -> ChargeRecord {
         var urls = CPayUrls()
@@ -185,11 +192,12 @@ public enum SandboxStoreConformance {
         _ = try await store.updateCharge(id: "6001", reference: nil, now: 20) { $0.status = .succeeded }
         var due = try await store.dueNotifications(now: 100, limit: 10, leaseUntil: 150)
         try expect(due.count == 1 && due[0].status == "pending", "not only the oldest pending IPN is due: \(due.map(\.status))")
-        try await store.recordAttempt(id: due[0].id, state: "pending", attempts: 1, nextAttemptAt: 500, error: "HTTP 500")
+        try await store.recordAttempt(failed(due[0].id, 1, at: 100), state: "pending", nextAttemptAt: 500)
         try expect(try await store.dueNotifications(now: 100, limit: 10, leaseUntil: 150).isEmpty, "a retry was due before its time (and its successor overtook it)")
         due = try await store.dueNotifications(now: 500, limit: 10, leaseUntil: 550)
         try expect(due.count == 1 && due[0].attempts == 1 && due[0].lastError == "HTTP 500", "the attempt was not recorded")
-        try await store.recordAttempt(id: due[0].id, state: "delivered", attempts: 2, nextAttemptAt: 500, error: nil)
+        try await store.recordAttempt(IPNAttempt(notificationID: due[0].id, number: 2, time: 500, answer: "HTTP 200", delivered: true),
+                                      state: "delivered", nextAttemptAt: 500)
         due = try await store.dueNotifications(now: 500, limit: 10, leaseUntil: 550)
         try expect(due.count == 1 && due[0].status == "succeeded", "the next IPN is not due once the first was delivered")
     }
@@ -203,7 +211,7 @@ public enum SandboxStoreConformance {
                    "an IPN was claimed twice within its lease")
         let takenOver = try await store.dueNotifications(now: 201, limit: 10, leaseUntil: 300)
         try expect(takenOver.map(\.id) == claimed.map(\.id), "a lapsed lease was not taken over")
-        try await store.recordAttempt(id: claimed[0].id, state: "pending", attempts: 1, nextAttemptAt: 210, error: "HTTP 500")
+        try await store.recordAttempt(failed(claimed[0].id, 1, at: 201), state: "pending", nextAttemptAt: 210)
         try expect(try await store.dueNotifications(now: 220, limit: 10, leaseUntil: 320).count == 1,
                    "recording the attempt did not end the claim")
         // Racing claimers: each IPN goes to one of them.
@@ -223,6 +231,49 @@ public enum SandboxStoreConformance {
         _ = try await store.updateCharge(id: "7003", reference: nil, now: 1) { $0.status = .succeeded }
         let ids = try await store.overdueCharges(now: 200, limit: 10)
         try expect(ids == ["7001"], "overdue at 200: \(ids), expected [7001]")
+    }
+
+    static func attemptLog(_ store: any SandboxStore) async throws {
+        try await store.insertCharge(charge("9001", reference: "r-9", ipn: "http://127.0.0.1:9/ipn"))
+        try await store.insertCharge(charge("9002", reference: "r-9b", ipn: "http://127.0.0.1:9/ipn"))
+        _ = try await store.updateCharge(id: "9001", reference: nil, now: 10) { $0.status = .pending }
+        _ = try await store.updateCharge(id: "9002", reference: nil, now: 10) { $0.status = .pending }
+        let id = try await store.notifications(transactionID: "9001")[0].id
+        try await store.recordAttempt(failed(id, 1, at: 100), state: "pending", nextAttemptAt: 200)
+        try await store.recordAttempt(failed(id, 2, at: 200), state: "pending", nextAttemptAt: 400)
+        try await store.recordAttempt(IPNAttempt(notificationID: id, number: 3, time: 400, answer: "HTTP 204", delivered: true),
+                                      state: "delivered", nextAttemptAt: 400)
+        let log = try await store.notificationAttempts(transactionID: "9001")
+        try expect(log.map(\.number) == [1, 2, 3] && log.map(\.answer) == ["HTTP 500", "HTTP 500", "HTTP 204"]
+                   && log.map(\.delivered) == [false, false, true] && log.map(\.time) == [100, 200, 400],
+                   "the attempt log is not as recorded: \(log)")
+        try expect(try await store.notificationAttempts(transactionID: "9002").isEmpty, "another transaction's log holds attempts")
+        var entry = try await store.notifications(transactionID: "9001")[0]
+        try expect(entry.state == "delivered" && entry.attempts == 3 && entry.lastError == nil, "the delivered IPN is \(entry)")
+        try expect(try await store.dueNotifications(now: 1000, limit: 10, leaseUntil: 1100).map(\.transactionID) == ["9002"],
+                   "a delivered IPN is still due")
+        try expect(try await store.resendNotification(id: id, now: 2000), "an existing IPN could not be sent again")
+        try expect(try await store.resendNotification(id: id + 1_000_000, now: 2000) == false, "an unknown IPN was 'sent again'")
+        entry = try await store.notifications(transactionID: "9001")[0]
+        try expect(entry.state == "pending" && entry.nextAttemptAt == 2000 && entry.attempts == 3,
+                   "the IPN sent again is \(entry), expected pending at 2000 with its 3 attempts")
+        try expect(!(try await store.dueNotifications(now: 1999, limit: 10, leaseUntil: 2100).map(\.id).contains(id)),
+                   "the IPN sent again was due early")
+        try expect(try await store.dueNotifications(now: 2000, limit: 10, leaseUntil: 2100).map(\.id).contains(id),
+                   "the IPN sent again is not due")
+    }
+
+    static func recentAndHistory(_ store: any SandboxStore) async throws {
+        for index in 1...5 { try await store.insertCharge(charge("1000\(index)", reference: "r-10-\(index)")) }
+        let recent = try await store.recentCharges(limit: 3)
+        try expect(recent.map(\.id) == ["10005", "10004", "10003"], "recent charges: \(recent.map(\.id))")
+        try expect(try await store.recentCharges(limit: 0).isEmpty, "a limit of 0 returned charges")
+        _ = try await store.updateCharge(id: "10002", reference: nil, now: 2000) { $0.status = .pending }
+        _ = try await store.updateCharge(id: "10002", reference: nil, now: 2500) { $0.note = "no status change" }
+        _ = try await store.updateCharge(id: "10002", reference: nil, now: 3000) { $0.status = .succeeded }
+        let history = try await store.charge(id: "10002")?.statusHistory ?? []
+        try expect(history == [.init(status: .initiated, time: 1000), .init(status: .pending, time: 2000),
+                               .init(status: .succeeded, time: 3000)], "the status history is \(history)")
     }
 }
 

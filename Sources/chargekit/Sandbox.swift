@@ -32,6 +32,8 @@ struct Sandbox: AsyncParsableCommand {
         var db = "sandbox.sqlite"
         @Option(name: .customLong("merchant-key"), help: "Merchant private key to use (else the stored or a new one).")
         var merchantKey: String?
+        @Option(name: .customLong("merchant-name"), help: "The merchant's name on the wallet page and the dashboard.")
+        var merchantName = SandboxConfiguration().merchantName
         @Option(name: .customLong("ipn-secret"), help: "Merchant IPN secret that signs every IPN (else the stored or a new one).")
         var ipnSecret: String?
         @Option(name: .customLong("charge-ttl"), help: "Seconds an unpaid charge lives before it expires.")
@@ -105,6 +107,10 @@ struct Sandbox: AsyncParsableCommand {
                 }
                 configuration.databasePath = db
                 configuration.merchantKey = merchantKey
+                guard !merchantName.isEmpty, merchantName.count <= 100 else {
+                    throw ValidationError("--merchant-name must be 1 to 100 characters")
+                }
+                configuration.merchantName = merchantName
                 configuration.ipnSecret = ipnSecret
                 configuration.chargeLifetime = try Self.seconds(chargeTTL, option: "--charge-ttl")
                 configuration.tokenLifetime = try Self.seconds(tokenTTL, option: "--token-ttl")
@@ -134,6 +140,7 @@ struct Sandbox: AsyncParsableCommand {
                         merchant key: \(info.merchantKey)
                         IPN secret: \(info.ipnSecret)
                         database: \(info.databasePath) (schema v\(info.schemaVersion))
+                        dashboard: \(info.baseURL)/sandbox/dashboard (any user name; the merchant key is the password)
 
                         """.utf8))
                 }

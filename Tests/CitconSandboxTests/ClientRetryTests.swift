@@ -77,11 +77,11 @@ struct ClientRetryTests {
     func timeout() async throws {
         try await Self.serve(FlakyServer(failures: 0)) { base in
             let client = UPIClient(baseURL: base, timeout: 0.5, inquiryRetries: 0)   // its own session, 0.5 s
-            let started = ContinuousClock.now
+            // The server answers (200) after 3 s: `.timeout` shows the client gave up first,
+            // whatever the load of the machine, with no wall-clock bound to flake.
             await #expect(throws: CPayError.timeout) {
                 try await client.inquire(transactionID: "slow", token: "t")
             }
-            #expect(ContinuousClock.now - started < .seconds(3))
         }
     }
 

@@ -10,28 +10,16 @@ import Glibc
 
 /// `chargekit sandbox serve` as a child process.
 final class ServerProcess: @unchecked Sendable {
-    let process = Process()
-    private let lock = NSLock()
-    private var output = ""
+    let child: Child
 
     /// The built `chargekit` next to the test bundle (swift build / swift test build it).
     static var executable: URL { ChargekitExecutable.url }
 
     init(arguments: [String]) throws {
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.withLock { self.output += String(decoding: data, as: UTF8.self) }
-        }
-        try process.run()
+        child = try Child(Self.executable.path, arguments)
     }
 
-    var text: String { lock.withLock { output } }
+    var text: String { child.stdout }
 
     /// Waits for the "listening on" line and returns the base URL and merchant key.
     func started() async throws -> (base: String, key: String) {
@@ -44,14 +32,15 @@ final class ServerProcess: @unchecked Sendable {
         return (String(base), String(key))
     }
 
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    func signal(_ number: Int32) { child.signal(number) }
 
     /// Waits for the process to end; `false` (and SIGKILL) after `timeout`.
     func waitForExit(timeout: Duration = .seconds(20)) async -> Bool {
-        let exited = await eventually(timeout) { !process.isRunning }
+        let exited = await eventually(timeout) { child.status != nil }
         if !exited {
             signal(SIGKILL)
-            process.waitUntilExit()
+            let child = self.child
+            _ = await offPool { child.wait() }
         }
         return exited
     }
@@ -148,7 +137,7 @@ struct CrashTests {
         #expect(await first.waitForExit())
         stop.value = true
         await load.value
-        #expect(first.process.terminationReason == .uncaughtSignal)
+        #expect(first.child.status?.signaled == true)
         let charges = await acknowledged.charges
         let owed = await acknowledged.owed
         #expect(charges.count >= 150)
@@ -170,7 +159,7 @@ struct CrashTests {
 
         second.signal(SIGTERM)
         #expect(await second.waitForExit(), "SIGTERM ends the server")
-        #expect(second.process.terminationStatus == 0, "SIGTERM shuts down cleanly")
+        #expect(second.child.status.map { $0.status == 0 && !$0.signaled } == true, "SIGTERM shuts down cleanly")
         #expect(second.text.contains("sandbox stopped"))
         await receiver.stop()
     }

@@ -141,7 +141,7 @@ struct Harness: Sendable {
 }
 
 /// Polls `condition` until it holds or `timeout` passes.
-func eventually(_ timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+func eventually(_ timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try await condition() { return true }

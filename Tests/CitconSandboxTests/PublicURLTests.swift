@@ -9,13 +9,23 @@ struct PublicURLTests {
     @Test("wallet and QR links carry the public address, not the bound one")
     func linksUseThePublicURL() async throws {
         // A port known to be free: one the system just gave a sandbox that has stopped.
-        let probe = try await Harness.start()
-        let port = try #require(URL(string: probe.sandbox.info.baseURL)?.port)
-        await probe.stop()
-        let harness = try await Harness.start { configuration in
-            configuration.port = port
-            configuration.publicURL = "http://192.0.2.10:\(port)/"
+        // Another test may take it in between (CI saw EADDRINUSE once): then try another.
+        var started: (harness: Harness, port: Int)?
+        for attempt in 1...5 where started == nil {
+            let probe = try await Harness.start()
+            let port = try #require(URL(string: probe.sandbox.info.baseURL)?.port)
+            await probe.stop()
+            do {
+                let harness = try await Harness.start { configuration in
+                    configuration.port = port
+                    configuration.publicURL = "http://192.0.2.10:\(port)/"
+                }
+                started = (harness, port)
+            } catch where attempt < 5 && "\(error)".contains("Address already in use") {
+                continue
+            }
         }
+        let (harness, port) = try #require(started)
         #expect(harness.sandbox.info.baseURL == "http://192.0.2.10:\(port)")
         let http = HTTP(base: "http://127.0.0.1:\(port)")
         let token = try await http.call("POST", "/v1/access-tokens", token: harness.merchantKey, body: #"{"token_type":"server"}"#)

@@ -49,3 +49,15 @@ import Testing
         #expect(QRCode(String(repeating: "x", count: 106)) != nil)
     }
 }
+
+@Suite("Sandbox identifiers")
+struct IdentifierTests {
+    @Test("transaction ids are 19 decimal digits, the first not zero, and differ")
+    func transactionIDs() {
+        let ids = (0..<2000).map { _ in randomDigits(19) }
+        #expect(ids.allSatisfy { $0.utf8.count == 19 && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } && $0.first != "0" })
+        #expect(Set(ids).count == ids.count)
+        #expect(Set(ids.map { $0.prefix(1) }).count == 9, "every leading digit 1-9 occurs")
+        #expect(randomDigits(1).count == 1)
+    }
+}

@@ -25,7 +25,10 @@ struct RouteTests {
         try await withCleanup({ await harness.stop() }) {
             for route in SandboxRoutes.routes {
                 let path = route.path.replacingOccurrences(of: ":token", with: "x").replacingOccurrences(of: ":id", with: "1")
-                let answer = try await harness.http.call(route.method, path, data: route.method == "POST" ? Data("{}".utf8) : nil)
+                // With a bearer token (an unknown one): a 401 asking for Basic authentication
+                // would never complete in URLSession on Linux (swift-corelibs-foundation#5456).
+                let answer = try await harness.http.call(route.method, path, token: "unknown",
+                                                         data: route.method == "POST" ? Data("{}".utf8) : nil)
                 #expect(!answer.message.hasPrefix("path: no route"), "\(route.method) \(route.path) is listed but not served")
                 #expect(answer.status != 405 && answer.status < 500, "\(route.method) \(route.path): \(answer.status)")
             }

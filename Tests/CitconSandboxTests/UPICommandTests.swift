@@ -2,29 +2,16 @@ import CitconSandbox
 import CitconSandboxTesting
 import CitconUPI
 import Foundation
+import ProcessSupport
 import Testing
 
 /// Runs the built `chargekit` with `arguments` (and `input` on standard input) off the
 /// concurrency pool; returns its exit status and output.
 func chargekit(_ arguments: [String], input: Data = Data()) async throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = ServerProcess.executable
-    process.arguments = arguments
-    let stdin = Pipe(), out = Pipe(), err = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
+    let child = try Child(ServerProcess.executable.path, arguments, input: input)
     return await offPool {
-        stdin.fileHandleForWriting.write(input)
-        try? stdin.fileHandleForWriting.close()
-        nonisolated(unsafe) var errors = Data()
-        let reader = Thread { errors = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+        let exit = child.wait()
+        return (exit.status, child.stdout, child.stderr)
     }
 }
 

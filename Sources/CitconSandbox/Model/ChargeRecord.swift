@@ -45,6 +45,43 @@ public struct ChargeRecord: Sendable, Equatable, Codable {
     public var captures: [CPayOperation] = []
     /// Refunds made.
     public var refunds: [CPayOperation] = []
+    /// The status changes as stored (absent from records written before the sandbox
+    /// kept them); read ``statusHistory``.
+    private var history: [StatusChange]?
+
+    /// One status the charge took, and when.
+    public struct StatusChange: Sendable, Equatable, Codable {
+        /// The status taken.
+        public var status: CPayStatus
+        /// When, milliseconds since 1970.
+        public var time: Int64
+
+        /// Makes a status change.
+        public init(status: CPayStatus, time: Int64) {
+            self.status = status
+            self.time = time
+        }
+    }
+
+    /// Every status the charge took, oldest first, starting with the one it was created
+    /// in. A record written before the sandbox kept its history shows its creation and,
+    /// when it has moved since, its current status at an unknown time (`0`).
+    public var statusHistory: [StatusChange] {
+        if let history { return history }
+        let created = StatusChange(status: .initiated, time: timeCreated)
+        return status == .initiated ? [created] : [created, StatusChange(status: status, time: 0)]
+    }
+
+    /// Runs `change` on the charge and, when it moved the status, adds the new status
+    /// at `now` to ``statusHistory``. What every store's `updateCharge` runs its body with.
+    /// - Returns: what `change` returned, and whether the status changed.
+    public mutating func apply<T>(now: Int64, _ change: (inout ChargeRecord) throws -> T) rethrows -> (value: T, statusChanged: Bool) {
+        let before = status
+        let value = try change(&self)
+        guard status != before else { return (value, false) }
+        history = statusHistory + [StatusChange(status: status, time: now)]
+        return (value, true)
+    }
 
     /// Makes a charge record (for the API, and for tests of a store).
     public init(id: String, chargeToken: String, reference: String, amount: Int, currency: String, country: String,
@@ -64,6 +101,7 @@ public struct ChargeRecord: Sendable, Equatable, Codable {
         self.returnURL = returnURL
         self.timeCreated = timeCreated
         self.expiresAt = expiresAt
+        history = [StatusChange(status: status, time: timeCreated)]
     }
 
     /// The legal status changes; anything else is refused with `4090`.

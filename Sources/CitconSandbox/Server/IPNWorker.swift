@@ -92,7 +92,11 @@ struct IPNWorker: Service {
         ])
         var failure: String?
         var permanent = false
-        if case .failure(let reason) = outcome { (failure, permanent) = (reason.reason, reason.isPermanent) }
+        let answer: String
+        switch outcome {
+        case .success(let status): answer = "HTTP \(status)"
+        case .failure(let reason): (answer, failure, permanent) = (reason.reason, reason.reason, reason.isPermanent)
+        }
         let now = epochMilliseconds()
         let state: String
         var next = now
@@ -104,7 +108,8 @@ struct IPNWorker: Service {
             state = "pending"
             next = now + configuration.ipnRetrySchedule[attempts - 1].milliseconds
         }
-        try? await store.recordAttempt(id: entry.id, state: state, attempts: attempts, nextAttemptAt: next, error: failure)
+        try? await store.recordAttempt(IPNAttempt(notificationID: entry.id, number: attempts, time: now, answer: answer,
+                                                  delivered: failure == nil), state: state, nextAttemptAt: next)
         // The target URL is the merchant's own; the body (signed) and the secret are not logged.
         configuration.logger.log(level: state == "dead" ? .warning : .info, "ipn attempt", metadata: [
             "transaction": .string(entry.transactionID), "status": .string(entry.status), "url": .string(entry.url),

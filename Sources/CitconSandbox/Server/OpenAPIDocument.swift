@@ -18,7 +18,11 @@ components:
     bearer:
       type: http
       scheme: bearer
-      description: The merchant private key (access tokens) or an access token (everything else).
+      description: The merchant private key (access tokens, the dashboard) or an access token (everything else).
+    merchantBasic:
+      type: http
+      scheme: basic
+      description: The dashboard, from a browser - the merchant private key as the password (any user name).
   schemas:
     Envelope:
       type: object
@@ -218,6 +222,15 @@ components:
       properties:
         form_token: { type: string }
         action: { type: string, enum: [pay, decline, cancel] }
+    DashboardForm:
+      type: object
+      additionalProperties: false
+      required: [form_token, action]
+      properties:
+        form_token: { type: string, description: The token of the dashboard page the form came from. }
+        action: { type: string, enum: [pay, decline, cancel, expire, resend] }
+        charge: { type: string, description: 'The charge to pay, decline, cancel or expire.' }
+        ipn: { type: string, description: The IPN to send again (its number). }
   responses:
     Failure:
       description: A `fail` envelope naming the field and the rule.
@@ -226,6 +239,13 @@ components:
           schema: { $ref: '#/components/schemas/Failure' }
     Page:
       description: An HTML page.
+      content:
+        text/html:
+          schema: { type: string }
+    Unauthorized:
+      description: The merchant key is missing or wrong; a browser is asked for it.
+      headers:
+        WWW-Authenticate: { schema: { type: string } }
       content:
         text/html:
           schema: { type: string }
@@ -428,6 +448,45 @@ paths:
         '200': { $ref: '#/components/responses/Page' }
         '400': { $ref: '#/components/responses/Page' }
         '404': { $ref: '#/components/responses/Page' }
+        '503': { $ref: '#/components/responses/Page' }
+  /sandbox/dashboard:
+    get:
+      operationId: dashboard
+      summary: >-
+        The operator's page - the recent charges with their status history, each IPN
+        with its attempts, answers and next try, and buttons for every action.
+      security:
+        - bearer: []
+        - merchantBasic: []
+      responses:
+        '200': { $ref: '#/components/responses/Page' }
+        '401': { $ref: '#/components/responses/Unauthorized' }
+        '503': { $ref: '#/components/responses/Page' }
+    post:
+      operationId: dashboardAction
+      summary: >-
+        Pays, declines or cancels a pending charge as the wallet would, expires an unpaid
+        one, or sends an IPN again; then back to the page.
+      security:
+        - bearer: []
+        - merchantBasic: []
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema: { $ref: '#/components/schemas/DashboardForm' }
+      responses:
+        '303':
+          description: Done; back to the dashboard.
+          headers:
+            Location: { schema: { type: string } }
+        '400': { $ref: '#/components/responses/Page' }
+        '401': { $ref: '#/components/responses/Unauthorized' }
+        '403': { $ref: '#/components/responses/Page' }
+        '404': { $ref: '#/components/responses/Page' }
+        '409': { $ref: '#/components/responses/Page' }
+        '410': { $ref: '#/components/responses/Page' }
+        '413': { $ref: '#/components/responses/Page' }
         '503': { $ref: '#/components/responses/Page' }
   /openapi.yaml:
     get:

@@ -124,14 +124,19 @@ public struct SandboxAPI: Sendable {
         return value.isEmpty ? nil : value
     }
 
+    /// Checks `key` against the stored merchant key, in constant time (`4010` otherwise).
+    func requireMerchantKey(_ key: String) async throws {
+        guard let stored = try await store.setting("merchant_key"), constantTimeEquals(stored, key) else {
+            throw APIError(.unauthorized, "Authorization: the merchant key is not valid")
+        }
+    }
+
     /// `POST /v1/access-tokens`.
     public func issueToken(authorization: String?, body: Data) async throws -> UPIWire.AccessToken {
         guard let key = Self.bearer(authorization) else {
             throw APIError(.unauthorized, "Authorization: 'Bearer <merchant private key>' is required")
         }
-        guard let stored = try await store.setting("merchant_key"), constantTimeEquals(stored, key) else {
-            throw APIError(.unauthorized, "Authorization: the merchant key is not valid")
-        }
+        try await requireMerchantKey(key)
         let request = try Self.decode(UPIWire.AccessTokenRequest.self, from: body)
         guard let permissions = AccessTokenRecord.permissions[request.tokenType] else {
             throw APIError(.invalidRequest, "token_type: must be \"server\" or \"client\"")

@@ -87,9 +87,10 @@ func randomHex(bytes count: Int) -> String {
 /// writes them (a long numeric string).
 func randomDigits(_ count: Int) -> String {
     var generator = SystemRandomNumberGenerator()
-    var digits = String(UInt8.random(in: 1...9, using: &generator))
-    while digits.count < count { digits += String(UInt8.random(in: 0...9, using: &generator)) }
-    return digits
+    var digits = [UInt8](repeating: 0, count: max(1, count))
+    digits[0] = UInt8(ascii: "1") + UInt8.random(in: 0...8, using: &generator)
+    for index in 1..<digits.count { digits[index] = UInt8(ascii: "0") + UInt8.random(in: 0...9, using: &generator) }
+    return String(decoding: digits, as: UTF8.self)
 }
 
 /// Whether a URL's host is a loopback address in its one canonical form: an IPv4

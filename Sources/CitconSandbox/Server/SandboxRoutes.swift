@@ -22,7 +22,7 @@ struct SandboxRoutes: Sendable {
         ("POST", "/v1/access-tokens"), ("POST", "/v1/charges"), ("POST", "/v1/charges/:token"),
         ("GET", "/v1/transactions/:id"), ("POST", "/v1/captures"), ("POST", "/v1/refunds"), ("POST", "/v1/cancels"),
         ("GET", "/v1/health"), ("GET", "/sandbox/wallet/:id"), ("POST", "/sandbox/wallet/:id"), ("GET", "/sandbox/qr/:id"),
-        ("GET", "/openapi.yaml"),
+        ("GET", "/openapi.yaml"), ("GET", "/sandbox/dashboard"), ("POST", "/sandbox/dashboard"),
     ]
 
     /// The pattern of the route `method path` is served by (`/v1/charges/:token`), if any.
@@ -85,6 +85,8 @@ struct SandboxRoutes: Sendable {
         router.post("/sandbox/wallet/:id") { request, context in
             await walletPost(request, id: context.parameters.get("id") ?? "")
         }
+        router.get("/sandbox/dashboard") { request, _ in await dashboardPage(request) }
+        router.post("/sandbox/dashboard") { request, _ in await dashboardPost(request) }
     }
 
     // MARK: JSON
@@ -128,7 +130,7 @@ struct SandboxRoutes: Sendable {
     /// and discarded, up to ``SandboxConfiguration/maximumDiscardedBytes``, so that a
     /// client that writes its whole body before it reads gets the `413` (beyond that,
     /// ``RequestDeadline`` closes the connection once the answer is written).
-    private func readBody(_ request: Request, limit: Int) async throws -> Data? {
+    func readBody(_ request: Request, limit: Int) async throws -> Data? {
         var collected = ByteBuffer()
         var total = 0
         for try await chunk in request.body {
@@ -152,7 +154,7 @@ struct SandboxRoutes: Sendable {
     // MARK: Wallet
 
     /// An HTML page that no other site may frame, sniff or load scripts into.
-    private func html(_ body: String, status: Int = 200) -> Response {
+    func html(_ body: String, status: Int = 200) -> Response {
         Response(status: .init(code: status), headers: [
             .contentType: "text/html; charset=utf-8",
             .xFrameOptions: "DENY",
@@ -163,21 +165,37 @@ struct SandboxRoutes: Sendable {
         ], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 
-    /// A wallet post must come from the wallet page itself: not from another site
-    /// (`Origin`, `Sec-Fetch-Site`), and carrying the form token of the page.
-    private func checkSameSite(_ request: Request, form: [String: String], id: String) async throws {
+    /// A post must come from the sandbox's own page: not from another site (`Origin`,
+    /// `Sec-Fetch-Site`), and carrying the form token of the page (`subject` is what
+    /// the token was made for: a charge id for the wallet, ``dashboardTokenSubject``).
+    func checkSameSite(_ request: Request, form: [String: String], subject: String, page: String = "wallet") throws(APIError) {
         if request.headers[.secFetchSite].map({ $0 == "cross-site" || $0 == "same-site" }) == true {
-            throw APIError(.forbidden, "the wallet accepts posts from its own page only")
+            throw APIError(.forbidden, "the \(page) accepts posts from its own page only")
         }
         if let origin = request.headers[.origin] {
             let host = request.head.authority ?? ""
             guard origin == "http://" + host || origin == "https://" + host else {
-                throw APIError(.forbidden, "Origin \(origin) is not the wallet's own")
+                throw APIError(.forbidden, "Origin \(origin) is not the \(page)'s own")
             }
         }
-        guard let token = form["form_token"], formTokens.check(token, for: id) else {
-            throw APIError(.forbidden, "form_token: missing or stale; reload the wallet page")
+        guard let token = form["form_token"], formTokens.check(token, for: subject) else {
+            throw APIError(.forbidden, "form_token: missing or stale; reload the \(page) page")
         }
+    }
+
+    /// The HTML answer to a page request that failed: an ``APIError`` with its own
+    /// status, a field refused by ChargeKit's rules as `400`, anything else as `503`
+    /// (`unavailable`), each on the page `render` makes of the message.
+    func errorPage(_ error: any Error, unavailable: String, render: (String) -> String) -> Response {
+        switch error {
+        case let error as APIError: html(render(error.message), status: error.httpStatus)
+        case let error as ChargeKitError: html(render(error.description), status: 400)
+        default: html(render(unavailable), status: 503)
+        }
+    }
+
+    private func walletFailure(_ error: any Error) -> Response {
+        errorPage(error, unavailable: "the wallet is unavailable", render: WalletPage.error)
     }
 
     private func walletPage(id: String) async -> Response {
@@ -185,10 +203,8 @@ struct SandboxRoutes: Sendable {
             let charge = try await api.currentCharge(id: id)
             let token = formTokens.token(for: charge.id)
             return html(WalletPage.render(charge: charge, merchant: merchantName, formToken: token))
-        } catch let error as APIError {
-            return html(WalletPage.error(error.message), status: error.httpStatus)
         } catch {
-            return html(WalletPage.error("the wallet is unavailable"), status: 503)
+            return walletFailure(error)
         }
     }
 
@@ -196,10 +212,8 @@ struct SandboxRoutes: Sendable {
         do {
             let charge = try await api.currentCharge(id: id)
             return html(WalletPage.qr(charge: charge, walletURL: api.baseURL() + "/sandbox/wallet/" + charge.id, merchant: merchantName))
-        } catch let error as APIError {
-            return html(WalletPage.error(error.message), status: error.httpStatus)
         } catch {
-            return html(WalletPage.error("the wallet is unavailable"), status: 503)
+            return walletFailure(error)
         }
     }
 
@@ -209,7 +223,7 @@ struct SandboxRoutes: Sendable {
                 return Self.closing(html(WalletPage.error("form larger than 4096 bytes"), status: 413))
             }
             let form = try WalletPage.parseForm(String(decoding: data, as: UTF8.self))
-            try await checkSameSite(request, form: form, id: id)
+            try checkSameSite(request, form: form, subject: id)
             guard let raw = form["action"], let action = SandboxAPI.WalletAction(rawValue: raw) else {
                 throw APIError(.invalidRequest, "action: must be pay, decline or cancel")
             }
@@ -221,12 +235,8 @@ struct SandboxRoutes: Sendable {
                 return Response(status: .seeOther, headers: [.location: redirect], body: ResponseBody())
             }
             return html(WalletPage.done(charge: charge))
-        } catch let error as APIError {
-            return html(WalletPage.error(error.message), status: error.httpStatus)
-        } catch let error as ChargeKitError {
-            return html(WalletPage.error(error.description), status: 400)
         } catch {
-            return html(WalletPage.error("the wallet is unavailable"), status: 503)
+            return walletFailure(error)
         }
     }
 }
@@ -247,4 +257,5 @@ extension HTTPField.Name {
     static let xContentTypeOptions = Self("X-Content-Type-Options")!
     static let referrerPolicy = Self("Referrer-Policy")!
     static let secFetchSite = Self("Sec-Fetch-Site")!
+    static let wwwAuthenticate = Self("WWW-Authenticate")!
 }

@@ -14,6 +14,8 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
     private var outbox: [OutboxEntry] = []
     private var nextOutboxID: Int64 = 1
     private var leases: [Int64: Int64] = [:]
+    private var attempts: [IPNAttempt] = []
+    private var insertionOrder: [String] = []
 
     /// Makes an empty store.
     public init() {}
@@ -43,6 +45,7 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
             try claim(charge.reference, for: charge.id)
             charges[charge.id] = charge
             chargeIDsByToken[charge.chargeToken] = charge.id
+            insertionOrder.append(charge.id)
         }
     }
 
@@ -71,11 +74,10 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
                     throw APIError(.duplicateReference, "reference: '\(reference)' was used before (duplicate request)")
                 }
             }
-            let before = charge.status
-            let value = try body(&charge)  // throwing here changes nothing: the claim comes after
+            let (value, changed) = try charge.apply(now: now, body)  // throwing here changes nothing: the claim comes after
             if let reference { references[reference] = id }
             charges[id] = charge
-            if charge.status != before, !charge.urls.ipn.isEmpty {
+            if changed, !charge.urls.ipn.isEmpty {
                 outbox.append(OutboxEntry(id: nextOutboxID, transactionID: id, status: charge.status.rawValue, url: charge.urls.ipn,
                                           payload: charge.notificationPayload, attempts: 0, nextAttemptAt: now, state: "pending",
                                           lastError: nil))
@@ -106,15 +108,37 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
         }
     }
 
-    public func recordAttempt(id: Int64, state: String, attempts: Int, nextAttemptAt: Int64, error: String?) async throws {
+    public func recordAttempt(_ attempt: IPNAttempt, state: String, nextAttemptAt: Int64) async throws {
         lock.withLock {
-            guard let index = outbox.firstIndex(where: { $0.id == id }) else { return }
+            guard let index = outbox.firstIndex(where: { $0.id == attempt.notificationID }) else { return }
             outbox[index].state = state
-            outbox[index].attempts = attempts
+            outbox[index].attempts = attempt.number
             outbox[index].nextAttemptAt = nextAttemptAt
-            outbox[index].lastError = error
-            leases[id] = nil
+            outbox[index].lastError = attempt.delivered ? nil : attempt.answer
+            leases[attempt.notificationID] = nil
+            attempts.removeAll { $0.notificationID == attempt.notificationID && $0.number == attempt.number }
+            attempts.append(attempt)
         }
+    }
+
+    public func notificationAttempts(transactionID: String) async throws -> [IPNAttempt] {
+        lock.withLock {
+            let ids = Set(outbox.filter { $0.transactionID == transactionID }.map(\.id))
+            return attempts.filter { ids.contains($0.notificationID) }
+        }
+    }
+
+    public func resendNotification(id: Int64, now: Int64) async throws -> Bool {
+        lock.withLock {
+            guard let index = outbox.firstIndex(where: { $0.id == id }) else { return false }
+            outbox[index].state = "pending"
+            outbox[index].nextAttemptAt = now
+            return true
+        }
+    }
+
+    public func recentCharges(limit: Int) async throws -> [ChargeRecord] {
+        lock.withLock { insertionOrder.suffix(max(0, limit)).reversed().compactMap { charges[$0] } }
     }
 
     public func notifications(transactionID: String?) async throws -> [OutboxEntry] {

@@ -74,6 +74,11 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         """
         ALTER TABLE outbox ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;
         """,
+        // v4: every delivery attempt and its answer, for the dashboard.
+        """
+        CREATE TABLE ipn_attempts(outbox_id INTEGER NOT NULL, attempt INTEGER NOT NULL, at INTEGER NOT NULL,
+                                  answer TEXT NOT NULL, delivered INTEGER NOT NULL, PRIMARY KEY(outbox_id, attempt));
+        """,
     ]
 
     /// Opens (creating if needed) the database at `path`. Call ``migrate()`` next.
@@ -341,12 +346,11 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
                 }
                 try await Self.claim(reference, for: id, in: db)
             }
-            let before = charge.status
-            let value = try body(&charge)
+            let (value, changed) = try charge.apply(now: now, body)
             try await db.query("UPDATE charges SET status = ?, expires_at = ?, doc = ? WHERE id = ?",
                          [.text(charge.status.rawValue), .int(charge.expiresAt),
                           .bytes(try Self.encoder.encode(charge)), .text(id)])
-            if charge.status != before, !charge.urls.ipn.isEmpty {
+            if changed, !charge.urls.ipn.isEmpty {
                 try await db.query("""
                     INSERT INTO outbox(transaction_id, status, url, payload, next_attempt_at, state, created_at)
                     VALUES(?, ?, ?, ?, ?, 'pending', ?)
@@ -391,11 +395,42 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         }
     }
 
-    public func recordAttempt(id: Int64, state: String, attempts: Int, nextAttemptAt: Int64, error: String?) async throws {
+    public func recordAttempt(_ attempt: IPNAttempt, state: String, nextAttemptAt: Int64) async throws {
         try await write { db in
             try await db.query("UPDATE outbox SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?, lease_until = 0 WHERE id = ?",
-                         [.text(state), .int(Int64(attempts)), .int(nextAttemptAt), error.map(SQLValue.text) ?? .null,
-                          .int(id)])
+                         [.text(state), .int(Int64(attempt.number)), .int(nextAttemptAt),
+                          attempt.delivered ? .null : .text(attempt.answer), .int(attempt.notificationID)])
+            try await db.query("INSERT OR REPLACE INTO ipn_attempts(outbox_id, attempt, at, answer, delivered) VALUES(?, ?, ?, ?, ?)",
+                         [.int(attempt.notificationID), .int(Int64(attempt.number)), .int(attempt.time), .text(attempt.answer),
+                          .int(attempt.delivered ? 1 : 0)])
+        }
+    }
+
+    public func notificationAttempts(transactionID: String) async throws -> [IPNAttempt] {
+        try await read { db in
+            try await db.query("""
+                SELECT a.outbox_id, a.attempt, a.at, a.answer, a.delivered FROM ipn_attempts AS a
+                JOIN outbox AS o ON o.id = a.outbox_id WHERE o.transaction_id = ? ORDER BY a.at, a.outbox_id, a.attempt
+                """, [.text(transactionID)]).compactMap { row in
+                guard row.count == 5, let id = row[0].int, let number = row[1].int, let time = row[2].int,
+                      let answer = row[3].string, let delivered = row[4].int
+                else { return nil }
+                return IPNAttempt(notificationID: id, number: Int(number), time: time, answer: answer, delivered: delivered != 0)
+            }
+        }
+    }
+
+    public func resendNotification(id: Int64, now: Int64) async throws -> Bool {
+        try await write { db in
+            !(try await db.query("UPDATE outbox SET state = 'pending', next_attempt_at = ? WHERE id = ? RETURNING id",
+                                 [.int(now), .int(id)]).isEmpty)
+        }
+    }
+
+    public func recentCharges(limit: Int) async throws -> [ChargeRecord] {
+        try await read { db in
+            try await db.query("SELECT doc FROM charges ORDER BY rowid DESC LIMIT ?", [.int(Int64(max(0, limit)))])
+                .compactMap(Self.decodeCharge)
         }
     }
 

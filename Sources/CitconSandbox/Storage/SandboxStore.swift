@@ -27,9 +27,12 @@ public protocol SandboxStore: Sendable {
     func charge(id: String) async throws -> ChargeRecord?
     /// Finds a charge by charge token.
     func charge(chargeToken: String) async throws -> ChargeRecord?
+    /// The charges most recently stored, newest first, at most `limit` (the dashboard).
+    func recentCharges(limit: Int) async throws -> [ChargeRecord]
     /// Changes a charge in one transaction: claims `reference` (for a capture, refund or
     /// cancel), runs `body`, saves, and when the status changed and `urls.ipn` is set,
-    /// adds the IPN to the outbox. `body` throwing rolls everything back.
+    /// adds the IPN to the outbox. `body` throwing rolls everything back. Stores run
+    /// `body` through ``ChargeRecord/apply(now:_:)``, which keeps the status history.
     func updateCharge<T: Sendable>(id: String, reference: String?, now: Int64,
                                    _ body: @escaping @Sendable (inout ChargeRecord) throws -> T) async throws -> (ChargeRecord, T)
     /// Ids of unpaid charges whose time is up.
@@ -40,8 +43,18 @@ public protocol SandboxStore: Sendable {
     /// lease ends or it records the attempt; when the holder dies, another instance
     /// takes the IPN over once the lease has passed).
     func dueNotifications(now: Int64, limit: Int, leaseUntil: Int64) async throws -> [OutboxEntry]
-    /// Records an attempt (delivered, retry at `nextAttemptAt`, or dead) and ends the claim.
-    func recordAttempt(id: Int64, state: String, attempts: Int, nextAttemptAt: Int64, error: String?) async throws
+    /// Records an attempt in one transaction: the IPN's state (`delivered`, `pending`
+    /// for a retry at `nextAttemptAt`, or `dead`), its attempt count (`attempt.number`)
+    /// and last error (the answer of a failed attempt, `nil` once delivered), the
+    /// attempt itself in the IPN's attempt log; and ends the claim.
+    func recordAttempt(_ attempt: IPNAttempt, state: String, nextAttemptAt: Int64) async throws
+    /// Every attempt at the IPNs of one transaction, in the order they were made.
+    func notificationAttempts(transactionID: String) async throws -> [IPNAttempt]
+    /// Sends an IPN again: makes it pending and due at `now`, whatever its state (a
+    /// delivered or dead-lettered one too); its attempts keep counting. Returns whether
+    /// the IPN exists.
+    @discardableResult
+    func resendNotification(id: Int64, now: Int64) async throws -> Bool
     /// Every IPN, optionally of one transaction (for tests and inspection).
     func notifications(transactionID: String?) async throws -> [OutboxEntry]
     /// The number of charges.
