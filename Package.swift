@@ -115,7 +115,7 @@ let package = Package(
         .target(name: "ProcessSupport", path: "Tests/ProcessSupport"),
         .testTarget(
             name: "CitconUPITests",
-            dependencies: ["CitconUPI", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["CitconUPI", "ProcessSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "CitconSandboxTests",

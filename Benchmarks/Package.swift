@@ -16,10 +16,15 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        .target(
+            name: "HandoffOperations",
+            dependencies: [.product(name: "ChargeKit", package: parentIdentity)]
+        ),
+        .executableTarget(name: "InstructionCounts", dependencies: ["HandoffOperations"]),
         .executableTarget(
             name: "HandoffBenchmarks",
             dependencies: [
-                .product(name: "ChargeKit", package: parentIdentity),
+                "HandoffOperations",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/HandoffBenchmarks",

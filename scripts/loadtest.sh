@@ -42,9 +42,9 @@ esac
 "$bin" sandbox serve --port 0 --db "$database" ${SANDBOX_FLAGS:-} >"$work/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; [ -n "$stop_postgres" ] && bash scripts/postgres.sh stop; rm -rf "$work"' EXIT
-for _ in $(seq 1 100); do grep -q "merchant key:" "$work/server.log" && break; sleep 0.1; done
-base="$(sed -n 's/^Citcon UPI sandbox listening on //p' "$work/server.log")"
-export MERCHANT_KEY="$(sed -n 's/^merchant key: //p' "$work/server.log")"
+. scripts/lib/sandbox.sh
+wait_for_sandbox "$work/server.log" loadtest
+export MERCHANT_KEY="$key"
 export RUN_ID="$$"
 
 charges="$(wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency -s scripts/loadtest/charge.lua "$base" | grep '^RESULT')"

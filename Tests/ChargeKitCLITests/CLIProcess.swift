@@ -18,35 +18,16 @@ enum CLI {
     /// Runs `chargekit` with `arguments` and waits for it; with `killAfter`, sends
     /// SIGKILL after that many seconds if it is still running.
     static func run(_ arguments: [String], killAfter: TimeInterval? = nil) async throws -> Outcome {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let child = try Child(executable.path, arguments)
         if let killAfter {
-            let pid = process.processIdentifier
-            DispatchQueue.global().asyncAfter(deadline: .now() + killAfter) { kill(pid, SIGKILL) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + killAfter) { child.signal(SIGKILL) }
         }
-        // Blocking reads and the wait run on Dispatch threads, never on the (two-thread)
-        // cooperative pool, which other tests' tasks need.
-        let (o, e) = await withCheckedContinuation { (continuation: CheckedContinuation<(Data, Data), Never>) in
-            DispatchQueue.global().async {
-                let group = DispatchGroup()
-                nonisolated(unsafe) var errData = Data()
-                DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-                let outData = out.fileHandleForReading.readDataToEndOfFile()
-                group.wait()
-                process.waitUntilExit()
-                continuation.resume(returning: (outData, errData))
-            }
+        // The wait runs on a Dispatch thread, never on the (two-thread) cooperative
+        // pool, which other tests' tasks need.
+        let exit = await withCheckedContinuation { (continuation: CheckedContinuation<(status: Int32, signaled: Bool), Never>) in
+            DispatchQueue.global().async { continuation.resume(returning: child.wait()) }
         }
-        return Outcome(
-            status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-            stderr: String(decoding: e, as: UTF8.self), killed: process.terminationReason == .uncaughtSignal
-        )
+        return Outcome(status: exit.status, stdout: child.stdout, stderr: child.stderr, killed: exit.signaled)
     }
 
     static func temporaryFolder() throws -> URL {

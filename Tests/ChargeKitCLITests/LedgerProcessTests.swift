@@ -74,11 +74,19 @@ struct LedgerProcessTests {
     func killedWriters() async throws {
         let folder = try CLI.temporaryFolder()
         let ledger = folder.appendingPathComponent("ledger.json").path
-        var acknowledged: [String] = []
+        // One writer that is not killed, timed: the kills below are spread around this
+        // machine's own time for a write, so they land mid-write on a fast machine and a
+        // loaded one alike (fixed delays once all fell before the first write on CI).
+        let started = ContinuousClock.now
+        let first = try await CLI.run(request(ledger, 9_999))
+        let elapsed = ContinuousClock.now - started
+        let base = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        #expect(first.status == 0, "\(first.stderr)")
+        var acknowledged = [first.stdout.trimmingCharacters(in: .whitespacesAndNewlines)]
         var kills = 0
         for round in 0..<24 {
             // Three writers at once, killed at staggered moments around their write.
-            let delays = [0.005, 0.02, 0.04].map { $0 + Double(round % 6) * 0.008 }
+            let delays = [0.3, 0.6, 0.9].map { base * ($0 + Double(round % 6) * 0.08) }
             let outcomes = try await withThrowingTaskGroup(of: CLI.Outcome.self) { group in
                 for (index, delay) in delays.enumerated() {
                     group.addTask { try await CLI.run(request(ledger, round * 10 + index), killAfter: delay) }
@@ -96,6 +104,12 @@ struct LedgerProcessTests {
             #expect(check.stderr.contains("not issued by this ledger"), "ledger unreadable after a kill: \(check.stderr)")
         }
         #expect(kills > 0, "no writer was killed; the test proved nothing")
+        // A killed writer's temporary file (one is planted in case no kill left one) is
+        // removed by the next write.
+        try Data("{".utf8).write(to: folder.appendingPathComponent(".ledger.json.99999.1.tmp"))
+        let last = try await CLI.run(request(ledger, 9_998))
+        #expect(last.status == 0, "\(last.stderr)")
+        acknowledged.append(last.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         // Every charge a process acknowledged (printed its URL) is answered exactly once.
         for url in acknowledged {
             let callback = try await CLI.run(["simulate", url, "--outcome", "declined"]).stdout
@@ -103,6 +117,8 @@ struct LedgerProcessTests {
             let verdict = try await CLI.run(["parse", "--ledger", ledger, callback])
             #expect(verdict.status == 0, "acknowledged charge lost: \(verdict.stderr)")
         }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty, "temporary files of killed writers remain: \(leftovers)")
         // The ledger holds secrets of a sort: owner-only.
         let attributes = try FileManager.default.attributesOfItem(atPath: ledger)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)

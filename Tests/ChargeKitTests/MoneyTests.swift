@@ -41,6 +41,10 @@ import Testing
         #expect(Money(minorUnits: 1000, currency: jpy).formatted == "1000")
         #expect(Money(minorUnits: 1500, currency: bhd).formatted == "1.500")
         #expect(Money(minorUnits: -250, currency: .usd).formatted == "-2.50")
+        #expect(Money(minorUnits: 0, currency: .usd).formatted == "0.00")
+        #expect(Money(minorUnits: 0, currency: jpy).formatted == "0")
+        #expect(Money(minorUnits: .min, currency: .usd).formatted == "-92233720368547758.08")
+        #expect(Money(minorUnits: .max, currency: try Currency(code: "CLF")).formatted == "922337203685477.5807")
         #expect(try Money(parsing: "1.5", currency: bhd).formatted == "1.500")
     }
 

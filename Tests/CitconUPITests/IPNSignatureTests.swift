@@ -1,5 +1,6 @@
 @testable import CitconUPI
 import Foundation
+import ProcessSupport
 import Testing
 
 /// IPN signatures as Citcon's guide defines them (protocol notes §5). The expected
@@ -10,17 +11,9 @@ import Testing
 
     /// SHA-256 of `text` by an independent implementation.
     func systemSHA256(_ text: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sha256sum"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let child = try Child("/usr/bin/env", ["sha256sum"], input: Data(text.utf8))
+        _ = child.wait()
+        let data = Data(child.stdout.utf8)
         return String(String(decoding: data, as: UTF8.self).prefix(64))
     }
 

@@ -11,6 +11,7 @@ end
 function init(args)
   key = os.getenv("MERCHANT_KEY")
   run = os.getenv("RUN_ID") or "0"
+  amount = os.getenv("AMOUNT") or "125"  -- AMOUNT=-1: a body refused at validation (profiling)
   token = nil
   counter = 0
   errors5xx = 0
@@ -25,8 +26,8 @@ function request()
   end
   counter = counter + 1
   local body = string.format(
-    '{"transaction":{"reference":"load-%s-%d-%d","amount":125,"currency":"USD","country":"US","note":"load"},'
-    .. '"payment":{"method":"wechatpay"},"urls":{"success":"https://shop.example/ok"}}', run, id, counter)
+    '{"transaction":{"reference":"load-%s-%d-%d","amount":%s,"currency":"USD","country":"US","note":"load"},'
+    .. '"payment":{"method":"wechatpay"},"urls":{"success":"https://shop.example/ok"}}', run, id, counter, amount)
   return wrk.format("POST", "/v1/charges",
     { ["Authorization"] = "Bearer " .. token, ["Content-Type"] = "application/json" }, body)
 end
@@ -49,7 +50,7 @@ function done(summary, latency, requests)
     made = made + t:get("charges")
   end
   local seconds = summary.duration / 1e6
-  io.write(string.format("RESULT charges=%d seconds=%.2f rate=%.1f p50_ms=%.2f p99_ms=%.2f errors5xx=%d non2xx=%d socket_errors=%d\n",
+  io.write(string.format("RESULT charges=%d seconds=%.2f rate=%.1f p50_ms=%.2f p99_ms=%.2f errors5xx=%d non2xx=%d socket_errors=%d requests_rate=%.1f\n",
     made, seconds, made / seconds, latency:percentile(50) / 1000, latency:percentile(99) / 1000, e5, bad,
-    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
+    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, summary.requests / seconds))
 end

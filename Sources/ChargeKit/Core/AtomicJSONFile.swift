@@ -16,8 +16,9 @@ import Darwin
 /// them, and writes them durably: a temporary file in the same folder is written and
 /// `fsync`ed, renamed over the document, and the folder is `fsync`ed, before the lock
 /// is released. A process killed at any point leaves either the old or the new
-/// document, never half of one; a change that fails (the caller throws, the disk is
-/// full, the result is too large) leaves the document as it was.
+/// document, never half of one (the next writer removes a killed writer's temporary
+/// file); a change that fails (the caller throws, the disk is full, the result is too
+/// large) leaves the document as it was.
 ///
 /// Files and the folder are created readable by their owner only (0600 and 0700).
 /// On Apple platforms the document gets `completeUntilFirstUserAuthentication` file
@@ -63,18 +64,32 @@ package struct AtomicJSONFile<Contents: Codable & Sendable>: Sendable {
     /// or process can interleave with. `body` sees `nil` when the file does not exist;
     /// leaving it `nil` writes nothing. When `body` throws, nothing is written.
     package func update<T>(_ body: (inout Contents?) throws(ChargeKitError) -> T) throws(ChargeKitError) -> T {
-        try withLock(exclusive: true) { () throws(ChargeKitError) -> T in
-            let before = try read()
-            var contents = before
+        try updateEncoded { (current: Contents?) throws(ChargeKitError) -> (T, Encoded?) in
+            var contents = current
             let result = try body(&contents)
-            if let contents { try write(contents) }
-            return result
+            return (result, try contents.map { contents throws(ChargeKitError) in try encoded(contents) })
         }
     }
 
-    /// The size in bytes that `contents` would take on disk.
-    package func encodedSize(of contents: Contents) throws(ChargeKitError) -> Int {
-        try encode(contents).count
+    /// Contents encoded as the file stores them, ready to write: a caller that must
+    /// know the size (to keep under a bound) encodes once and writes what it measured.
+    package struct Encoded {
+        fileprivate let data: Data
+        /// The size in bytes on disk.
+        package var size: Int { data.count }
+    }
+
+    /// `contents` encoded as the file stores them.
+    package func encoded(_ contents: Contents) throws(ChargeKitError) -> Encoded { Encoded(data: try encode(contents)) }
+
+    /// Like ``update(_:)``, for a caller that encodes the new contents itself (see
+    /// ``Encoded``): `body` returns its result and what to write, or `nil` to write nothing.
+    package func updateEncoded<T>(_ body: (Contents?) throws(ChargeKitError) -> (T, Encoded?)) throws(ChargeKitError) -> T {
+        try withLock(exclusive: true) { () throws(ChargeKitError) -> T in
+            let (result, encoded) = try body(try read())
+            if let encoded { try write(encoded.data) }
+            return result
+        }
     }
 
     // MARK: - Reading and writing
@@ -124,14 +139,14 @@ package struct AtomicJSONFile<Contents: Codable & Sendable>: Sendable {
         }
     }
 
-    private func write(_ contents: Contents) throws(ChargeKitError) {
-        let data = try encode(contents)
+    private func write(_ data: Data) throws(ChargeKitError) {
         let path = fileURL.path
         guard data.count <= maximumFileSize else {
             throw .storageFull("the \(kind) would be \(data.count) bytes, more than its bound of \(maximumFileSize)")
         }
+        sweepTemporaryFiles()
         let temporary = fileURL.deletingLastPathComponent()
-            .appendingPathComponent(".\(fileURL.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp").path
+            .appendingPathComponent("\(temporaryPrefix)\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .storage("cannot write \(temporary): \(String(cString: strerror(errno)))") }
         var ok = false
@@ -155,6 +170,20 @@ package struct AtomicJSONFile<Contents: Codable & Sendable>: Sendable {
         ok = true
         Self.protect(path)
         Self.syncFolder(of: fileURL)
+    }
+
+    /// The start of every temporary file's name: `.<file>.`.
+    private var temporaryPrefix: String { ".\(fileURL.lastPathComponent)." }
+
+    /// Removes the temporary files of writers killed before their rename. Called only
+    /// under the exclusive lock, which a live writer holds for as long as its
+    /// temporary file exists: any other one left is a dead writer's.
+    private func sweepTemporaryFiles() {
+        let folder = fileURL.deletingLastPathComponent()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(temporaryPrefix) && name.hasSuffix(".tmp") {
+            unlink(folder.appendingPathComponent(name).path)
+        }
     }
 
     // MARK: - Locking

@@ -1,10 +1,19 @@
 /// An ISO 4217 currency: its alphabetic code and the number of minor-unit digits
 /// (the exponent: JPY 0, USD 2, BHD 3, CLF 4).
+///
+/// A currency is a plain value (its code kept as three bytes, no string), so that
+/// `Money` and everything holding one copy and compare without reference counting.
 public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
-    /// The upper-case three-letter ISO 4217 code, such as `USD`.
-    public let code: String
+    /// The code's three letters in one integer (see `key(_:_:_:)`).
+    private let key: UInt32
     /// The number of digits after the decimal point in the currency's minor unit.
     public let minorUnits: Int
+
+    /// The upper-case three-letter ISO 4217 code, such as `USD`.
+    public var code: String {
+        let letters = (UInt8(truncatingIfNeeded: key >> 16), UInt8(truncatingIfNeeded: key >> 8), UInt8(truncatingIfNeeded: key))
+        return withUnsafeBytes(of: letters) { String(decoding: $0, as: UTF8.self) }
+    }
 
     /// Looks up a currency by its ISO 4217 code.
     ///
@@ -12,27 +21,47 @@ public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
     ///   upper-case letters, ``ChargeKitError/unknownCurrency(_:)`` when it is not
     ///   in ChargeKit's ISO 4217 table.
     public init(code: String, field: String = "currency") throws(ChargeKitError) {
-        guard code.utf8.count == 3, code.utf8.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
-            throw .invalidField(field, rule: "must be three upper-case letters (ISO 4217)")
-        }
-        guard let digits = Currency.table[code] else { throw .unknownCurrency(code) }
-        self.code = code
-        self.minorUnits = digits
+        var code = code
+        let found = code.withUTF8 { bytes in Result { () throws(ChargeKitError) in try Currency(code: bytes, field: field) } }
+        self = try found.get()
     }
 
-    /// US dollar, the Credit Card Terminal default.
-    public static let usd = Currency(uncheckedCode: "USD", minorUnits: 2)
-    /// Euro.
-    public static let eur = Currency(uncheckedCode: "EUR", minorUnits: 2)
+    /// Looks up a currency by the UTF-8 bytes of its code; see ``init(code:field:)``.
+    /// `field` is made only for an error.
+    init(code bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
+        guard bytes.count == 3, bytes.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
+            throw .invalidField(field(), rule: "must be three upper-case letters (ISO 4217)")
+        }
+        let key = Currency.key(bytes[0], bytes[1], bytes[2])
+        // Binary search of the sorted table: no hashing, no string.
+        var low = 0, high = Currency.table.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Currency.table[middle].key < key { low = middle + 1 } else { high = middle }
+        }
+        guard low < Currency.table.count, Currency.table[low].key == key else {
+            throw .unknownCurrency(String(decoding: bytes, as: UTF8.self))
+        }
+        self.key = key
+        self.minorUnits = Int(Currency.table[low].minorUnits)
+    }
 
-    private init(uncheckedCode: String, minorUnits: Int) {
-        self.code = uncheckedCode
+    /// A code's three letters in one integer, ordered as the codes are.
+    private static func key(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt32 { UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c) }
+
+    /// US dollar, the Credit Card Terminal default.
+    public static let usd = Currency(key: key(0x55, 0x53, 0x44), minorUnits: 2)
+    /// Euro.
+    public static let eur = Currency(key: key(0x45, 0x55, 0x52), minorUnits: 2)
+
+    private init(key: UInt32, minorUnits: Int) {
+        self.key = key
         self.minorUnits = minorUnits
     }
 
     /// Every currency ChargeKit knows, sorted by code.
     public static var all: [Currency] {
-        table.keys.sorted().map { Currency(uncheckedCode: $0, minorUnits: table[$0] ?? 2) }
+        table.map { Currency(key: $0.key, minorUnits: Int($0.minorUnits)) }
     }
 
     public var description: String { code }
@@ -52,9 +81,9 @@ public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
         try container.encode(code)
     }
 
-    /// ISO 4217 active codes and their minor units (list of 2024).
-    static let table: [String: Int] = {
-        var table: [String: Int] = [:]
+    /// ISO 4217 active codes and their minor units (list of 2024), sorted by code.
+    static let table: [(key: UInt32, minorUnits: UInt8)] = {
+        var table: [(key: UInt32, minorUnits: UInt8)] = []
         let zero = "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF"
         let three = "BHD IQD JOD KWD LYD OMR TND"
         let four = "CLF UYW"
@@ -67,9 +96,12 @@ public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
             SHP SLE SLL SOS SRD SSP STN SVC SYP SZL THB TJS TMT TOP TRY TTD TWD TZS UAH USD USN UYU \
             UZS VED VES WST XCD YER ZAR ZMW ZWL
             """
-        for (list, digits) in [(zero, 0), (two, 2), (three, 3), (four, 4)] {
-            for code in list.split(separator: " ") { table[String(code)] = digits }
+        for (list, digits) in [(zero, 0), (two, 2), (three, 3), (four, 4)] as [(String, UInt8)] {
+            for code in list.split(separator: " ") {
+                let letters = Array(code.utf8)
+                table.append((key(letters[0], letters[1], letters[2]), digits))
+            }
         }
-        return table
+        return table.sorted { $0.key < $1.key }
     }()
 }

@@ -1,48 +1,215 @@
-/// Reads the fields of a decoded query the way every callback parser must:
-/// a name that appears twice is refused, each known field is taken once, and what
-/// is left (the app's own extra parameters) keeps its order.
+/// Reads the fields of a callback URL the way every callback parser must, in place on
+/// the URL's bytes: a name that appears twice is refused, each known field is taken
+/// once, and what is left (the app's own extra parameters) keeps its order.
+///
+/// The URL is scanned once (``URLBytes``); names are compared as bytes with the
+/// parser's `StaticString` names, and a string is made only for a value that is taken
+/// and for what is left. Escapes are checked while scanning, so a malformed one is
+/// refused before any field, as ``QueryURL`` refuses it.
 struct FieldReader {
-    private let items: [QueryItem]
-    private var taken: [Bool]
-
-    /// - Throws: ``ChargeKitError/duplicateField(_:)`` for a name seen twice.
-    init(_ items: [QueryItem]) throws(ChargeKitError) {
-        // Callbacks carry a dozen fields: comparing names pairwise beats hashing them.
-        if items.count <= 32 {
-            for index in items.indices {
-                for earlier in 0..<index where items[earlier].name == items[index].name {
-                    throw .duplicateField(items[index].name)
-                }
-            }
-        } else {
-            var seen = Set<String>(minimumCapacity: items.count)
-            for item in items where !seen.insert(item.name).inserted { throw .duplicateField(item.name) }
-        }
-        self.items = items
-        taken = [Bool](repeating: false, count: items.count)
+    /// A field's place: plain values only, so that reading one costs no reference counting.
+    private struct Field {
+        var segment: URLBytes.Segment
+        /// The decoded name's index in `decoded`, when the name held an escape.
+        var decodedName: Int32 = -1
+        /// The decoded value's index in `decoded`, when the value held an escape.
+        var decodedValue: Int32 = -1
+        /// Leading name bytes that comparisons skip (Credit Card Terminal's `$`).
+        var skip = 0
+        var taken = false
+        /// The name's length and end bytes, so that most unequal names differ here.
+        var fingerprint: UInt64
     }
 
-    private func index(of name: String) -> Int? { items.firstIndex { $0.name == name } }
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let parts: URLBytes
+    private var fields: [Field] = []
+    /// Names and values that held escapes, decoded (few callbacks have any).
+    private var decoded: [String] = []
+
+    /// Reads `url` and gives its fields to `body`; the reader lives only as long as
+    /// `body` runs (it points into the URL's bytes).
+    /// - Throws: ``ChargeKitError/urlTooLong(limit:)`` over `maximumLength` bytes, what
+    ///   ``URLBytes`` and percent-decoding refuse, or `body`'s error.
+    static func read<T>(
+        _ url: String, maximumLength: Int, _ body: (inout FieldReader) throws(ChargeKitError) -> T
+    ) throws(ChargeKitError) -> T {
+        guard url.utf8.count <= maximumLength else { throw .urlTooLong(limit: maximumLength) }
+        var url = url
+        // The closure returns nothing and writes its outcome out: a generic `Result`
+        // passed back through `withUTF8` costs copies and unspecialized destroys.
+        var output: T?
+        var failure: ChargeKitError?
+        url.withUTF8 { bytes in
+            do throws(ChargeKitError) {
+                var reader = try FieldReader(bytes)
+                output = try body(&reader)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        // `body` either returned (output is set) or threw (failure is set).
+        guard let output else { throw .invalidURL("url", rule: "could not be read") }
+        return output
+    }
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) throws(ChargeKitError) {
+        self.bytes = bytes
+        parts = try URLBytes(bytes)
+        guard !parts.query.isEmpty else { return }
+        fields.reserveCapacity(16)
+        var segments = parts.segments()
+        while let segment = segments.next() {
+            var field = Field(segment: segment, fingerprint: 0)
+            if segment.nameEscaped {
+                var name = try bytes.decoded(segment.name, escaped: true, field: "query parameter name")
+                field.fingerprint = name.withUTF8 { Self.fingerprint($0) }
+                field.decodedName = Int32(decoded.count)
+                decoded.append(name)
+            } else {
+                field.fingerprint = Self.fingerprint(UnsafeBufferPointer(rebasing: bytes[segment.name]))
+            }
+            if segment.valueEscaped {
+                let value = try bytes.decoded(segment.value, escaped: true, field: self.name(of: field))
+                field.decodedValue = Int32(decoded.count)
+                decoded.append(value)
+            }
+            fields.append(field)
+        }
+    }
+
+    @inline(__always)
+    private static func fingerprint(_ name: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let first = name.first, let last = name.last else { return 0 }
+        return UInt64(name.count) << 32 | UInt64(first) << 16 | UInt64(name[name.count / 2]) << 8 | UInt64(last)
+    }
+
+    /// The URL before its query, such as `com-your-app://action/`.
+    var base: String { bytes.string(parts.base) }
+    /// The URL's `#fragment`, as sent.
+    var fragment: String? { parts.fragment.map { bytes.string($0) } }
+
+    /// The fields' positions, in order.
+    var indices: Range<Int> { fields.indices }
+
+    /// The field's full name as sent (decoded).
+    func name(_ index: Int) -> String { name(of: fields[index]) }
+
+    /// The name of `field` (which may not be stored yet).
+    private func name(of field: Field) -> String {
+        field.decodedName >= 0 ? decoded[Int(field.decodedName)] : bytes.string(field.segment.name)
+    }
+
+    /// The field's value (decoded).
+    func value(_ index: Int) -> String {
+        let field = fields[index]
+        return field.decodedValue >= 0 ? decoded[Int(field.decodedValue)] : bytes.string(field.segment.value)
+    }
+
+    /// Runs `body` on the field's value, as UTF-8 bytes (decoded), without making a string.
+    @inline(__always)
+    func withValue<Result>(
+        _ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Result
+    ) throws(ChargeKitError) -> Result {
+        let field = fields[index]
+        guard field.decodedValue >= 0 else { return try body(UnsafeBufferPointer(rebasing: bytes[field.segment.value])) }
+        var text = decoded[Int(field.decodedValue)]
+        return try text.withUTF8 { bytes in Swift.Result { () throws(ChargeKitError) in try body(bytes) } }.get()
+    }
+
+    /// The field as a query item.
+    func item(_ index: Int) -> QueryItem { QueryItem(name(index), value(index)) }
+
+    /// Whether the field's name, past the bytes skipped, is `expected`.
+    @inline(__always)
+    func name(_ index: Int, is expected: StaticString) -> Bool {
+        let field = fields[index]
+        if field.decodedName >= 0 {
+            return decoded[Int(field.decodedName)].utf8.dropFirst(field.skip).elementsEqual(expected.bytes)
+        }
+        return bytes.matches(field.segment.name, expected, from: field.skip)
+    }
+
+    /// Whether the field's name, past the bytes skipped, starts with `prefix`.
+    @inline(__always)
+    func name(_ index: Int, hasPrefix prefix: StaticString) -> Bool {
+        let field = fields[index]
+        if field.decodedName >= 0 { return decoded[Int(field.decodedName)].utf8.dropFirst(field.skip).starts(with: prefix.bytes) }
+        return bytes.hasPrefix(field.segment.name, prefix, from: field.skip)
+    }
+
+    /// Skips the next `count` bytes of the field's name in later comparisons.
+    mutating func skip(_ count: Int, ofNameAt index: Int) { fields[index].skip += count }
+
+    /// Marks the field as read, so that ``remaining`` leaves it out.
+    mutating func markTaken(_ index: Int) { fields[index].taken = true }
+
+    /// The position of the field named `name`.
+    @inline(__always)
+    func index(of name: StaticString) -> Int? {
+        // Fingerprints first: one comparison rules out almost every other name.
+        let expected = Self.fingerprint(name.bytes)
+        for index in fields.indices where (fields[index].skip != 0 || fields[index].fingerprint == expected)
+            && self.name(index, is: name) {
+            return index
+        }
+        return nil
+    }
 
     /// Whether a field of that name is present.
-    func contains(_ name: String) -> Bool { index(of: name) != nil }
+    func contains(_ name: StaticString) -> Bool { index(of: name) != nil }
 
     /// Takes a field's value; `nil` when absent. An empty value counts as present.
-    mutating func take(_ name: String) -> String? {
+    mutating func take(_ name: StaticString) -> String? {
         guard let index = index(of: name) else { return nil }
-        taken[index] = true
-        return items[index].value
+        fields[index].taken = true
+        return value(index)
     }
 
     /// Takes a field that must be present and non-empty.
-    mutating func require(_ name: String) throws(ChargeKitError) -> String {
-        guard let value = take(name) else { throw .missingField(name) }
-        guard !value.isEmpty else { throw .invalidField(name, rule: "must not be empty") }
+    mutating func require(_ name: StaticString) throws(ChargeKitError) -> String {
+        guard let value = take(name) else { throw .missingField(name.description) }
+        guard !value.isEmpty else { throw .invalidField(name.description, rule: "must not be empty") }
         return value
     }
 
+    /// Refuses a name that appears twice (among the fields not taken, when `untakenOnly`).
+    /// - Throws: ``ChargeKitError/duplicateField(_:)`` naming the second occurrence.
+    func refuseDuplicates(untakenOnly: Bool = false) throws(ChargeKitError) {
+        func included(_ index: Int) -> Bool { !untakenOnly || !fields[index].taken }
+        // Callbacks carry a dozen fields: comparing fingerprints pairwise beats hashing.
+        if fields.count <= 32 {
+            for index in fields.indices where included(index) {
+                for earlier in 0..<index where fields[earlier].fingerprint == fields[index].fingerprint && included(earlier)
+                    && sameName(earlier, index) {
+                    throw .duplicateField(name(index))
+                }
+            }
+        } else {
+            var seen = Set<String>(minimumCapacity: fields.count)
+            for index in fields.indices where included(index) && !seen.insert(name(index)).inserted {
+                throw .duplicateField(name(index))
+            }
+        }
+    }
+
+    private func sameName(_ a: Int, _ b: Int) -> Bool {
+        let first = fields[a], second = fields[b]
+        if first.decodedName >= 0 || second.decodedName >= 0 { return name(a) == name(b) }
+        return first.segment.name.count == second.segment.name.count
+            && bytes.equal(at: first.segment.name.lowerBound, to: bytes.baseAddress.unsafelyUnwrapped + second.segment.name.lowerBound,
+                           count: first.segment.name.count)
+    }
+
     /// The fields not taken, in their original order.
-    var remaining: [QueryItem] { items.indices.filter { !taken[$0] }.map { items[$0] } }
+    var remaining: [QueryItem] { fields.indices.filter { !fields[$0].taken }.map(item) }
+}
+
+extension StaticString {
+    /// The literal's UTF-8 bytes.
+    @inline(__always)
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount) }
 }
 
 /// Checks shared by every request builder and by the Citcon UPI SDK and sandbox. Each
@@ -51,7 +218,7 @@ package enum FieldRules {
     /// A free-text field: no control characters, at most `limit` characters.
     package static func text(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
         // Printable ASCII, the common case: one byte is one character and none is a control.
-        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+        if value.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }) ?? false {
             guard value.utf8.count <= limit else { throw .fieldTooLong(field, limit: limit) }
             return
         }
@@ -64,7 +231,8 @@ package enum FieldRules {
     /// Only printable ASCII (0x20–0x7E), at most `limit` characters.
     package static func printableASCII(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
         guard value.utf8.count <= limit else { throw .fieldTooLong(field, limit: limit) }
-        guard value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+        guard value.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } })
+                ?? value.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
             throw .invalidField(field, rule: "must contain printable ASCII characters only")
         }
     }
@@ -101,17 +269,17 @@ package enum FieldRules {
     /// insert its answer before one (`allowingFragment`, SumUp).
     package static func callbackURL(_ value: String, field: String, allowingFragment: Bool = false) throws(ChargeKitError) {
         guard value.utf8.count <= maximumCallbackURLLength else { throw .fieldTooLong(field, limit: maximumCallbackURLLength) }
-        let url: QueryURL
+        // QueryURL's checks (the scanner, every escape decoded), without an item array.
+        let hasFragment: Bool
         do {
-            url = try QueryURL(parsing: value)
+            hasFragment = try FieldReader.read(value, maximumLength: maximumCallbackURLLength) { $0.fragment != nil }
         } catch {
             switch error {
-            case .urlTooLong(let limit): throw .fieldTooLong(field, limit: limit)
             case .invalidURL(_, let rule), .malformedPercentEncoding(_, let rule): throw .invalidURL(field, rule: rule)
             default: throw error
             }
         }
-        guard allowingFragment || url.fragment == nil else { throw .invalidURL(field, rule: "must not have a #fragment") }
+        guard allowingFragment || !hasFragment else { throw .invalidURL(field, rule: "must not have a #fragment") }
     }
 
     /// An identifier such as a reference, token or transaction id: 1 to `limit`

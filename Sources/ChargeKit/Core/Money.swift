@@ -54,54 +54,59 @@ public struct Money: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// separators, more decimals than the currency has) is refused with an error that
     /// names `field`.
     public init(parsing text: String, currency: Currency, field: String = "amount") throws(ChargeKitError) {
-        // One pass over the bytes, no intermediate strings (this runs for every amount
-        // of every callback).
         var text = text
-        let scale = currency.minorUnits
-        let parsed = text.withUTF8 { bytes -> Result<Int64, ChargeKitError> in
-            guard !bytes.isEmpty else { return .failure(.invalidField(field, rule: "is empty")) }
-            var index = 0
-            var units: Int64 = 0
-            var digits = 0
-            while index < bytes.count, DecimalText.isDigit(bytes[index]) {
-                units = units &* 10 &+ Int64(bytes[index] &- 0x30)
-                if units != 0 || digits > 0 { digits += 1 }
-                index += 1
-            }
-            guard index > 0 else { return .failure(.invalidField(field, rule: "must start with a digit")) }
-            guard index == 1 || bytes[0] != 0x30 else { return .failure(.invalidField(field, rule: "must not have a leading zero")) }
-            guard digits <= Money.maximumDigits else {
-                return .failure(.invalidField(field, rule: "has more than \(Money.maximumDigits) digits"))
-            }
-            var fractionCount = 0
-            if index < bytes.count {
-                guard bytes[index] == 0x2E else {
-                    return .failure(.invalidField(field, rule: "must be plain digits with an optional '.' decimal point"))
-                }
-                index += 1
-                while index < bytes.count, DecimalText.isDigit(bytes[index]) {
-                    fractionCount += 1
-                    guard fractionCount <= scale else {
-                        return .failure(.invalidField(field, rule: "has more than \(scale) decimal places for \(currency.code)"))
-                    }
-                    units = units &* 10 &+ Int64(bytes[index] &- 0x30)
-                    if units != 0 { digits += 1 }
-                    index += 1
-                }
-                guard fractionCount > 0, index == bytes.count else {
-                    return .failure(.invalidField(field, rule: "must have digits after the decimal point and nothing else"))
-                }
-            }
-            for _ in fractionCount..<scale {
-                units = units &* 10
-                if units != 0 { digits += 1 }
-            }
-            guard digits <= Money.maximumDigits else {
-                return .failure(.invalidField(field, rule: "has more than \(Money.maximumDigits) digits"))
-            }
-            return .success(units)
+        let parsed = text.withUTF8 { bytes in
+            Result { () throws(ChargeKitError) in try Money(parsing: bytes, currency: currency, field: field) }
         }
-        self.init(minorUnits: try parsed.get(), currency: currency)
+        self = try parsed.get()
+    }
+
+    /// Parses the UTF-8 bytes of a plain decimal; see ``init(parsing:currency:field:)``.
+    /// One pass over the bytes, no intermediate strings: this runs for every amount of
+    /// every callback. `field` is made only for an error.
+    init(parsing bytes: UnsafeBufferPointer<UInt8>, currency: Currency, field: @autoclosure () -> String) throws(ChargeKitError) {
+        let scale = currency.minorUnits
+        guard !bytes.isEmpty else { throw .invalidField(field(), rule: "is empty") }
+        var index = 0
+        var units: Int64 = 0
+        var digits = 0
+        while index < bytes.count, DecimalText.isDigit(bytes[index]) {
+            units = units &* 10 &+ Int64(bytes[index] &- 0x30)
+            if units != 0 || digits > 0 { digits += 1 }
+            index += 1
+        }
+        guard index > 0 else { throw .invalidField(field(), rule: "must start with a digit") }
+        guard index == 1 || bytes[0] != 0x30 else { throw .invalidField(field(), rule: "must not have a leading zero") }
+        guard digits <= Money.maximumDigits else {
+            throw .invalidField(field(), rule: "has more than \(Money.maximumDigits) digits")
+        }
+        var fractionCount = 0
+        if index < bytes.count {
+            guard bytes[index] == 0x2E else {
+                throw .invalidField(field(), rule: "must be plain digits with an optional '.' decimal point")
+            }
+            index += 1
+            while index < bytes.count, DecimalText.isDigit(bytes[index]) {
+                fractionCount += 1
+                guard fractionCount <= scale else {
+                    throw .invalidField(field(), rule: "has more than \(scale) decimal places for \(currency.code)")
+                }
+                units = units &* 10 &+ Int64(bytes[index] &- 0x30)
+                if units != 0 { digits += 1 }
+                index += 1
+            }
+            guard fractionCount > 0, index == bytes.count else {
+                throw .invalidField(field(), rule: "must have digits after the decimal point and nothing else")
+            }
+        }
+        for _ in fractionCount..<scale {
+            units = units &* 10
+            if units != 0 { digits += 1 }
+        }
+        guard digits <= Money.maximumDigits else {
+            throw .invalidField(field(), rule: "has more than \(Money.maximumDigits) digits")
+        }
+        self.init(minorUnits: units, currency: currency)
     }
 
     /// The amount as an exact `Decimal`.
@@ -112,12 +117,36 @@ public struct Money: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The amount with exactly the currency's number of decimals and `.` as separator,
     /// such as `10.99`, `1000` (JPY) or `1.500` (BHD).
     public var formatted: String {
-        let magnitude = String(minorUnits.magnitude)
-        let sign = minorUnits < 0 ? "-" : ""
-        guard currency.minorUnits > 0 else { return sign + magnitude }
-        let padded = String(repeating: "0", count: max(0, currency.minorUnits + 1 - magnitude.count)) + magnitude
-        let split = padded.index(padded.endIndex, offsetBy: -currency.minorUnits)
-        return sign + padded[..<split] + "." + padded[split...]
+        // Written from the right into the string's own buffer: digits, the point, zeros.
+        let length = (minorUnits < 0 ? 1 : 0) + digitCount + (currency.minorUnits > 0 ? 1 : 0)
+        return String(unsafeUninitializedCapacity: length) { out in
+            var index = length
+            var rest = minorUnits.magnitude
+            var written = 0
+            while rest > 0 || written <= currency.minorUnits {
+                if written == currency.minorUnits && currency.minorUnits > 0 {
+                    index -= 1
+                    out[index] = 0x2E
+                }
+                index -= 1
+                out[index] = 0x30 + UInt8(rest % 10)
+                rest /= 10
+                written += 1
+            }
+            if minorUnits < 0 { out[0] = 0x2D }
+            return length
+        }
+    }
+
+    /// The number of digits in ``formatted``.
+    var digitCount: Int {
+        var count = 0
+        var rest = minorUnits.magnitude
+        repeat {
+            count += 1
+            rest /= 10
+        } while rest > 0
+        return Swift.max(count, currency.minorUnits + 1)
     }
 
     /// `formatted` followed by the currency code, such as `10.99 USD`.

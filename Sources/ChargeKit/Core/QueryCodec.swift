@@ -1,3 +1,45 @@
+/// Writes bytes into a buffer the caller sized (with room for the worst case), for
+/// building a string in one allocation with `String(unsafeUninitializedCapacity:)`.
+struct ByteWriter {
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// The number of bytes written.
+    private(set) var count = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+
+    mutating func append(_ byte: UInt8) {
+        buffer[count] = byte
+        count += 1
+    }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped + count).copyMemory(from: source, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
+
+    /// Appends `text` percent-encoded (see `PercentEncoding`): up to three bytes for each of its bytes.
+    mutating func appendPercentEncoded(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            for byte in bytes {
+                if PercentEncoding.isUnreserved(byte) {
+                    append(byte)
+                } else {
+                    append(0x25)
+                    append(PercentEncoding.hexDigit(byte >> 4))
+                    append(PercentEncoding.hexDigit(byte))
+                }
+            }
+        }
+    }
+}
+
 /// One `name=value` pair of a URL query, both percent-decoded.
 public struct QueryItem: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The decoded name.
@@ -30,22 +72,20 @@ public struct QueryItem: Hashable, Sendable, Codable, CustomStringConvertible {
 /// with upper-case hex. So the whole reserved set `:/?#[]@!$&'()*+,;=` is encoded,
 /// and a space is `%20`, never `+`.
 package enum PercentEncoding {
-    private static let hex = Array("0123456789ABCDEF".utf8)
+    /// The upper-case hex digit of the low four bits of `nibble`.
+    @inline(__always)
+    static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        let value = nibble & 0x0F
+        return value < 10 ? 0x30 + value : 0x41 - 10 + value
+    }
 
     /// Encodes `text` for use as a query name or value.
     package static func encode(_ text: String) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            if isUnreserved(byte) {
-                out.append(byte)
-            } else {
-                out.append(0x25)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            }
+        String(unsafeUninitializedCapacity: 3 * text.utf8.count) { buffer in
+            var writer = ByteWriter(buffer)
+            writer.appendPercentEncoded(text)
+            return writer.count
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes `%XX` escapes strictly.
@@ -54,22 +94,48 @@ package enum PercentEncoding {
     /// - Throws: ``ChargeKitError/malformedPercentEncoding(field:rule:)`` naming `field`
     ///   when an escape is not `%` and two hex digits, or when the bytes are not UTF-8.
     package static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes, field: String) throws(ChargeKitError) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var iterator = bytes.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == 0x25 else {
-                out.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                throw .malformedPercentEncoding(field: field, rule: "'%' must be followed by two hex digits")
-            }
-            out.append(high << 4 | low)
+        if let decoded = bytes.withContiguousStorageIfAvailable({ buffer in Result { () throws(ChargeKitError) in
+            try decode(buffer, field: field)
+        } }) {
+            return try decoded.get()
         }
-        guard let text = String(validating: out, as: UTF8.self) else {
-            throw .malformedPercentEncoding(field: field, rule: "decoded bytes are not valid UTF-8")
+        return try decode(Array(bytes), field: field)
+    }
+
+    /// Decodes contiguous bytes straight into the new string's own buffer (one
+    /// allocation, none for a short result).
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) -> String {
+        var failure: ChargeKitError?
+        let text = String(unsafeUninitializedCapacity: Swift.max(bytes.count, 1)) { out in
+            var count = 0
+            var ascii = true
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                guard byte == 0x25 else {
+                    out[count] = byte
+                    count += 1
+                    index += 1
+                    continue
+                }
+                guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else {
+                    failure = .malformedPercentEncoding(field: field(), rule: "'%' must be followed by two hex digits")
+                    return 0
+                }
+                let decoded = high << 4 | low
+                ascii = ascii && decoded < 0x80
+                out[count] = decoded
+                count += 1
+                index += 3
+            }
+            // Bytes copied as they were came from a String: only escapes can break UTF-8.
+            if !ascii, String(validating: UnsafeBufferPointer(rebasing: out[0..<count]), as: UTF8.self) == nil {
+                failure = .malformedPercentEncoding(field: field(), rule: "decoded bytes are not valid UTF-8")
+                return 0
+            }
+            return count
         }
+        if let failure { throw failure }
         return text
     }
 
@@ -126,82 +192,20 @@ public struct QueryURL: Hashable, Sendable {
     ///   ``ChargeKitError/invalidURL(_:rule:)`` without a `scheme:` or with spaces or
     ///   control characters, and decoding errors naming the item.
     public init(parsing url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
-        guard url.utf8.count <= maximumLength else { throw .urlTooLong(limit: maximumLength) }
-        var url = url
-        // One pass over the contiguous UTF-8 bytes; substrings are made only for the
-        // parts kept, and a part without `%` is copied without decoding.
-        let parsed = url.withUTF8 { bytes in Result { () throws(ChargeKitError) in try QueryURL.split(bytes) } }
-        (base, items, fragment) = try parsed.get()
-    }
-
-    private static func split(_ bytes: UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> (String, [QueryItem], String?) {
-        var colon = -1, question = -1, hash = -1
-        for index in 0..<bytes.count {
-            let byte = bytes[index]
-            guard byte > 0x20 && byte != 0x7F else { throw .invalidURL("url", rule: "contains a space or control character") }
-            if byte == 0x3A && colon < 0 { colon = index }
-            if byte == 0x23 && hash < 0 { hash = index }
-            if byte == 0x3F && question < 0 && hash < 0 { question = index }
+        // The callback parsers' reader, every item taken as a string.
+        (base, items, fragment) = try FieldReader.read(url, maximumLength: maximumLength) { reader in
+            (reader.base, reader.indices.map { reader.item($0) }, reader.fragment)
         }
-        guard colon > 0, isScheme(UnsafeBufferPointer(rebasing: bytes[0..<colon])) else {
-            throw .invalidURL("url", rule: "must start with a scheme such as 'my-app:'")
-        }
-        let end = hash < 0 ? bytes.count : hash
-        let fragment = hash < 0 ? nil : String(decoding: UnsafeBufferPointer(rebasing: bytes[(hash + 1)...]), as: UTF8.self)
-        guard question >= 0 else {
-            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self), [], fragment)
-        }
-        let base = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<question]), as: UTF8.self)
-        var items: [QueryItem] = []
-        items.reserveCapacity(12)
-        // One pass: remember where the current segment's `=` is and whether it holds `%`.
-        var start = question + 1
-        var equals = -1
-        var escaped = false
-        var index = start
-        while index <= end {
-            let byte = index < end ? bytes[index] : 0x26
-            if byte == 0x26 {
-                if index > start {
-                    let nameEnd = equals < 0 ? index : equals
-                    let name = try component(bytes, start, nameEnd, escaped: escaped, field: "query parameter name")
-                    let value = equals < 0 ? "" : try component(bytes, equals + 1, index, escaped: escaped, field: name)
-                    items.append(QueryItem(name, value))
-                }
-                start = index + 1
-                equals = -1
-                escaped = false
-            } else if byte == 0x3D {
-                if equals < 0 { equals = index }
-            } else if byte == 0x25 {
-                escaped = true
-            }
-            index += 1
-        }
-        return (base, items, fragment)
-    }
-
-    /// Decodes `bytes[start..<end]`. A segment without `%` is already valid UTF-8 (it
-    /// was cut from a String at ASCII delimiters) and is copied as is.
-    @inline(__always)
-    private static func component(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, escaped: Bool,
-                                  field: String) throws(ChargeKitError) -> String {
-        let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        guard escaped else { return String(decoding: part, as: UTF8.self) }
-        return try PercentEncoding.decode(part, field: field)
     }
 
     /// RFC 3986: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
-    static func isScheme<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
-        guard let first = bytes.first, (0x41...0x5A).contains(first) || (0x61...0x7A).contains(first) else {
-            return false
+    static func isScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A else { return false }
+        for byte in bytes {
+            let letter = (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A
+            guard letter || (byte >= 0x30 && byte <= 0x39) || byte == 0x2B || byte == 0x2D || byte == 0x2E else { return false }
         }
-        return bytes.allSatisfy { byte in
-            switch byte {
-            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2B, 0x2D, 0x2E: return true
-            default: return false
-            }
-        }
+        return true
     }
 
     /// The scheme, lower-cased (`com-your-app` for `com-your-app://action/`).

@@ -71,11 +71,9 @@ extension CreditCardTerminal {
         }
 
         /// The vendor's documented limit (in characters) for each text field.
-        public static let limits: [String: Int] = [
-            "address": 60, "city": 40, "company": 50, "country": 60, "description": 255,
-            "email": 255, "firstName": 50, "invoiceNumber": 20, "lastName": 50, "state": 40,
-            "zip": 20, "returnAppName": 255,
-        ]
+        public static let limits: [String: Int] = Dictionary(uniqueKeysWithValues: WireField.allCases.compactMap { field in
+            field.limit.map { (field.name.description, $0) }
+        })
         /// The most digits an amount may have.
         public static let maximumAmountDigits = 15
         /// The most digits a phone number may have.
@@ -84,15 +82,17 @@ extension CreditCardTerminal {
         /// Checks every field against the documented limits.
         /// - Throws: the first ``ChargeKitError`` found, naming the field and the rule.
         public func validate() throws(ChargeKitError) {
-            for (name, value) in textFields {
-                guard let value, !value.isEmpty, let limit = Self.limits[name] else { continue }
-                try FieldRules.text(value, field: name, limit: limit)
+            // In the order the fields are documented (the first error found is the one reported).
+            for field in [WireField.returnAppName, .email, .firstName, .lastName, .company, .address, .city, .state, .zip,
+                          .country, .invoiceNumber, .description] {
+                guard let limit = field.limit, let value = wireValue(field, sent: nil, amount: nil), !value.isEmpty else { continue }
+                try FieldRules.text(value, field: field.name.description, limit: limit)
             }
             if let email, !email.isEmpty { try Self.validateEmail(email) }
             if let phone, !phone.isEmpty { try Self.validatePhone(phone) }
             if let amount {
                 guard amount.minorUnits > 0 else { throw .invalidField("amount", rule: "must be greater than zero") }
-                guard amount.formatted.utf8.count(where: DecimalText.isDigit) <= Self.maximumAmountDigits else {
+                guard amount.digitCount <= Self.maximumAmountDigits else {
                     throw .invalidField("amount", rule: "must have at most \(Self.maximumAmountDigits) digits")
                 }
                 if let currency, currency != amount.currency {
@@ -112,7 +112,7 @@ extension CreditCardTerminal {
                 return
             }
             try FieldRules.callbackURL(returnURL, field: "returnURL")
-            try Self.validateExtraParams(extraParams, returnURL: returnURL)
+            if !extraParams.isEmpty { try Self.validateExtraParams(extraParams, returnURL: returnURL) }
         }
 
         /// The request URL, `com-innerfence-ccterminal://charge/1.0.0/?...`.
@@ -123,16 +123,41 @@ extension CreditCardTerminal {
         public func requestURL(nonce: Nonce? = nil) throws(ChargeKitError) -> String {
             try validate()
             if nonce != nil, returnURL?.isEmpty ?? true { throw .missingField("returnURL") }
-            // The app refuses a return URL over its limit as sent: extras and nonce included.
-            if let sent = effectiveReturnURL(nonce: nonce) {
+            let sent = effectiveReturnURL(nonce: nonce)
+            // The app refuses a return URL over its limit as sent: extras and nonce included
+            // (without either it is the return URL that `validate` checked).
+            if let sent, nonce != nil || !extraParams.isEmpty {
                 try FieldRules.callbackURL(sent, field: "returnURL")
             }
-            return CreditCardTerminal.baseURL + "?" + QueryURL.encode(queryItems(nonce: nonce))
+            // Written once into one string, in wire order, each value percent-encoded in
+            // place: a first pass bounds the length (an escape is three bytes), the second writes.
+            let amountText = amount?.formatted
+            var bound = CreditCardTerminal.baseURL.utf8.count + 1
+            for field in WireField.allCases {
+                guard let value = wireValue(field, sent: sent, amount: amountText), !value.isEmpty else { continue }
+                bound += field.name.utf8CodeUnitCount + 2 + 3 * value.utf8.count
+            }
+            return String(unsafeUninitializedCapacity: bound) { buffer in
+                var writer = ByteWriter(buffer)
+                writer.append(CreditCardTerminal.baseURL)
+                writer.append(UInt8(ascii: "?"))
+                var first = true
+                for field in WireField.allCases {
+                    guard let value = wireValue(field, sent: sent, amount: amountText), !value.isEmpty else { continue }
+                    if !first { writer.append(UInt8(ascii: "&")) }
+                    first = false
+                    writer.append(field.name.bytes)
+                    writer.append(UInt8(ascii: "="))
+                    writer.appendPercentEncoded(value)
+                }
+                return writer.count
+            }
         }
 
         /// The return URL as it is sent: with the extra parameters and the nonce appended.
         public func effectiveReturnURL(nonce: Nonce?) -> String? {
             guard let returnURL, !returnURL.isEmpty else { return nil }
+            guard nonce != nil || !extraParams.isEmpty else { return returnURL }
             var appended = extraParams
             if let nonce { appended.append(QueryItem(CreditCardTerminal.nonceField, nonce.value)) }
             return QueryURL.appending(appended, to: returnURL)
@@ -140,46 +165,95 @@ extension CreditCardTerminal {
 
         /// The query items, non-empty fields only, sorted by name.
         func queryItems(nonce: Nonce?) -> [QueryItem] {
-            var fields: [(String, String?)] = textFields
-            fields += [
-                ("returnURL", effectiveReturnURL(nonce: nonce)),
-                ("returnImmediately", returnImmediately ? "1" : nil),
-                ("fm", fileMakerFormat ? "1" : nil),
-                ("amount", amount?.formatted),
-                ("amountFixed", amountFixed ? "1" : nil),
-                ("taxRate", taxRate?.description),
-                ("currency", currency?.code),
-            ]
-            return fields.compactMap { name, value in
-                guard let value, !value.isEmpty else { return nil }
-                return QueryItem(name, value)
+            let sent = effectiveReturnURL(nonce: nonce), amountText = amount?.formatted
+            return WireField.allCases.compactMap { field in
+                guard let value = wireValue(field, sent: sent, amount: amountText), !value.isEmpty else { return nil }
+                return QueryItem(field.name.description, value)
             }
-            .sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         }
 
-        /// The free-text fields in wire order, each with how to read it: the one list
-        /// that building and validating walk (a closure reads one field without copying
-        /// the request, which a key path applied thirteen times did).
-        static let textFieldList: [(name: String, read: @Sendable (Self) -> String?)] = [
-            ("returnAppName", { $0.returnAppName }), ("email", { $0.email }), ("firstName", { $0.firstName }),
-            ("lastName", { $0.lastName }), ("company", { $0.company }), ("address", { $0.address }), ("city", { $0.city }),
-            ("state", { $0.state }), ("zip", { $0.zip }), ("phone", { $0.phone }), ("country", { $0.country }),
-            ("invoiceNumber", { $0.invoiceNumber }), ("description", { $0.description }),
-        ]
+        /// Every field of the request, in wire order (sorted by name, byte by byte).
+        enum WireField: CaseIterable {
+            case address, amount, amountFixed, city, company, country, currency, description, email, firstName, fm,
+                 invoiceNumber, lastName, phone, returnAppName, returnImmediately, returnURL, state, taxRate, zip
 
-        /// The text fields' names and values, in ``textFieldList`` order.
-        private var textFields: [(String, String?)] { Self.textFieldList.map { ($0.name, $0.read(self)) } }
+            /// The name on the wire.
+            var name: StaticString {
+                switch self {
+                case .address: "address"
+                case .amount: "amount"
+                case .amountFixed: "amountFixed"
+                case .city: "city"
+                case .company: "company"
+                case .country: "country"
+                case .currency: "currency"
+                case .description: "description"
+                case .email: "email"
+                case .firstName: "firstName"
+                case .fm: "fm"
+                case .invoiceNumber: "invoiceNumber"
+                case .lastName: "lastName"
+                case .phone: "phone"
+                case .returnAppName: "returnAppName"
+                case .returnImmediately: "returnImmediately"
+                case .returnURL: "returnURL"
+                case .state: "state"
+                case .taxRate: "taxRate"
+                case .zip: "zip"
+                }
+            }
+
+            /// The documented limit of a free-text field, in characters.
+            var limit: Int? {
+                switch self {
+                case .address, .country: 60
+                case .city, .state: 40
+                case .company, .firstName, .lastName: 50
+                case .description, .email, .returnAppName: 255
+                case .invoiceNumber, .zip: 20
+                default: nil
+                }
+            }
+        }
+
+        /// A field's value as sent; `sent` is the return URL as it is sent, `amount` the
+        /// formatted amount (each made once by the caller).
+        func wireValue(_ field: WireField, sent: String?, amount: String?) -> String? {
+            switch field {
+            case .address: address
+            case .amount: amount
+            case .amountFixed: amountFixed ? "1" : nil
+            case .city: city
+            case .company: company
+            case .country: country
+            case .currency: currency?.code
+            case .description: description
+            case .email: email
+            case .firstName: firstName
+            case .fm: fileMakerFormat ? "1" : nil
+            case .invoiceNumber: invoiceNumber
+            case .lastName: lastName
+            case .phone: phone
+            case .returnAppName: returnAppName
+            case .returnImmediately: returnImmediately ? "1" : nil
+            case .returnURL: sent
+            case .state: state
+            case .taxRate: taxRate?.description
+            case .zip: zip
+            }
+        }
 
         static func validateEmail(_ email: String) throws(ChargeKitError) {
-            let bytes = email.utf8
             let invalid = ChargeKitError.invalidField("email", rule: "must be an address like name@example.com")
-            guard let at = bytes.firstIndex(of: 0x40), at != bytes.startIndex else { throw invalid }
-            let domain = bytes[bytes.index(after: at)...]
-            guard !domain.contains(0x40), domain.contains(0x2E), domain.first != 0x2E, domain.last != 0x2E else { throw invalid }
-            let whitespace = bytes.allSatisfy({ $0 < 0x80 })
-                ? bytes.contains { $0 == 0x20 || (0x09...0x0D).contains($0) }
-                : email.contains(where: \.isWhitespace)
-            guard !whitespace else { throw invalid }
+            var text = email
+            let (valid, ascii) = text.withUTF8 { bytes -> (Bool, Bool) in
+                guard let at = bytes.firstIndex(of: 0x40), at != 0 else { return (false, true) }
+                let domain = UnsafeBufferPointer(rebasing: bytes[(at + 1)...])
+                guard !domain.contains(0x40), domain.contains(0x2E), domain.first != 0x2E, domain.last != 0x2E else { return (false, true) }
+                return (!bytes.contains { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }, bytes.allSatisfy { $0 < 0x80 })
+            }
+            // Beyond ASCII, Unicode's whitespace (no-break and other spaces) is refused too.
+            guard valid, ascii || !email.contains(where: \.isWhitespace) else { throw invalid }
         }
 
         static func validatePhone(_ phone: String) throws(ChargeKitError) {

@@ -69,150 +69,193 @@ extension CreditCardTerminal {
             return result
         }
 
-        /// The response fields, by their names without `ifcc_`.
-        static let fieldNames: Set<String> = [
-            "responseType", "transactionId", "amount", "currency", "taxAmount", "taxRate",
-            "tipAmount", "redactedCardNumber", "cardType", "errorMessage",
-        ]
-
         /// Parses and validates a callback URL.
         /// - Parameters:
         ///   - url: the URL Credit Card Terminal opened the app with.
         ///   - maximumLength: the bound on the URL's length in bytes.
         /// - Throws: ``ChargeKitError`` naming the first field that breaks a rule.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
-            try self.init(QueryURL(parsing: url, maximumLength: maximumLength))
+            self = try FieldReader.read(url, maximumLength: maximumLength) { reader throws(ChargeKitError) in
+                try ChargeResponse(reading: &reader)
+            }
         }
 
         /// Validates an already split URL.
         public init(_ url: QueryURL) throws(ChargeKitError) {
-            var protocolItems: [QueryItem] = []
-            var extras: [QueryItem] = []
+            try self.init(url: url.string, maximumLength: .max)
+        }
+
+        /// The response's own fields, by their names without `ifcc_`.
+        private enum Field: Int, CaseIterable {
+            case responseType, transactionId, amount, currency, taxAmount, taxRate, tipAmount, redactedCardNumber,
+                 cardType, errorMessage
+
+            var name: StaticString {
+                switch self {
+                case .responseType: "responseType"
+                case .transactionId: "transactionId"
+                case .amount: "amount"
+                case .currency: "currency"
+                case .taxAmount: "taxAmount"
+                case .taxRate: "taxRate"
+                case .tipAmount: "tipAmount"
+                case .redactedCardNumber: "redactedCardNumber"
+                case .cardType: "cardType"
+                case .errorMessage: "errorMessage"
+                }
+            }
+        }
+
+        /// Where each response field is in the reader, once found.
+        private struct Positions {
+            private var positions = [Int](repeating: -1, count: Field.allCases.count)
+
+            subscript(field: Field) -> Int {
+                get { positions[field.rawValue] }
+                set { positions[field.rawValue] = newValue }
+            }
+
+            /// The field's value, after `check` accepts it; `nil` when absent.
+            func take(_ field: Field, from reader: FieldReader,
+                      check: (String) throws(ChargeKitError) -> Void) throws(ChargeKitError) -> String? {
+                guard self[field] >= 0 else { return nil }
+                let value = reader.value(self[field])
+                try check(value)
+                return value
+            }
+        }
+
+        private init(reading reader: inout FieldReader) throws(ChargeKitError) {
+            var fields = Positions()
             var format: Format?
-            var nonceText: String?
+            var nonceIndex: Int?
             var unknown: [QueryItem] = []
-            for item in url.items {
-                if item.name == CreditCardTerminal.nonceField {
-                    guard nonceText == nil else { throw .duplicateField(item.name) }
-                    nonceText = item.value
+            for index in reader.indices {
+                if reader.name(index, is: "ifcc_request_nonce") {
+                    guard nonceIndex == nil else { throw .duplicateField(reader.name(index)) }
+                    nonceIndex = index
+                    reader.markTaken(index)
                     continue
                 }
-                let (name, prefixed) = item.fileMakerName
-                guard Self.hasResponsePrefix(name) else {
-                    extras.append(item)
+                let prefixed = reader.name(index, hasPrefix: "$")
+                if prefixed { reader.skip(1, ofNameAt: index) }
+                guard reader.name(index, hasPrefix: "ifcc_") else {
+                    if prefixed { reader.skip(-1, ofNameAt: index) }
                     continue
                 }
+                reader.markTaken(index)
                 let itemFormat: Format = prefixed ? .fileMaker : .standard
                 if let format, format != itemFormat {
-                    throw .invalidField(item.name, rule: "mixes FileMaker ($) and plain response names")
+                    throw .invalidField(reader.name(index), rule: "mixes FileMaker ($) and plain response names")
                 }
                 format = itemFormat
-                let field = String(decoding: name.utf8.dropFirst(CreditCardTerminal.responsePrefix.utf8.count), as: UTF8.self)
-                guard ChargeResponse.fieldNames.contains(field) else {
+                reader.skip(5, ofNameAt: index)
+                guard let field = Field.allCases.first(where: { reader.name(index, is: $0.name) }) else {
                     // The app's own namespace: a newer app's field is reported, not refused
                     // (the URL's length bound already bounds it).
+                    let item = reader.item(index)
                     guard !unknown.contains(where: { $0.name == item.name }) else { throw .duplicateField(item.name) }
                     unknown.append(item)
                     continue
                 }
-                guard !protocolItems.contains(where: { $0.name == field }) else { throw .duplicateField(item.name) }
-                protocolItems.append(QueryItem(field, item.value))
+                guard fields[field] < 0 else { throw .duplicateField(reader.name(index)) }
+                fields[field] = index
             }
-            _ = try FieldReader(extras)
-            var fields = try FieldReader(protocolItems)
-            let wire = format == .fileMaker ? "$ifcc_" : "ifcc_"
+            // The rest are the app's extras: each name once among them.
+            try reader.refuseDuplicates(untakenOnly: true)
+            let fileMaker = format == .fileMaker
+            /// A field's wire name, for an error (made only when one is thrown).
+            func wire(_ field: Field) -> String { (fileMaker ? "$ifcc_" : "ifcc_") + field.name.description }
 
-            returnURL = url.base
+            returnURL = reader.base
             self.format = format ?? .standard
-            extraItems = extras
+            extraItems = reader.remaining
             unknownFields = unknown
-            nonce = try nonceText.map { text throws(ChargeKitError) in try Nonce(text, field: CreditCardTerminal.nonceField) }
+            nonce = try nonceIndex.map { index throws(ChargeKitError) in try Nonce(reader.value(index), field: CreditCardTerminal.nonceField) }
 
-            guard let type = fields.take("responseType") else { throw .missingField(wire + "responseType") }
-            guard let code = ResponseCode(rawValue: type) else {
-                throw .invalidField(wire + "responseType", rule: "must be approved, cancelled, declined or error")
+            // Each value is checked on its bytes; strings are made only for the text fields kept.
+            guard fields[.responseType] >= 0 else { throw .missingField(wire(.responseType)) }
+            guard let code = ResponseCode(rawValue: reader.value(fields[.responseType])) else {
+                throw .invalidField(wire(.responseType), rule: "must be approved, cancelled, declined or error")
             }
             responseCode = code
 
-            transactionId = fields.take("transactionId")
-            if let transactionId, !(1...255).contains(transactionId.count) {
-                throw .invalidField(wire + "transactionId", rule: "must be 1 to 255 characters")
+            transactionId = try fields.take(.transactionId, from: reader) { text throws(ChargeKitError) in
+                guard (1...255).contains(text.utf8.count <= 255 ? text.utf8.count : text.count) else {
+                    throw .invalidField(wire(.transactionId), rule: "must be 1 to 255 characters")
+                }
             }
 
-            let currencyText = fields.take("currency")
-            let amountText = fields.take("amount")
-            if let currencyText {
-                guard currencyText.utf8.count == 3, currencyText.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else {
-                    throw .invalidField(wire + "currency", rule: "must match ^[A-Z]{3}$")
+            let hasCurrency = fields[.currency] >= 0, hasAmount = fields[.amount] >= 0
+            if hasCurrency {
+                currency = try reader.withValue(fields[.currency]) { bytes throws(ChargeKitError) in
+                    guard bytes.count == 3, bytes.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
+                        throw .invalidField(wire(.currency), rule: "must match ^[A-Z]{3}$")
+                    }
+                    return try Currency(code: bytes, field: wire(.currency))
                 }
-                currency = try Currency(code: currencyText, field: wire + "currency")
                 currencyDefaulted = false
             } else {
-                currency = amountText == nil ? nil : .usd
-                currencyDefaulted = amountText != nil
+                currency = hasAmount ? .usd : nil
+                currencyDefaulted = hasAmount
             }
             let moneyCurrency = currency ?? .usd
-            amount = try amountText.map { text throws(ChargeKitError) in try Self.money(text, moneyCurrency, field: wire + "amount") }
-            taxAmount = try fields.take("taxAmount").map { text throws(ChargeKitError) in try Self.money(text, moneyCurrency, field: wire + "taxAmount") }
-            tipAmount = try fields.take("tipAmount").map { text throws(ChargeKitError) in try Self.money(text, moneyCurrency, field: wire + "tipAmount") }
+            func money(_ field: Field) throws(ChargeKitError) -> Money? {
+                guard fields[field] >= 0 else { return nil }
+                return try reader.withValue(fields[field]) { bytes throws(ChargeKitError) in
+                    try Self.money(bytes, moneyCurrency, field: wire(field))
+                }
+            }
+            amount = try money(.amount)
+            taxAmount = try money(.taxAmount)
+            tipAmount = try money(.tipAmount)
 
-            taxRate = fields.take("taxRate")
-            if let taxRate, !CreditCardTerminal.isTaxRate(taxRate) {
-                throw .invalidField(wire + "taxRate", rule: "must match ^[0-9]{1,2}(\\.[0-9]{1,3})?$")
+            taxRate = try fields.take(.taxRate, from: reader) { text throws(ChargeKitError) in
+                guard CreditCardTerminal.isTaxRate(text) else {
+                    throw .invalidField(wire(.taxRate), rule: "must match ^[0-9]{1,2}(\\.[0-9]{1,3})?$")
+                }
             }
 
-            redactedCardNumber = fields.take("redactedCardNumber")
-            if let number = redactedCardNumber {
-                let bytes = Array(number.utf8)
+            redactedCardNumber = try fields.take(.redactedCardNumber, from: reader) { number throws(ChargeKitError) in
+                let bytes = number.utf8
                 guard bytes.count >= 4, bytes.count <= 64, bytes.suffix(4).allSatisfy(DecimalText.isDigit),
                       bytes.dropLast(4).allSatisfy({ $0 == 0x58 })
-                else { throw .invalidField(wire + "redactedCardNumber", rule: "must match ^X*[0-9]{4}$") }
+                else { throw .invalidField(wire(.redactedCardNumber), rule: "must match ^X*[0-9]{4}$") }
             }
 
-            let cardText = fields.take("cardType")
-            if let cardText {
-                guard cardText.utf8.count <= 20, cardText.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || $0 == 0x20 }) else {
-                    throw .invalidField(wire + "cardType", rule: "must match ^[A-Za-z ]{0,20}$")
+            let cardText = try fields.take(.cardType, from: reader) { text throws(ChargeKitError) in
+                guard text.utf8.count <= 20, text.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || $0 == 0x20 }) else {
+                    throw .invalidField(wire(.cardType), rule: "must match ^[A-Za-z ]{0,20}$")
                 }
             }
             cardType = cardText.map(CardType.init(wireValue:))
 
-            errorMessage = fields.take("errorMessage")
-            if let errorMessage { try FieldRules.text(errorMessage, field: wire + "errorMessage", limit: 1024) }
+            errorMessage = try fields.take(.errorMessage, from: reader) { text throws(ChargeKitError) in
+                try FieldRules.text(text, field: wire(.errorMessage), limit: 1024)
+            }
 
             if code == .approved {
-                if amount == nil { throw .missingField(wire + "amount") }
-                if redactedCardNumber == nil { throw .missingField(wire + "redactedCardNumber") }
+                if amount == nil { throw .missingField(wire(.amount)) }
+                if redactedCardNumber == nil { throw .missingField(wire(.redactedCardNumber)) }
             } else {
-                for (name, present) in [("amount", amountText != nil), ("currency", currencyText != nil),
-                                        ("cardType", cardText != nil), ("redactedCardNumber", redactedCardNumber != nil)]
-                where present {
-                    throw .unexpectedField(wire + name, rule: "a \(code.rawValue) response carries no transaction data")
+                for field in [Field.amount, .currency, .cardType, .redactedCardNumber] where fields[field] >= 0 {
+                    throw .unexpectedField(wire(field), rule: "a \(code.rawValue) response carries no transaction data")
                 }
             }
         }
 
-        /// Whether `name` starts with `ifcc_` (compared byte by byte: the generic
-        /// `starts(with:)` cost more than the rest of the check).
-        @inline(__always)
-        static func hasResponsePrefix(_ name: String) -> Bool {
-            var bytes = name.utf8.makeIterator()
-            return bytes.next() == 0x69 && bytes.next() == 0x66 && bytes.next() == 0x63 && bytes.next() == 0x63
-                && bytes.next() == 0x5F
-        }
-
         /// Reads a response amount: `^(0|[1-9][0-9]*)\.[0-9]{2}$`, then exact in `currency`.
-        static func money(_ text: String, _ currency: Currency, field: String) throws(ChargeKitError) -> Money {
-            guard CreditCardTerminal.isWireAmount(text) else {
-                throw .invalidField(field, rule: "must match ^(0|[1-9][0-9]*)\\.[0-9]{2}$")
+        static func money(_ bytes: UnsafeBufferPointer<UInt8>, _ currency: Currency, field: @autoclosure () -> String) throws(ChargeKitError) -> Money {
+            guard CreditCardTerminal.isWireAmount(bytes) else {
+                throw .invalidField(field(), rule: "must match ^(0|[1-9][0-9]*)\\.[0-9]{2}$")
             }
             // The wire has exactly two decimals: a currency with fewer must have zeros there.
-            guard currency.minorUnits < 2 else { return try Money(parsing: text, currency: currency, field: field) }
-            guard text.utf8.suffix(2 - currency.minorUnits).allSatisfy({ $0 == 0x30 }) else {
-                throw .invalidField(field, rule: "has more decimals than \(currency.code) allows")
+            guard currency.minorUnits < 2 else { return try Money(parsing: bytes, currency: currency, field: field()) }
+            guard bytes.suffix(2 - currency.minorUnits).allSatisfy({ $0 == 0x30 }) else {
+                throw .invalidField(field(), rule: "has more decimals than \(currency.code) allows")
             }
-            let kept = String(text.dropLast(currency.minorUnits == 0 ? 3 : 2 - currency.minorUnits))
-            return try Money(parsing: kept, currency: currency, field: field)
+            let kept = UnsafeBufferPointer(rebasing: bytes.dropLast(currency.minorUnits == 0 ? 3 : 2 - currency.minorUnits))
+            return try Money(parsing: kept, currency: currency, field: field())
         }
     }
 }

@@ -62,15 +62,11 @@ extension CreditCardTerminal {
     }
 
     /// `^(0|[1-9][0-9]*)\.[0-9]{2}$`: the response's money pattern.
-    static func isWireAmount(_ text: String) -> Bool {
-        // ^(0|[1-9][0-9]*)\.[0-9]{2}$, on the bytes.
-        let bytes = text.utf8
-        guard bytes.count >= 4, let dot = bytes.firstIndex(of: 0x2E) else { return false }
-        let integer = bytes[..<dot]
-        let fraction = bytes[bytes.index(after: dot)...]
-        guard fraction.count == 2, fraction.allSatisfy(DecimalText.isDigit), !integer.isEmpty,
-              integer.allSatisfy(DecimalText.isDigit), integer.count == 1 || integer.first != 0x30
-        else { return false }
+    static func isWireAmount(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = bytes.count
+        guard count >= 4, bytes[count - 3] == 0x2E, DecimalText.isDigit(bytes[count - 2]), DecimalText.isDigit(bytes[count - 1]),
+              count == 4 || bytes[0] != 0x30 else { return false }
+        for index in 0..<(count - 3) where !DecimalText.isDigit(bytes[index]) { return false }
         return true
     }
 

@@ -88,7 +88,7 @@ public actor ChargeLedger {
         if let provider, provider != charge.provider {
             throw .mismatch(field: "provider", rule: "the charge went to \(charge.provider), not \(provider)")
         }
-        let callback = try PaymentCallback.parse(split, provider: charge.provider)
+        let callback = try PaymentCallback.parse(url, provider: charge.provider)
         return try await accept(callback, charge: charge, url: url)
     }
 
@@ -129,7 +129,7 @@ public actor ChargeLedger {
             if charge.consumedAt != nil {
                 if let result = recent.removeValue(forKey: nonce.value) { return result }
                 guard let url = charge.acceptedCallback else { throw .replayedNonce }
-                let callback = try PaymentCallback.parse(QueryURL(parsing: url), provider: charge.provider)
+                let callback = try PaymentCallback.parse(url, provider: charge.provider)
                 var unconsumed = charge
                 unconsumed.consumedAt = nil
                 return PaymentResult(callback: callback, charge: charge, flags: (try? Self.check(callback, against: unconsumed)) ?? [])

@@ -33,17 +33,21 @@ public struct FileLedgerStore: LedgerStore {
     public func insert(_ charge: PendingCharge, now: Date, retention: TimeInterval) throws(ChargeKitError) {
         let highWater = maximumFileSize / 8 * 7
         let file = self.file
-        try file.update { (stored: inout [PendingCharge]?) throws(ChargeKitError) in
+        // Encoded once: the size is measured on what is written (encoded again only
+        // when settled entries had to be dropped).
+        try file.updateEncoded { (stored: [PendingCharge]?) throws(ChargeKitError) in
             var entries = LedgerEntries(stored ?? [])
             try entries.insert(charge, now: now, retention: retention, maximumEntries: maximumEntries)
-            if try file.encodedSize(of: entries.sorted) > highWater {
+            var encoded = try file.encoded(entries.sorted)
+            if encoded.size > highWater {
                 entries.dropSettled(now: now)
                 entries.dropKeptCallbacks()
-                guard try file.encodedSize(of: entries.sorted) <= highWater else {
+                encoded = try file.encoded(entries.sorted)
+                guard encoded.size <= highWater else {
                     throw .storageFull("the ledger file would pass \(highWater) bytes; answer or let expire the outstanding charges")
                 }
             }
-            stored = entries.sorted
+            return ((), encoded)
         }
     }
 
@@ -54,18 +58,20 @@ public struct FileLedgerStore: LedgerStore {
     public func consume(_ nonce: Nonce, at date: Date, callback: String?) throws(ChargeKitError) -> PendingCharge {
         let file = self.file
         let limit = maximumFileSize
-        return try file.update { (stored: inout [PendingCharge]?) throws(ChargeKitError) -> PendingCharge in
+        return try file.updateEncoded { (stored: [PendingCharge]?) throws(ChargeKitError) -> (PendingCharge, AtomicJSONFile<[PendingCharge]>.Encoded?) in
             var entries = LedgerEntries(stored ?? [])
             let charge = try entries.consume(nonce, at: date, callback: callback)
-            if try file.encodedSize(of: entries.sorted) > limit {
+            var encoded = try file.encoded(entries.sorted)
+            if encoded.size > limit {
                 entries.dropKeptCallbacks()
-                if try file.encodedSize(of: entries.sorted) > limit {
+                encoded = try file.encoded(entries.sorted)
+                if encoded.size > limit {
                     entries.dropSettled(now: date)
                     entries.put(charge)
+                    encoded = try file.encoded(entries.sorted)
                 }
             }
-            stored = entries.sorted
-            return charge
+            return (charge, encoded)
         }
     }
 

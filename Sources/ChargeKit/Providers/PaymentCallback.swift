@@ -12,19 +12,23 @@ public enum PaymentCallback: Hashable, Sendable {
     public static func parse(
         _ url: String, provider: PaymentProvider? = nil, maximumLength: Int = QueryURL.defaultMaximumLength
     ) throws(ChargeKitError) -> PaymentCallback {
-        try parse(QueryURL(parsing: url, maximumLength: maximumLength), provider: provider)
+        // The provider's parser reads the URL's bytes; the URL is split into items
+        // first only when the provider must be told from its parameters.
+        var known = provider
+        if known == nil { known = detectProvider(try QueryURL(parsing: url, maximumLength: maximumLength)) }
+        guard let provider = known else {
+            throw .invalidURL("url", rule: "carries no ifcc_, smp- or Zettle callback fields; name the provider")
+        }
+        switch provider {
+        case .creditCardTerminal: return .creditCardTerminal(try CreditCardTerminal.ChargeResponse(url: url, maximumLength: maximumLength))
+        case .sumUp: return .sumUp(try SumUp.Callback(url: url, maximumLength: maximumLength))
+        case .zettle: return .zettle(try Zettle.Callback(url: url, maximumLength: maximumLength))
+        }
     }
 
     /// Parses an already split callback URL; see ``parse(_:provider:maximumLength:)``.
     public static func parse(_ split: QueryURL, provider: PaymentProvider? = nil) throws(ChargeKitError) -> PaymentCallback {
-        guard let provider = provider ?? detectProvider(split) else {
-            throw .invalidURL("url", rule: "carries no ifcc_, smp- or Zettle callback fields; name the provider")
-        }
-        switch provider {
-        case .creditCardTerminal: return .creditCardTerminal(try CreditCardTerminal.ChargeResponse(split))
-        case .sumUp: return .sumUp(try SumUp.Callback(split))
-        case .zettle: return .zettle(try Zettle.Callback(split))
-        }
+        try parse(split.string, provider: provider ?? detectProvider(split), maximumLength: .max)
     }
 
     /// The provider a callback's parameters name, if they name one: a guess from field

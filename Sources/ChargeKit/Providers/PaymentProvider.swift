@@ -47,8 +47,12 @@ public enum ChargeOutcome: String, Hashable, Sendable, Codable, CaseIterable {
 public enum ChargeKitParameter {
     /// The correlation nonce on SumUp and Zettle callback URLs. (Credit Card Terminal
     /// uses its own `ifcc_request_nonce`.)
-    public static let nonce = "chargekit-nonce"
+    public static let nonce = nonceName.description
+    /// ``nonce``, for comparing with a callback's bytes.
+    static let nonceName: StaticString = "chargekit-nonce"
     /// Which of two callback URLs was opened (`success` or `failure`), where an app
     /// has two and its callback does not say.
-    public static let callback = "chargekit-callback"
+    public static let callback = callbackName.description
+    /// ``callback``, for comparing with a callback's bytes.
+    static let callbackName: StaticString = "chargekit-callback"
 }

@@ -154,13 +154,19 @@ public enum SumUp {
 
         /// Parses and validates a callback URL.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
-            try self.init(QueryURL(parsing: url, maximumLength: maximumLength))
+            self = try FieldReader.read(url, maximumLength: maximumLength) { fields throws(ChargeKitError) in
+                try Callback(reading: &fields)
+            }
         }
 
         /// Validates an already split URL.
         public init(_ url: QueryURL) throws(ChargeKitError) {
-            var fields = try FieldReader(url.items)
-            callbackURL = url.base
+            try self.init(url: url.string, maximumLength: .max)
+        }
+
+        private init(reading fields: inout FieldReader) throws(ChargeKitError) {
+            try fields.refuseDuplicates()
+            callbackURL = fields.base
             let statusText = try fields.require("smp-status")
             guard let status = Status(rawValue: statusText) else {
                 throw .invalidField("smp-status", rule: "must be success, failed or invalidstate")
@@ -185,10 +191,10 @@ public enum SumUp {
                 try FieldRules.printableASCII(cause, field: "smp-failure-cause", limit: 64)
                 failureCause = FailureCause(wireValue: cause)
             }
-            nonce = try fields.take(ChargeKitParameter.nonce).map { text throws(ChargeKitError) in
+            nonce = try fields.take(ChargeKitParameter.nonceName).map { text throws(ChargeKitError) in
                 try Nonce(text, field: ChargeKitParameter.nonce)
             }
-            fragment = url.fragment
+            fragment = fields.fragment
             let remaining = fields.remaining
             tags = remaining.filter { $0.name.hasPrefix("smpprtag-") }
             unknownFields = remaining.filter { $0.name.hasPrefix("smp-") }

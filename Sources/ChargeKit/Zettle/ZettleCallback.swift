@@ -49,7 +49,9 @@ extension Zettle {
         public var authorizationCode: String?
 
         /// The wire names of the payment info fields.
-        public static let fieldNames = [
+        public static let fieldNames = wireNames.map(\.description)
+        /// ``fieldNames``, for comparing with a callback's bytes.
+        static let wireNames: [StaticString] = [
             "referenceNumber", "entryMode", "obfuscatedPan", "panHash", "cardBrand", "AID", "TSI", "TVR",
             "applicationName", "numberOfInstallments", "installmentAmount", "authorizationCode",
         ]
@@ -61,19 +63,20 @@ extension Zettle {
         public init() {}
 
         mutating func read(_ fields: inout FieldReader) throws(ChargeKitError) {
-            func text(_ name: String, limit: Int = 128) throws(ChargeKitError) -> String? {
+            func text(_ name: StaticString, limit: Int = 128) throws(ChargeKitError) -> String? {
                 guard let value = fields.take(name) else { return nil }
-                guard !value.isEmpty else { throw .invalidField(name, rule: "must not be empty") }
-                try FieldRules.printableASCII(value, field: name, limit: limit)
+                guard !value.isEmpty else { throw .invalidField(name.description, rule: "must not be empty") }
+                try FieldRules.printableASCII(value, field: name.description, limit: limit)
                 return value
             }
             referenceNumber = try text("referenceNumber")
             entryMode = try text("entryMode").map(EntryMode.init(wireValue:))
             obfuscatedPan = try text("obfuscatedPan", limit: 32)
-            if let pan = obfuscatedPan {
-                guard pan.utf8.allSatisfy({ DecimalText.isDigit($0) || $0 == 0x2A || $0 == 0x20 }),
-                      pan.utf8.suffix(4).allSatisfy(DecimalText.isDigit)
-                else { throw .invalidField("obfuscatedPan", rule: "must be masked like '**** **** **** 1111'") }
+            if var pan = obfuscatedPan {
+                let masked = pan.withUTF8 { bytes in
+                    bytes.allSatisfy { DecimalText.isDigit($0) || $0 == 0x2A || $0 == 0x20 } && bytes.suffix(4).allSatisfy(DecimalText.isDigit)
+                }
+                guard masked else { throw .invalidField("obfuscatedPan", rule: "must be masked like '**** **** **** 1111'") }
             }
             panHash = try text("panHash", limit: 256)
             cardBrand = try text("cardBrand", limit: 40)
@@ -164,13 +167,19 @@ extension Zettle {
 
         /// Parses and validates a callback URL.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
-            try self.init(QueryURL(parsing: url, maximumLength: maximumLength))
+            self = try FieldReader.read(url, maximumLength: maximumLength) { fields throws(ChargeKitError) in
+                try Callback(reading: &fields)
+            }
         }
 
         /// Validates an already split URL.
         public init(_ url: QueryURL) throws(ChargeKitError) {
-            var fields = try FieldReader(url.items)
-            callbackURL = url.base
+            try self.init(url: url.string, maximumLength: .max)
+        }
+
+        private init(reading fields: inout FieldReader) throws(ChargeKitError) {
+            try fields.refuseDuplicates()
+            callbackURL = fields.base
             let code = fields.take("errorCode")
             errorMessage = fields.take("errorMessage")
             if let errorMessage { try FieldRules.text(errorMessage, field: "errorMessage", limit: 1024) }
@@ -182,11 +191,11 @@ extension Zettle {
             errorCode = code.map(ErrorCode.init(wireValue:))
             reference = fields.take("reference")
             if let reference { try Zettle.validateReference(reference, field: "reference") }
-            nonce = try fields.take(ChargeKitParameter.nonce).map { text throws(ChargeKitError) in
+            nonce = try fields.take(ChargeKitParameter.nonceName).map { text throws(ChargeKitError) in
                 try Nonce(text, field: ChargeKitParameter.nonce)
             }
             let failed = code != nil || errorMessage != nil
-            callbackMarker = fields.take(ChargeKitParameter.callback)
+            callbackMarker = fields.take(ChargeKitParameter.callbackName)
             switch callbackMarker {
             case nil: break
             case "success" where failed:
@@ -199,8 +208,8 @@ extension Zettle {
             succeeded = !failed
             paymentInfo = PaymentInfo()
             try paymentInfo.read(&fields)
-            if failed, let name = PaymentInfo.fieldNames.first(where: fields.contains) {
-                throw .unexpectedField(name, rule: "a failure callback carries no payment info")
+            if failed, let name = PaymentInfo.wireNames.first(where: fields.contains) {
+                throw .unexpectedField(name.description, rule: "a failure callback carries no payment info")
             }
             extraItems = fields.remaining
         }

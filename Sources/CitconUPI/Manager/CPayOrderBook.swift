@@ -10,8 +10,13 @@ final class CPayOrderBook: @unchecked Sendable {
 
     /// Where the orders are kept.
     let store: any CPayPendingOrderStore
-    /// Told when the store fails (set once, right after init).
-    var onStorageError: (@Sendable (ChargeKitError) -> Void)?
+    /// Told when the store fails (set right after init; read and written under the lock,
+    /// so that setting it later is no data race either).
+    var onStorageError: (@Sendable (ChargeKitError) -> Void)? {
+        get { lock.withLock { storageErrorHandler } }
+        set { lock.withLock { storageErrorHandler = newValue } }
+    }
+    private var storageErrorHandler: (@Sendable (ChargeKitError) -> Void)?
     private let lock = NSLock()
     private var claimed: Set<String> = []
     private var waiters: [String: Waiter] = [:]

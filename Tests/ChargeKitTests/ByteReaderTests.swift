@@ -1,0 +1,163 @@
+@testable import ChargeKit
+import PropertyBased
+import Testing
+
+/// The callback parsers read the URL's bytes in place (``URLBytes``, ``FieldReader``):
+/// names compared as bytes, escapes decoded only where they are, eight bytes checked at
+/// a time. These cases hold them to what the string-based reading did.
+@Suite("Reading callbacks on their bytes")
+struct ByteReaderTests {
+    static let approved = "app://r/?ifcc_responseType=approved&ifcc_amount=10.99&ifcc_currency=USD&ifcc_redactedCardNumber=XXXX1111"
+
+    @Test("an escaped name is the name it decodes to, FileMaker's $ included")
+    func escapedNames() throws {
+        let plain = try CreditCardTerminal.ChargeResponse(url: Self.approved)
+        let escaped = try CreditCardTerminal.ChargeResponse(url: Self.approved.replacingOccurrences(of: "ifcc_amount", with: "%69fcc_amount"))
+        #expect(escaped.amount == plain.amount && escaped.extraItems.isEmpty)
+        let fileMaker = try CreditCardTerminal.ChargeResponse(url: Self.approved.replacingOccurrences(of: "ifcc_", with: "%24ifcc_"))
+        #expect(fileMaker.format == .fileMaker && fileMaker.amount == plain.amount)
+        let sumUp = try SumUp.Callback(url: "app://r?smp%2Dstatus=success")
+        #expect(sumUp.status == .success)
+    }
+
+    @Test("an escaped value is checked as it decodes: amounts, currencies, card numbers")
+    func escapedValues() throws {
+        let response = try CreditCardTerminal.ChargeResponse(url: Self.approved.replacingOccurrences(of: "10.99", with: "10%2E99")
+            .replacingOccurrences(of: "USD", with: "%55SD"))
+        #expect(response.amount == Money(minorUnits: 1099, currency: .usd))
+        #expect(throws: ChargeKitError.invalidField("ifcc_amount", rule: "must match ^(0|[1-9][0-9]*)\\.[0-9]{2}$")) {
+            try CreditCardTerminal.ChargeResponse(url: Self.approved.replacingOccurrences(of: "10.99", with: "10%2E9%39%39"))
+        }
+    }
+
+    @Test("a name sent twice is refused however it is spelled")
+    func duplicatesAcrossSpellings() {
+        #expect(throws: ChargeKitError.duplicateField("smp-status")) {
+            try SumUp.Callback(url: "app://r?smp-status=success&smp%2Dstatus=failed")
+        }
+        #expect(throws: ChargeKitError.duplicateField("ifcc_amount")) {
+            try CreditCardTerminal.ChargeResponse(url: Self.approved + "&%69fcc_amount=1.00")
+        }
+        // Extras: pairwise below 33 fields, hashed above; both refuse the second.
+        for count in [3, 40] {
+            let extras = (0..<count).map { "x\($0)=1" }.joined(separator: "&")
+            #expect(throws: ChargeKitError.duplicateField("x1")) {
+                try CreditCardTerminal.ChargeResponse(url: Self.approved + "&" + extras + "&x1=2")
+            }
+            #expect(throws: ChargeKitError.duplicateField("x1")) {
+                try Zettle.Callback(url: "app://r?reference=R1&" + extras + "&x1=2")
+            }
+        }
+    }
+
+    @Test("a space, control character or DEL is refused wherever it is, in every eight-byte word")
+    func controlCharactersAnywhere() throws {
+        for position in 6..<Self.approved.utf8.count {
+            for bad: UInt8 in [0x20, 0x09, 0x00, 0x7F] {
+                var bytes = Array(Self.approved.utf8)
+                bytes[position] = bad
+                let url = String(decoding: bytes, as: UTF8.self)
+                #expect(throws: ChargeKitError.invalidURL("url", rule: "contains a space or control character")) {
+                    try CreditCardTerminal.ChargeResponse(url: url)
+                }
+            }
+        }
+        #expect(throws: ChargeKitError.invalidURL("url", rule: "contains a space or control character")) {
+            try SumUp.Callback(url: "app://r?smp-status=success#frag ment")
+        }
+        // Non-ASCII text is not a control character: kept as sent.
+        let callback = try SumUp.Callback(url: "app://r?smp-status=success&smp-message=Paiement%20r%C3%A9ussi&note=été#é")
+        #expect(callback.message == "Paiement réussi" && callback.extraItems == [QueryItem("note", "été")] && callback.fragment == "é")
+    }
+
+    @Test("escapes that decode to bytes that are not UTF-8 name the field")
+    func invalidUTF8() {
+        #expect(throws: ChargeKitError.malformedPercentEncoding(field: "smp-message", rule: "decoded bytes are not valid UTF-8")) {
+            try SumUp.Callback(url: "app://r?smp-status=success&smp-message=%C3")
+        }
+        #expect(throws: ChargeKitError.malformedPercentEncoding(field: "query parameter name", rule: "'%' must be followed by two hex digits")) {
+            try SumUp.Callback(url: "app://r?smp-status=success&a%2=1")
+        }
+    }
+
+    @Test("the split-URL entry points read the same as the string ones")
+    func splitURLEntryPoints() throws {
+        let urls = [Self.approved + "&x=a%26b&y=%3D#f", Self.approved.replacingOccurrences(of: "ifcc_", with: "$ifcc_") + "&note=a%20b"]
+        for url in urls {
+            #expect(try CreditCardTerminal.ChargeResponse(QueryURL(parsing: url)) == CreditCardTerminal.ChargeResponse(url: url))
+        }
+        let sumUp = "app://r?smp-status=failed&smp-failure-cause=invalid-param&smpprtag-a=1&ref=%2F#x"
+        #expect(try SumUp.Callback(QueryURL(parsing: sumUp)) == SumUp.Callback(url: sumUp))
+    }
+
+    @Test("every ISO 4217 code ChargeKit lists is found, and only those")
+    func currencyTable() throws {
+        let all = Currency.all
+        #expect(all.count > 150 && all.map(\.code) == all.map(\.code).sorted())
+        for currency in all { #expect(try Currency(code: currency.code) == currency) }
+        #expect(try Currency(code: "JPY").minorUnits == 0 && Currency(code: "BHD").minorUnits == 3 && Currency(code: "CLF").minorUnits == 4)
+        #expect(throws: ChargeKitError.unknownCurrency("XXX")) { try Currency(code: "XXX") }
+        #expect(throws: ChargeKitError.unknownCurrency("AAA")) { try Currency(code: "AAA") }
+        #expect(throws: ChargeKitError.unknownCurrency("ZZZ")) { try Currency(code: "ZZZ") }
+    }
+}
+
+/// The parsers read a URL's bytes directly (`init(url:)`) or a split `QueryURL`
+/// (`init(_:)`, which writes the items back with every reserved byte escaped): so
+/// the same fields reach the reader raw in one path and escaped in the other. Both
+/// must agree on every URL, accepted or refused.
+@Suite("Reading callbacks: raw and escaped paths agree")
+struct ByteReaderDifferentialTests {
+    /// A query segment: a name a parser knows or any name, and a value that is valid
+    /// for some field or any text; some bytes escaped, some segments repeated.
+    static let segment = {
+        let names = Gen<String?>.element(of: [
+            "ifcc_responseType", "$ifcc_responseType", "ifcc_amount", "$ifcc_amount", "ifcc_currency", "ifcc_taxAmount",
+            "ifcc_taxRate", "ifcc_tipAmount", "ifcc_redactedCardNumber", "ifcc_cardType", "ifcc_transactionId",
+            "ifcc_errorMessage", "ifcc_newField", "ifcc_request_nonce", "smp-status", "smp-tx-code", "smp-message",
+            "smp-receipt-sent", "smp-failure-cause", "smpprtag-a", "smp-new", "foreign-tx-id", "chargekit-nonce",
+            "chargekit-callback", "reference", "referenceNumber", "entryMode", "obfuscatedPan", "cardBrand", "AID", "TSI",
+            "errorCode", "errorMessage", "numberOfInstallments", "installmentAmount", "x", "note",
+        ]).compactMap { $0 }
+        let values = Gen<String?>.element(of: [
+            "approved", "declined", "cancelled", "error", "10.99", "0.05", "1.0", "010.00", "USD", "JPY", "usd", "8.5",
+            "XXXX1111", "XXXX111", "Visa", "Master Card", "success", "failed", "invalidstate", "true", "maybe",
+            "EMV", "**** 1111", "ABCDEFGHIJKLMNOPQRSTUVWXYZa", "failure", "12", "0", "R-1", "",
+        ]).compactMap { $0 }
+        let value = Gen<String>.frequency((4, values), (1, Gens.text))
+        return zip(names, value, Gen<Bool>.bool).map { name, value, escape in
+            // Escape the name's first byte, or the value's, as `%XX`.
+            func escaped(_ text: String) -> String {
+                guard escape, let first = text.utf8.first else { return PercentEncoding.encode(text) }
+                return "%" + String(first, radix: 16, uppercase: true).leftPadding(to: 2) + PercentEncoding.encode(String(text.dropFirst()))
+            }
+            return escaped(name) + "=" + (escape ? PercentEncoding.encode(value) : escaped(value))
+        }
+    }()
+
+    static let url = zip(segment.array(of: 1...8), Gen<Bool>.bool).map { segments, fragment in
+        "app://done/?" + segments.joined(separator: "&") + (fragment ? "#f" : "")
+    }
+
+    /// The outcome of a parse, for comparing.
+    static func outcome<T: Equatable>(_ parse: () throws(ChargeKitError) -> T) -> Result<T, ChargeKitError> {
+        do throws(ChargeKitError) { return .success(try parse()) } catch { return .failure(error) }
+    }
+
+    @Test("random callbacks: ChargeResponse, SumUp.Callback and Zettle.Callback read the same raw and escaped")
+    func rawAndEscapedAgree() async {
+        await propertyCheck(count: 600, input: Self.url) { url in
+            guard let split = try? QueryURL(parsing: url) else { return }
+            #expect(Self.outcome { () throws(ChargeKitError) in try CreditCardTerminal.ChargeResponse(url: url) }
+                    == Self.outcome { () throws(ChargeKitError) in try CreditCardTerminal.ChargeResponse(split) }, "\(url)")
+            #expect(Self.outcome { () throws(ChargeKitError) in try SumUp.Callback(url: url) }
+                    == Self.outcome { () throws(ChargeKitError) in try SumUp.Callback(split) }, "\(url)")
+            #expect(Self.outcome { () throws(ChargeKitError) in try Zettle.Callback(url: url) }
+                    == Self.outcome { () throws(ChargeKitError) in try Zettle.Callback(split) }, "\(url)")
+        }
+    }
+}
+
+private extension String {
+    func leftPadding(to length: Int) -> String { String(repeating: "0", count: Swift.max(0, length - count)) + self }
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Where the time of a durable charge creation goes, on the release sandbox with the
+# load test's traffic (scripts/loadtest/charge.lua, 16 connections):
+#  1. by difference: the same wrk run against GET /v1/health (HTTP alone), a create
+#     refused at validation (HTTP, token check, JSON decoding, validation), a create
+#     on tmpfs (everything but waiting for the disk) and a create on disk (all);
+#  2. CPU by function: perf record of the sandbox during the creates on disk, the
+#     inclusive share of each stage (HTTP, token, JSON, SQLite, the commit queue);
+#  3. the disk: strace -c of the fsync and fdatasync calls during the creates.
+# Needs wrk, perf and strace (Debian packages). Usage: scripts/profile-create.sh [seconds=5]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-5}"
+for tool in wrk perf strace; do command -v "$tool" >/dev/null || { echo "profile-create: install $tool first" >&2; exit 69; }; done
+swift build -c release --product chargekit >/dev/null 2>&1 || swift build -c release --product chargekit
+bin="$(swift build -c release --show-bin-path 2>/dev/null)/chargekit"
+work="$(mktemp -d)"
+shm="$(mktemp -d -p /dev/shm)"
+server=""
+. scripts/lib/sandbox.sh
+trap '[ -n "$server" ] && kill $server 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work" "$shm"' EXIT
+
+start() {   # start DB [WRAPPER...]: the sandbox on DB, sets base, MERCHANT_KEY and pid
+    local db="$1"; shift
+    "$@" "$bin" sandbox serve --port 0 --log-level warning --db "$db" >"$work/server.log" 2>&1 &
+    server=$!
+    wait_for_sandbox "$work/server.log" profile-create 300
+    export MERCHANT_KEY="$key"
+    export RUN_ID="$RANDOM$RANDOM"
+    pid="$(pgrep -n -f "$bin sandbox serve")"
+}
+stop() { kill -INT "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; server=""; }
+field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+run() {   # run SCRIPT [URL-SUFFIX] -> RESULT line
+    wrk -t2 -c16 -d"${seconds}s" --latency -s "scripts/loadtest/$1" "$base${2:-}" | grep '^RESULT'
+}
+micro() { python3 -c "print(f'{1e6 / $1:.0f}')"; }   # requests per second -> microseconds of two cores per request
+
+start "$work/a.sqlite"
+health="$(field "$(run health.lua /v1/health)" rate)"
+refused="$(AMOUNT=-1 run charge.lua)"
+refused_rate="$(field "$refused" requests_rate)"
+stop
+start "$shm/b.sqlite"
+tmpfs="$(field "$(run charge.lua)" rate)"
+stop
+start "$work/c.sqlite"
+perf record -F 499 -g -p "$pid" -o "$work/perf.data" >/dev/null 2>&1 &
+perfpid=$!
+disk_result="$(run charge.lua)"
+disk="$(field "$disk_result" rate)"
+kill -INT "$perfpid"; wait "$perfpid" 2>/dev/null || true
+stop
+
+echo "1. by difference ($(nproc) cores shared with wrk; µs = 1e6 / rate, the time of both cores per request)"
+printf '  %-66s %8s /s  %5s µs\n' "GET /v1/health (HTTP, routing, a small JSON answer)" "$health" "$(micro "$health")"
+printf '  %-66s %8s /s  %5s µs\n' "create refused at validation (+ token, JSON decoding, validation)" "$refused_rate" "$(micro "$refused_rate")"
+printf '  %-66s %8s /s  %5s µs\n' "create on tmpfs (+ ids, SQLite statements, commit queue, answer)" "$tmpfs" "$(micro "$tmpfs")"
+printf '  %-66s %8s /s  %5s µs  p50 %s ms, p99 %s ms\n' "create on disk (+ waiting for fsync)" "$disk" "$(micro "$disk")" \
+    "$(field "$disk_result" p50_ms)" "$(field "$disk_result" p99_ms)"
+
+echo "2. CPU of the sandbox by stage, creates on disk (perf, inclusive share of samples)"
+perf report -i "$work/perf.data" --children --stdio --no-header --sort symbol -g none 2>/dev/null \
+    | swift demangle --simplified >"$work/report.txt"
+stage() {   # label, pattern: the largest inclusive share among the matching symbols
+    local share
+    share="$( (grep -E "$2" "$work/report.txt" || true) | awk '{print $1}' | tr -d % | sort -n | tail -1)"
+    printf '  %-66s %6s%%\n' "$1" "${share:-0}"
+}
+stage "POST /v1/charges: SandboxAPI.createCharge(as:body:), all of it" 'SandboxAPI\.createCharge\(as:'
+stage "  JSON decoding of the body (SandboxAPI.decode)" 'static SandboxAPI\.decode'
+stage "  store.insertCharge: encode the record, queue it, await the commit" 'SQLiteSandboxStore\.insertCharge'
+stage "the commit: a batch's SQL statements and COMMIT (SQLiteSandboxStore.commit)" 'SQLiteSandboxStore\.commit\('
+stage "  inside SQLite (sqlite3_step)" ' sqlite3_step'
+stage "token check (TokenAuthentication, cached)" 'TokenAuthentication\.handle'
+stage "answer: JSON encoding of the envelope (SandboxRoutes.envelope)" 'SandboxRoutes\.envelope'
+stage "Foundation JSONEncoder.encode, all callers" 'JSONEncoder\.encode'
+stage "Foundation JSONDecoder.decode, all callers" 'JSONDecoder\.decode'
+stage "HTTP/1 parsing (NIOHTTP1 decoder)" 'HTTPDecoder|llhttp'
+stage "socket writes and reads (kernel)" 'sys_write|sys_writev|sys_read|sys_sendmsg|sys_recvfrom'
+stage "random ids and tokens" 'randomDigits|randomHex'
+
+echo "3. the disk: fsync and fdatasync during $seconds s of creates on disk"
+start "$work/d.sqlite" strace -f -c -w -e trace=fsync,fdatasync -o "$work/strace.txt"
+made="$(field "$(run charge.lua)" charges)"
+kill -INT "$pid"; wait "$server" 2>/dev/null || true; server=""
+echo "  $made charges created under strace (which slows the server); wall-clock time in the calls:"
+grep -E "fsync|fdatasync|% time" "$work/strace.txt" | sed 's/^/  /' || cat "$work/strace.txt"
