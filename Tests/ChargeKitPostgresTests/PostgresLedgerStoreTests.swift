@@ -18,7 +18,9 @@ struct PostgresLedgerStoreTests {
     func conforms(check: LedgerStoreConformance.Check) async throws {
         let url = try #require(postgresURL)
         let prefix = freshPrefix()
-        try await check.run { try await PostgresLedgerStore.connect(url: url, tablePrefix: prefix) }
+        // A generous first-contact deadline: a dozen stores migrating at once on a loaded
+        // machine once took more than the default 10 s (the deadline has its own test).
+        try await check.run { try await PostgresLedgerStore.connect(url: url, tablePrefix: prefix, connectTimeout: .seconds(60)) }
     }
 
     @Test("migrations are versioned and safe to run from many instances at once")

@@ -63,4 +63,21 @@ import Testing
     func epochInEitherUnit(value: Int64, milliseconds: Int64) {
         #expect(UPIWire.epochMilliseconds(value) == milliseconds)
     }
+
+    /// Found by the decoder property test: 164718815786000 ms is a whole second, but its
+    /// 164718815786 seconds are beyond 10^11 and would be read back as milliseconds.
+    @Test("a time written by wireTime reads back the same", arguments: [
+        Int64(1_763_700_000_000), 1_763_700_000_123, 164_718_815_786_000, -164_718_815_786_000, 0, 5_000,
+        100_000_000_000_000, 100_000_000_001_000, Int64.max / 1000 * 1000,
+    ])
+    func wireTimeRoundTrips(milliseconds: Int64) {
+        #expect(UPIWire.epochMilliseconds(UPIWire.wireTime(milliseconds)) == milliseconds)
+    }
+
+    @Test("the live form: seconds for a whole second of our era, milliseconds otherwise")
+    func wireTimeForm() {
+        #expect(UPIWire.wireTime(1_763_700_000_000) == 1_763_700_000)
+        #expect(UPIWire.wireTime(1_763_700_000_123) == 1_763_700_000_123)
+        #expect(UPIWire.wireTime(164_718_815_786_000) == 164_718_815_786_000)
+    }
 }

@@ -21,10 +21,16 @@ public enum UPIWire {
     }
 
     /// A time in milliseconds as the live API writes it: Unix seconds when it is a
-    /// whole second, else milliseconds (nothing is lost: ``epochMilliseconds(_:)``
-    /// reads either back to the same value).
+    /// whole second, else milliseconds.
+    ///
+    /// ``epochMilliseconds(_:)`` reads the result back to the same value for every time
+    /// it can produce: a whole second whose count of seconds is beyond 10^11 (after the
+    /// year 5138) stays in milliseconds, since that many seconds would be read as
+    /// milliseconds. (A time within 10^11 ms of 1970, before March 1973, with a part of a
+    /// second, has no unambiguous form; it is written in milliseconds.)
     public static func wireTime(_ milliseconds: Int64) -> Int64 {
-        milliseconds % 1000 == 0 ? milliseconds / 1000 : milliseconds
+        let seconds = milliseconds / 1000
+        return milliseconds % 1000 == 0 && epochMilliseconds(seconds) == milliseconds ? seconds : milliseconds
     }
 
     /// `{"status", "app", "version", "data"}`. Decoding takes envelopes without
