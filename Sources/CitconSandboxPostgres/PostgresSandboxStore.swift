@@ -20,10 +20,15 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     private let runner: Task<Void, Never>
     private let prefix: String
     private let lockKey: Int64
+    private let connectTimeout: Duration
 
     /// Connects to `url` and returns the store (call ``migrate()`` next, as for SQLite).
-    /// - Parameter tablePrefix: as for `PostgresLedgerStore`; `upi_` by default.
-    public init(url: String, tablePrefix: String = "upi_") throws(ChargeKitError) {
+    /// - Parameters:
+    ///   - tablePrefix: as for `PostgresLedgerStore`; `upi_` by default.
+    ///   - connectTimeout: how long ``migrate()`` waits for the server's first answer
+    ///     (the pool retries an unreachable server without end, so a wrong URL fails
+    ///     after this long).
+    public init(url: String, tablePrefix: String = "upi_", connectTimeout: Duration = .seconds(10)) throws(ChargeKitError) {
         let configuration = try PostgresSupport.configuration(url, field: "db")
         try PostgresSupport.validatePrefix(tablePrefix)
         let client = PostgresClient(configuration: configuration, backgroundLogger: PostgresSupport.silent)
@@ -31,6 +36,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         runner = Task { await client.run() }
         prefix = tablePrefix
         lockKey = PostgresSupport.stableHash(tablePrefix + "sandbox")
+        self.connectTimeout = connectTimeout
     }
 
     deinit { runner.cancel() }
@@ -76,7 +82,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
 
     public func migrate() async throws -> Int {
         let (client, key, all, versions) = (client, lockKey, migrations, prefix + "sandbox_versions")
-        return try await PostgresSupport.withDeadline(.seconds(10)) {
+        return try await PostgresSupport.withDeadline(connectTimeout) {
             try await PostgresSupport.migrate(client, versionsTable: versions, lockKey: key, migrations: all)
         }
     }

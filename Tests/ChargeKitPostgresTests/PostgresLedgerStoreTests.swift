@@ -30,7 +30,7 @@ struct PostgresLedgerStoreTests {
         let versions = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<6 {
                 group.addTask {
-                    let store = try await PostgresLedgerStore.connect(url: url, tablePrefix: prefix)
+                    let store = try await PostgresLedgerStore.connect(url: url, tablePrefix: prefix, connectTimeout: .seconds(60))
                     defer { store.close() }
                     return try await store.migrate()
                 }

@@ -79,7 +79,8 @@ struct Harness: Sendable {
         var store: (any SandboxStore)?
         if PostgresSupport.isURL(configuration.databasePath) {
             store = try PostgresSandboxStore(url: configuration.databasePath,
-                                             tablePrefix: PostgresSupport.tablePrefix(in: configuration.databasePath, fallback: "upi_"))
+                                             tablePrefix: PostgresSupport.tablePrefix(in: configuration.databasePath, fallback: "upi_"),
+                                             connectTimeout: .seconds(60))
         }
         let sandbox = try await RunningSandbox.start(configuration, store: store)
         return Harness(sandbox: sandbox, directory: directory, http: HTTP(base: sandbox.info.baseURL),

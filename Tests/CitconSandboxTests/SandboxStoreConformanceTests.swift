@@ -65,7 +65,7 @@ struct PostgresSandboxStoreConformanceTests {
     static func freshStore() throws -> PostgresSandboxStore {
         let url = try #require(ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"])
         let prefix = "s" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(12) + "_"
-        return try PostgresSandboxStore(url: url, tablePrefix: prefix)
+        return try PostgresSandboxStore(url: url, tablePrefix: prefix, connectTimeout: .seconds(60))
     }
 
     @Test(arguments: SandboxStoreConformance.checks)
@@ -110,9 +110,10 @@ struct PostgresSandboxStoreConformanceTests {
         configuration.workerInterval = .milliseconds(20)
         // Long enough that a loaded machine's receiver answers in time: an attempt that
         // times out is retried (delivery is at least once), which is not what this checks.
-        configuration.ipnTimeout = .seconds(3)
-        let storeA = try PostgresSandboxStore(url: url, tablePrefix: prefix)
-        let storeB = try PostgresSandboxStore(url: url, tablePrefix: prefix)
+        // (3 s was once too short on a machine loaded four times over.)
+        configuration.ipnTimeout = .seconds(15)
+        let storeA = try PostgresSandboxStore(url: url, tablePrefix: prefix, connectTimeout: .seconds(60))
+        let storeB = try PostgresSandboxStore(url: url, tablePrefix: prefix, connectTimeout: .seconds(60))
         let a = try await RunningSandbox.start(configuration, store: storeA)
         let b = try await RunningSandbox.start(configuration, store: storeB)
         try await withCleanup({ await a.stop(); await b.stop(); await receiver.stop(); storeA.close(); storeB.close() }) {
@@ -159,13 +160,13 @@ struct PostgresSandboxStoreConformanceTests {
             _ = try await storeA.updateCharge(id: id2, reference: "two-c", now: Int64(Date().timeIntervalSince1970 * 1000)) {
                 $0.status = .canceled
             }
-            let dead = try PostgresSandboxStore(url: url, tablePrefix: prefix)
+            let dead = try PostgresSandboxStore(url: url, tablePrefix: prefix, connectTimeout: .seconds(60))
             defer { dead.close() }
             let claimedAt = Date()
             let claimed = try await dead.dueNotifications(now: Int64(claimedAt.timeIntervalSince1970 * 1000), limit: 10,
                                                           leaseUntil: Int64(claimedAt.timeIntervalSince1970 * 1000) + 1500)
             #expect(claimed.map(\.transactionID) == [id2], "the dead claimer holds the IPN")
-            let storeC = try PostgresSandboxStore(url: url, tablePrefix: prefix)
+            let storeC = try PostgresSandboxStore(url: url, tablePrefix: prefix, connectTimeout: .seconds(60))
             let c = try await RunningSandbox.start(configuration, store: storeC)
             let delivered = await receiver.wait(timeout: .seconds(20)) { $0.contains { $0.fields?["id"] == id2 } }
             let waited = Date().timeIntervalSince(claimedAt)
