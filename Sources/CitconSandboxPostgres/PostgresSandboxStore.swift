@@ -266,7 +266,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
 
     public func recordAttempt(_ attempt: IPNAttempt, state: String, nextAttemptAt: Int64) async throws {
         // One statement, so one transaction: the outbox row and its attempt log change together.
-        let error = attempt.delivered ? nil : attempt.answer
+        let error = attempt.lastError
         try await client.query("""
             WITH changed AS (
                 UPDATE \(unescaped: outbox) SET state = \(state), attempts = \(attempt.number), next_attempt_at = \(nextAttemptAt),

@@ -21,9 +21,7 @@ public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
     ///   upper-case letters, ``ChargeKitError/unknownCurrency(_:)`` when it is not
     ///   in ChargeKit's ISO 4217 table.
     public init(code: String, field: String = "currency") throws(ChargeKitError) {
-        var code = code
-        let found = code.withUTF8 { bytes in Result { () throws(ChargeKitError) in try Currency(code: bytes, field: field) } }
-        self = try found.get()
+        self = try code.withUTF8Bytes { bytes throws(ChargeKitError) in try Currency(code: bytes, field: field) }
     }
 
     /// Looks up a currency by the UTF-8 bytes of its code; see ``init(code:field:)``.

@@ -114,8 +114,7 @@ struct FieldReader {
     ) throws(ChargeKitError) -> Result {
         let field = fields[index]
         guard field.decodedValue >= 0 else { return try body(UnsafeBufferPointer(rebasing: bytes[field.segment.value])) }
-        var text = decoded[Int(field.decodedValue)]
-        return try text.withUTF8 { bytes in Swift.Result { () throws(ChargeKitError) in try body(bytes) } }.get()
+        return try decoded[Int(field.decodedValue)].withUTF8Bytes(body)
     }
 
     /// The field as a query item.

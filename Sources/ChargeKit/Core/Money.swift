@@ -54,11 +54,7 @@ public struct Money: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// separators, more decimals than the currency has) is refused with an error that
     /// names `field`.
     public init(parsing text: String, currency: Currency, field: String = "amount") throws(ChargeKitError) {
-        var text = text
-        let parsed = text.withUTF8 { bytes in
-            Result { () throws(ChargeKitError) in try Money(parsing: bytes, currency: currency, field: field) }
-        }
-        self = try parsed.get()
+        self = try text.withUTF8Bytes { bytes throws(ChargeKitError) in try Money(parsing: bytes, currency: currency, field: field) }
     }
 
     /// Parses the UTF-8 bytes of a plain decimal; see ``init(parsing:currency:field:)``.

@@ -1,3 +1,13 @@
+extension String {
+    /// Runs `body` on the string's UTF-8 bytes (made contiguous first, when they are
+    /// not), passing its ``ChargeKitError`` through: `withUTF8` itself only rethrows an
+    /// untyped error.
+    func withUTF8Bytes<T>(_ body: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> T) throws(ChargeKitError) -> T {
+        var text = self
+        return try text.withUTF8 { bytes in Result { () throws(ChargeKitError) in try body(bytes) } }.get()
+    }
+}
+
 /// Writes bytes into a buffer the caller sized (with room for the worst case), for
 /// building a string in one allocation with `String(unsafeUninitializedCapacity:)`.
 struct ByteWriter {

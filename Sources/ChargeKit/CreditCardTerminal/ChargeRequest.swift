@@ -133,8 +133,7 @@ extension CreditCardTerminal {
             // place: a first pass bounds the length (an escape is three bytes), the second writes.
             let amountText = amount?.formatted
             var bound = CreditCardTerminal.baseURL.utf8.count + 1
-            for field in WireField.allCases {
-                guard let value = wireValue(field, sent: sent, amount: amountText), !value.isEmpty else { continue }
+            forEachSentField(sent: sent, amount: amountText) { field, value in
                 bound += field.name.utf8CodeUnitCount + 2 + 3 * value.utf8.count
             }
             return String(unsafeUninitializedCapacity: bound) { buffer in
@@ -142,8 +141,7 @@ extension CreditCardTerminal {
                 writer.append(CreditCardTerminal.baseURL)
                 writer.append(UInt8(ascii: "?"))
                 var first = true
-                for field in WireField.allCases {
-                    guard let value = wireValue(field, sent: sent, amount: amountText), !value.isEmpty else { continue }
+                forEachSentField(sent: sent, amount: amountText) { field, value in
                     if !first { writer.append(UInt8(ascii: "&")) }
                     first = false
                     writer.append(field.name.bytes)
@@ -165,10 +163,20 @@ extension CreditCardTerminal {
 
         /// The query items, non-empty fields only, sorted by name.
         func queryItems(nonce: Nonce?) -> [QueryItem] {
-            let sent = effectiveReturnURL(nonce: nonce), amountText = amount?.formatted
-            return WireField.allCases.compactMap { field in
-                guard let value = wireValue(field, sent: sent, amount: amountText), !value.isEmpty else { return nil }
-                return QueryItem(field.name.description, value)
+            var items: [QueryItem] = []
+            forEachSentField(sent: effectiveReturnURL(nonce: nonce), amount: amount?.formatted) { field, value in
+                items.append(QueryItem(field.name.description, value))
+            }
+            return items
+        }
+
+        /// Calls `body` with each field that is sent (a value, not empty), in wire order;
+        /// `sent` and `amount` as for ``wireValue(_:sent:amount:)``.
+        @inline(__always)
+        private func forEachSentField(sent: String?, amount: String?, _ body: (WireField, String) -> Void) {
+            for field in WireField.allCases {
+                guard let value = wireValue(field, sent: sent, amount: amount), !value.isEmpty else { continue }
+                body(field, value)
             }
         }
 

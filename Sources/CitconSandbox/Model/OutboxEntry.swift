@@ -51,6 +51,10 @@ public struct IPNAttempt: Sendable, Equatable {
     /// Whether it delivered the IPN (a 2xx answer).
     public var delivered: Bool
 
+    /// What the attempt leaves as the IPN's ``OutboxEntry/lastError``: the answer of a
+    /// failed attempt, `nil` once delivered.
+    public var lastError: String? { delivered ? nil : answer }
+
     /// Makes an attempt record.
     public init(notificationID: Int64, number: Int, time: Int64, answer: String, delivered: Bool) {
         self.notificationID = notificationID

@@ -114,7 +114,7 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
             outbox[index].state = state
             outbox[index].attempts = attempt.number
             outbox[index].nextAttemptAt = nextAttemptAt
-            outbox[index].lastError = attempt.delivered ? nil : attempt.answer
+            outbox[index].lastError = attempt.lastError
             leases[attempt.notificationID] = nil
             attempts.removeAll { $0.notificationID == attempt.notificationID && $0.number == attempt.number }
             attempts.append(attempt)

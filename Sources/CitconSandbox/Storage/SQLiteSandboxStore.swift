@@ -399,7 +399,7 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         try await write { db in
             try await db.query("UPDATE outbox SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?, lease_until = 0 WHERE id = ?",
                          [.text(state), .int(Int64(attempt.number)), .int(nextAttemptAt),
-                          attempt.delivered ? .null : .text(attempt.answer), .int(attempt.notificationID)])
+                          attempt.lastError.map(SQLValue.text) ?? .null, .int(attempt.notificationID)])
             try await db.query("INSERT OR REPLACE INTO ipn_attempts(outbox_id, attempt, at, answer, delivered) VALUES(?, ?, ?, ?, ?)",
                          [.int(attempt.notificationID), .int(Int64(attempt.number)), .int(attempt.time), .text(attempt.answer),
                           .int(attempt.delivered ? 1 : 0)])
