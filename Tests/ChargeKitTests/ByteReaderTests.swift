@@ -80,6 +80,54 @@ struct ByteReaderTests {
         }
     }
 
+    @Test("a query of one-byte fields, as many as its length allows, is read whole, empty segments skipped")
+    func mostFieldsAQueryHolds() throws {
+        // The reader keeps its fields in storage sized from the query's length: a query
+        // of single-letter names is the most fields a query of that length can carry.
+        for count in [1, 2, 7, 8, 9, 64, 500] {
+            let names: [String] = (0..<count).map { (index: Int) -> String in
+                let letter = String(UnicodeScalar(UInt8(0x61 + index % 26)))
+                return index < 26 ? letter : letter + String(index)
+            }
+            let query = names.joined(separator: "&")
+            let url = try QueryURL(parsing: "app://r?" + query, maximumLength: .max)
+            #expect(url.items.map { $0.name } == names && url.items.allSatisfy { $0.value.isEmpty })
+            // Trailing, leading and doubled `&` add places but no fields.
+            let padded = try QueryURL(parsing: "app://r?&" + names.joined(separator: "&&") + "&", maximumLength: .max)
+            #expect(padded.items.map { $0.name } == names)
+        }
+        let single = try QueryURL(parsing: "app://r?a")
+        #expect(single.items == [QueryItem("a", "")])
+        let extras = try Zettle.Callback(url: "app://r?reference=R1&" + (0..<300).map { "e\($0)" }.joined(separator: "&"))
+        #expect(extras.extraItems.count == 300 && extras.extraItems.last == QueryItem("e299", ""))
+    }
+
+    @Test("the scheme's ':' counts only before '?' and '#', in the first word or later")
+    func schemeColon() throws {
+        for url in ["app?x=a:b", "app#frag:x", "?a=b:c", ":x?y=1", "1app://r?x=1", "a-very-long-scheme-name?x=1:2"] {
+            #expect(throws: ChargeKitError.invalidURL("url", rule: "must start with a scheme such as 'my-app:'")) {
+                try QueryURL(parsing: url)
+            }
+        }
+        let long = try QueryURL(parsing: "a-very-long-scheme-name.v2+x://host/path?x=1:2#f:g")
+        #expect(long.scheme == "a-very-long-scheme-name.v2+x" && long.items == [QueryItem("x", "1:2")] && long.fragment == "f:g")
+        #expect(try QueryURL(parsing: "app:?x=1").base == "app:")
+    }
+
+    @Test("a malformed escape is refused before any field is read, even in an extra nobody takes")
+    func escapesCheckedUpFront() {
+        #expect(throws: ChargeKitError.malformedPercentEncoding(field: "note", rule: "'%' must be followed by two hex digits")) {
+            try CreditCardTerminal.ChargeResponse(url: Self.approved + "&note=100%")
+        }
+        // The missing status would be the first field error: the escape comes first.
+        #expect(throws: ChargeKitError.malformedPercentEncoding(field: "extra", rule: "'%' must be followed by two hex digits")) {
+            try SumUp.Callback(url: "app://r?extra=%G1")
+        }
+        #expect(throws: ChargeKitError.malformedPercentEncoding(field: "memo", rule: "decoded bytes are not valid UTF-8")) {
+            try Zettle.Callback(url: "app://r?reference=R1&memo=ok%20%FF")
+        }
+    }
+
     @Test("the split-URL entry points read the same as the string ones")
     func splitURLEntryPoints() throws {
         let urls = [Self.approved + "&x=a%26b&y=%3D#f", Self.approved.replacingOccurrences(of: "ifcc_", with: "$ifcc_") + "&note=a%20b"]

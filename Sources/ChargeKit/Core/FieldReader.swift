@@ -5,17 +5,17 @@
 /// The URL is scanned once (``URLBytes``); names are compared as bytes with the
 /// parser's `StaticString` names, and a string is made only for a value that is taken
 /// and for what is left. Escapes are checked while scanning, so a malformed one is
-/// refused before any field, as ``QueryURL`` refuses it.
+/// refused before any field, as ``QueryURL`` refuses it; a value is decoded when it is
+/// read. The fields' places live in temporary storage (on the stack for a callback's
+/// dozen fields), so the reader allocates nothing and costs nothing to destroy.
 struct FieldReader {
     /// A field's place: plain values only, so that reading one costs no reference counting.
     private struct Field {
         var segment: URLBytes.Segment
-        /// The decoded name's index in `decoded`, when the name held an escape.
+        /// The decoded name's index in `decodedNames`, when the name held an escape.
         var decodedName: Int32 = -1
-        /// The decoded value's index in `decoded`, when the value held an escape.
-        var decodedValue: Int32 = -1
         /// Leading name bytes that comparisons skip (Credit Card Terminal's `$`).
-        var skip = 0
+        var skip: Int32 = 0
         var taken = false
         /// The name's length and end bytes, so that most unequal names differ here.
         var fingerprint: UInt64
@@ -23,12 +23,15 @@ struct FieldReader {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let parts: URLBytes
-    private var fields: [Field] = []
-    /// Names and values that held escapes, decoded (few callbacks have any).
-    private var decoded: [String] = []
+    /// The fields, in order: the first `count` places of temporary storage.
+    private let fields: UnsafeMutableBufferPointer<Field>
+    /// How many fields the query holds.
+    private(set) var count = 0
+    /// Names that held escapes, decoded (few callbacks have any).
+    private var decodedNames: [String] = []
 
     /// Reads `url` and gives its fields to `body`; the reader lives only as long as
-    /// `body` runs (it points into the URL's bytes).
+    /// `body` runs (it points into the URL's bytes and into temporary storage).
     /// - Throws: ``ChargeKitError/urlTooLong(limit:)`` over `maximumLength` bytes, what
     ///   ``URLBytes`` and percent-decoding refuse, or `body`'s error.
     static func read<T>(
@@ -36,46 +39,58 @@ struct FieldReader {
     ) throws(ChargeKitError) -> T {
         guard url.utf8.count <= maximumLength else { throw .urlTooLong(limit: maximumLength) }
         var url = url
-        // The closure returns nothing and writes its outcome out: a generic `Result`
+        // The closures return nothing and write their outcome out: a generic `Result`
         // passed back through `withUTF8` costs copies and unspecialized destroys.
         var output: T?
         var failure: ChargeKitError?
         url.withUTF8 { bytes in
             do throws(ChargeKitError) {
-                var reader = try FieldReader(bytes)
-                output = try body(&reader)
+                let parts = try URLBytes(bytes)
+                // Non-empty segments are at least one byte and a separator each.
+                withUnsafeTemporaryAllocation(of: Field.self, capacity: (parts.query.count + 1) / 2) { storage in
+                    do throws(ChargeKitError) {
+                        var reader = try FieldReader(bytes, parts: parts, storage: storage)
+                        output = try body(&reader)
+                    } catch {
+                        failure = error
+                    }
+                }
             } catch {
                 failure = error
             }
         }
         if let failure { throw failure }
         // `body` either returned (output is set) or threw (failure is set).
-        guard let output else { throw .invalidURL("url", rule: "could not be read") }
+        // Moved out, not copied: a result struct's copy and destroy go through its value witnesses.
+        guard let output = output.take() else { throw .invalidURL("url", rule: "could not be read") }
         return output
     }
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) throws(ChargeKitError) {
+    private init(
+        _ bytes: UnsafeBufferPointer<UInt8>, parts: URLBytes, storage: UnsafeMutableBufferPointer<Field>
+    ) throws(ChargeKitError) {
         self.bytes = bytes
-        parts = try URLBytes(bytes)
-        guard !parts.query.isEmpty else { return }
-        fields.reserveCapacity(16)
+        self.parts = parts
+        fields = storage
         var segments = parts.segments()
         while let segment = segments.next() {
+            // Cannot happen (the storage holds as many segments as the query could);
+            // refused rather than trusted.
+            guard count < storage.count else { throw .invalidURL("url", rule: "has more query parameters than it can hold") }
             var field = Field(segment: segment, fingerprint: 0)
             if segment.nameEscaped {
                 var name = try bytes.decoded(segment.name, escaped: true, field: "query parameter name")
                 field.fingerprint = name.withUTF8 { Self.fingerprint($0) }
-                field.decodedName = Int32(decoded.count)
-                decoded.append(name)
+                field.decodedName = Int32(decodedNames.count)
+                decodedNames.append(name)
             } else {
                 field.fingerprint = Self.fingerprint(UnsafeBufferPointer(rebasing: bytes[segment.name]))
             }
             if segment.valueEscaped {
-                let value = try bytes.decoded(segment.value, escaped: true, field: self.name(of: field))
-                field.decodedValue = Int32(decoded.count)
-                decoded.append(value)
+                try PercentEncoding.check(UnsafeBufferPointer(rebasing: bytes[segment.value]), field: self.name(of: field))
             }
-            fields.append(field)
+            (storage.baseAddress.unsafelyUnwrapped + count).initialize(to: field)
+            count += 1
         }
     }
 
@@ -91,65 +106,90 @@ struct FieldReader {
     var fragment: String? { parts.fragment.map { bytes.string($0) } }
 
     /// The fields' positions, in order.
-    var indices: Range<Int> { fields.indices }
+    var indices: Range<Int> { 0..<count }
+
+    /// The field at `index` (one of ``indices``).
+    @inline(__always)
+    private func field(_ index: Int) -> Field {
+        precondition(index >= 0 && index < count, "field index out of range")
+        return fields[index]
+    }
 
     /// The field's full name as sent (decoded).
-    func name(_ index: Int) -> String { name(of: fields[index]) }
+    func name(_ index: Int) -> String { name(of: field(index)) }
 
     /// The name of `field` (which may not be stored yet).
     private func name(of field: Field) -> String {
-        field.decodedName >= 0 ? decoded[Int(field.decodedName)] : bytes.string(field.segment.name)
+        field.decodedName >= 0 ? decodedNames[Int(field.decodedName)] : bytes.string(field.segment.name)
     }
 
     /// The field's value (decoded).
     func value(_ index: Int) -> String {
-        let field = fields[index]
-        return field.decodedValue >= 0 ? decoded[Int(field.decodedValue)] : bytes.string(field.segment.value)
+        let segment = field(index).segment
+        let value = UnsafeBufferPointer(rebasing: bytes[segment.value])
+        return segment.valueEscaped ? PercentEncoding.decodeChecked(value) : String(decoding: value, as: UTF8.self)
     }
 
-    /// Runs `body` on the field's value, as UTF-8 bytes (decoded), without making a string.
+    /// Runs `body` on the field's value, as UTF-8 bytes (decoded), without making a
+    /// string unless the value holds an escape.
     @inline(__always)
     func withValue<Result>(
         _ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Result
     ) throws(ChargeKitError) -> Result {
-        let field = fields[index]
-        guard field.decodedValue >= 0 else { return try body(UnsafeBufferPointer(rebasing: bytes[field.segment.value])) }
-        return try decoded[Int(field.decodedValue)].withUTF8Bytes(body)
+        let segment = field(index).segment
+        guard segment.valueEscaped else { return try body(UnsafeBufferPointer(rebasing: bytes[segment.value])) }
+        return try value(index).withUTF8Bytes(body)
     }
 
     /// The field as a query item.
     func item(_ index: Int) -> QueryItem { QueryItem(name(index), value(index)) }
 
+    /// The length in bytes of the field's name, past the bytes skipped.
+    @inline(__always)
+    func nameLength(_ index: Int) -> Int {
+        let field = field(index)
+        let length = field.decodedName >= 0 ? decodedNames[Int(field.decodedName)].utf8.count : field.segment.name.count
+        return length - Int(field.skip)
+    }
+
     /// Whether the field's name, past the bytes skipped, is `expected`.
     @inline(__always)
     func name(_ index: Int, is expected: StaticString) -> Bool {
-        let field = fields[index]
+        let field = field(index)
         if field.decodedName >= 0 {
-            return decoded[Int(field.decodedName)].utf8.dropFirst(field.skip).elementsEqual(expected.bytes)
+            return decodedNames[Int(field.decodedName)].utf8.dropFirst(Int(field.skip)).elementsEqual(expected.bytes)
         }
-        return bytes.matches(field.segment.name, expected, from: field.skip)
+        return bytes.matches(field.segment.name, expected, from: Int(field.skip))
     }
 
     /// Whether the field's name, past the bytes skipped, starts with `prefix`.
     @inline(__always)
     func name(_ index: Int, hasPrefix prefix: StaticString) -> Bool {
-        let field = fields[index]
-        if field.decodedName >= 0 { return decoded[Int(field.decodedName)].utf8.dropFirst(field.skip).starts(with: prefix.bytes) }
-        return bytes.hasPrefix(field.segment.name, prefix, from: field.skip)
+        let field = field(index)
+        if field.decodedName >= 0 {
+            return decodedNames[Int(field.decodedName)].utf8.dropFirst(Int(field.skip)).starts(with: prefix.bytes)
+        }
+        return bytes.hasPrefix(field.segment.name, prefix, from: Int(field.skip))
     }
 
     /// Skips the next `count` bytes of the field's name in later comparisons.
-    mutating func skip(_ count: Int, ofNameAt index: Int) { fields[index].skip += count }
+    mutating func skip(_ count: Int32, ofNameAt index: Int) {
+        precondition(index >= 0 && index < self.count, "field index out of range")
+        fields[index].skip += count
+    }
 
     /// Marks the field as read, so that ``remaining`` leaves it out.
-    mutating func markTaken(_ index: Int) { fields[index].taken = true }
+    mutating func markTaken(_ index: Int) {
+        precondition(index >= 0 && index < count, "field index out of range")
+        fields[index].taken = true
+    }
 
     /// The position of the field named `name`.
     @inline(__always)
     func index(of name: StaticString) -> Int? {
         // Fingerprints first: one comparison rules out almost every other name.
         let expected = Self.fingerprint(name.bytes)
-        for index in fields.indices where (fields[index].skip != 0 || fields[index].fingerprint == expected)
+        for index in 0..<count where (fields[index].skip != 0 || fields[index].fingerprint == expected)
             && self.name(index, is: name) {
             return index
         }
@@ -178,16 +218,16 @@ struct FieldReader {
     func refuseDuplicates(untakenOnly: Bool = false) throws(ChargeKitError) {
         func included(_ index: Int) -> Bool { !untakenOnly || !fields[index].taken }
         // Callbacks carry a dozen fields: comparing fingerprints pairwise beats hashing.
-        if fields.count <= 32 {
-            for index in fields.indices where included(index) {
+        if count <= 32 {
+            for index in 0..<count where included(index) {
                 for earlier in 0..<index where fields[earlier].fingerprint == fields[index].fingerprint && included(earlier)
                     && sameName(earlier, index) {
                     throw .duplicateField(name(index))
                 }
             }
         } else {
-            var seen = Set<String>(minimumCapacity: fields.count)
-            for index in fields.indices where included(index) && !seen.insert(name(index)).inserted {
+            var seen = Set<String>(minimumCapacity: count)
+            for index in 0..<count where included(index) && !seen.insert(name(index)).inserted {
                 throw .duplicateField(name(index))
             }
         }
@@ -202,7 +242,11 @@ struct FieldReader {
     }
 
     /// The fields not taken, in their original order.
-    var remaining: [QueryItem] { fields.indices.filter { !fields[$0].taken }.map(item) }
+    var remaining: [QueryItem] {
+        var items: [QueryItem] = []
+        for index in 0..<count where !fields[index].taken { items.append(item(index)) }
+        return items
+    }
 }
 
 extension StaticString {

@@ -149,6 +149,36 @@ package enum PercentEncoding {
         return text
     }
 
+    /// Checks that `bytes` would decode (``decode(_:field:)-(Bytes,_)``'s rules and
+    /// errors) without making a string: every `%` followed by two hex digits, and the
+    /// decoded bytes UTF-8 (decoded in full only when an escape gives a non-ASCII byte).
+    static func check(_ bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
+        var index = 0
+        var ascii = true
+        while index < bytes.count {
+            guard bytes[index] == 0x25 else {
+                index += 1
+                continue
+            }
+            guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), hexValue(bytes[index + 2]) != nil else {
+                throw .malformedPercentEncoding(field: field(), rule: "'%' must be followed by two hex digits")
+            }
+            ascii = ascii && high < 0x8
+            index += 3
+        }
+        if !ascii { _ = try decode(bytes, field: field()) }
+    }
+
+    /// Decodes bytes that ``check(_:field:)`` accepted (a malformed escape is kept as
+    /// it is rather than trapping).
+    static func decodeChecked(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        do throws(ChargeKitError) {
+            return try decode(bytes, field: "")
+        } catch {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
     /// Decodes a string's `%XX` escapes strictly; see ``decode(_:field:)-(Bytes,_)``.
     package static func decode(_ text: String, field: String) throws(ChargeKitError) -> String {
         try decode(text.utf8, field: field)

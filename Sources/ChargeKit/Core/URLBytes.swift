@@ -20,19 +20,9 @@ struct URLBytes {
         self.bytes = bytes
         var colon = -1, question = -1, hash = -1
         var index = 0
-        // The scheme's `:` comes first, within a few bytes: looked for byte by byte.
-        while index < bytes.count, colon < 0 {
-            let byte = bytes[index]
-            guard byte > 0x20 && byte != 0x7F else { throw .invalidURL("url", rule: "contains a space or control character") }
-            if byte == 0x3A { colon = index }
-            if byte == 0x23 { hash = index }
-            if byte == 0x3F && hash < 0 { question = index }
-            if hash >= 0 || question >= 0 { break }
-            index += 1
-        }
-        if colon >= 0 { index = colon + 1 }
-        // Then eight bytes at a time: a word none of whose bytes needs a look is passed
-        // over; otherwise the scan goes to its first byte that does (the lowest flag is exact).
+        // Eight bytes at a time: a word none of whose bytes needs a look is passed over;
+        // otherwise the scan goes to its first byte that does (the lowest flag is exact).
+        // The scheme's `:` counts only before any `?` or `#`.
         let ones: UInt64 = 0x0101_0101_0101_0101
         while index < bytes.count {
             if index + 8 <= bytes.count {
@@ -40,7 +30,10 @@ struct URLBytes {
                 var flags = Self.outsidePrintable(word)
                 if hash < 0 {
                     flags |= Self.zeroByte(word ^ (ones &* 0x23))
-                    if question < 0 { flags |= Self.zeroByte(word ^ (ones &* 0x3F)) }
+                    if question < 0 {
+                        flags |= Self.zeroByte(word ^ (ones &* 0x3F))
+                        if colon < 0 { flags |= Self.zeroByte(word ^ (ones &* 0x3A)) }
+                    }
                 }
                 if flags == 0 {
                     index += 8
@@ -50,8 +43,17 @@ struct URLBytes {
             }
             let byte = bytes[index]
             guard byte > 0x20 && byte != 0x7F else { throw .invalidURL("url", rule: "contains a space or control character") }
-            if byte == 0x23 && hash < 0 { hash = index }
-            if byte == 0x3F && question < 0 && hash < 0 { question = index }
+            if hash < 0 {
+                if byte == 0x23 {
+                    hash = index
+                } else if question < 0 {
+                    if byte == 0x3F {
+                        question = index
+                    } else if byte == 0x3A && colon < 0 {
+                        colon = index
+                    }
+                }
+            }
             index += 1
         }
         guard colon > 0, QueryURL.isScheme(UnsafeBufferPointer(rebasing: bytes[0..<colon])) else {

@@ -104,15 +104,38 @@ extension CreditCardTerminal {
                 case .errorMessage: "errorMessage"
                 }
             }
+
+            /// The field whose name the reader's field at `index` has (past the bytes skipped).
+            static func named(by reader: FieldReader, at index: Int) -> Field? {
+                let length = reader.nameLength(index)
+                var raw = 0
+                while let field = Field(rawValue: raw) {
+                    if field.name.utf8CodeUnitCount == length && reader.name(index, is: field.name) { return field }
+                    raw += 1
+                }
+                return nil
+            }
         }
 
         /// Where each response field is in the reader, once found.
         private struct Positions {
-            private var positions = [Int](repeating: -1, count: Field.allCases.count)
+            /// One place per ``Field`` case, in raw-value order (kept in a tuple: no allocation).
+            private var positions = (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
 
             subscript(field: Field) -> Int {
-                get { positions[field.rawValue] }
-                set { positions[field.rawValue] = newValue }
+                get {
+                    withUnsafeBytes(of: positions) { $0.load(fromByteOffset: Self.offset(field), as: Int.self) }
+                }
+                set {
+                    withUnsafeMutableBytes(of: &positions) { $0.storeBytes(of: newValue, toByteOffset: Self.offset(field), as: Int.self) }
+                }
+            }
+
+            private static func offset(_ field: Field) -> Int {
+                let offset = field.rawValue * MemoryLayout<Int>.stride
+                precondition(offset + MemoryLayout<Int>.size <= MemoryLayout<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int)>.size,
+                             "a Field without a place")
+                return offset
             }
 
             /// The field's value, after `check` accepts it; `nil` when absent.
@@ -150,7 +173,7 @@ extension CreditCardTerminal {
                 }
                 format = itemFormat
                 reader.skip(5, ofNameAt: index)
-                guard let field = Field.allCases.first(where: { reader.name(index, is: $0.name) }) else {
+                guard let field = Field.named(by: reader, at: index) else {
                     // The app's own namespace: a newer app's field is reported, not refused
                     // (the URL's length bound already bounds it).
                     let item = reader.item(index)
