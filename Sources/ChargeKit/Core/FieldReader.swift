@@ -259,24 +259,24 @@ extension StaticString {
 /// throws a ``ChargeKitError`` that names `field`.
 package enum FieldRules {
     /// A free-text field: no control characters, at most `limit` characters.
-    package static func text(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
+    package static func text(_ value: String, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
         // Printable ASCII, the common case: one byte is one character and none is a control.
         if value.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }) ?? false {
-            guard value.utf8.count <= limit else { throw .fieldTooLong(field, limit: limit) }
+            guard value.utf8.count <= limit else { throw .fieldTooLong(field(), limit: limit) }
             return
         }
-        guard value.count <= limit else { throw .fieldTooLong(field, limit: limit) }
+        guard value.count <= limit else { throw .fieldTooLong(field(), limit: limit) }
         guard !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .invalidField(field, rule: "must not contain control characters")
+            throw .invalidField(field(), rule: "must not contain control characters")
         }
     }
 
     /// Only printable ASCII (0x20–0x7E), at most `limit` characters.
-    package static func printableASCII(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
-        guard value.utf8.count <= limit else { throw .fieldTooLong(field, limit: limit) }
+    package static func printableASCII(_ value: String, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
+        guard value.utf8.count <= limit else { throw .fieldTooLong(field(), limit: limit) }
         guard value.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } })
                 ?? value.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
-            throw .invalidField(field, rule: "must contain printable ASCII characters only")
+            throw .invalidField(field(), rule: "must contain printable ASCII characters only")
         }
     }
 
