@@ -108,12 +108,16 @@ struct FieldReader {
     /// The fields' positions, in order.
     var indices: Range<Int> { 0..<count }
 
+    /// The place of the field at `index` (one of ``indices``).
+    @inline(__always)
+    private func place(_ index: Int) -> UnsafeMutablePointer<Field> {
+        precondition(index >= 0 && index < count, "field index out of range")
+        return fields.baseAddress.unsafelyUnwrapped + index
+    }
+
     /// The field at `index` (one of ``indices``).
     @inline(__always)
-    private func field(_ index: Int) -> Field {
-        precondition(index >= 0 && index < count, "field index out of range")
-        return fields[index]
-    }
+    private func field(_ index: Int) -> Field { place(index).pointee }
 
     /// The field's full name as sent (decoded).
     func name(_ index: Int) -> String { name(of: field(index)) }
@@ -173,16 +177,10 @@ struct FieldReader {
     }
 
     /// Skips the next `count` bytes of the field's name in later comparisons.
-    mutating func skip(_ count: Int32, ofNameAt index: Int) {
-        precondition(index >= 0 && index < self.count, "field index out of range")
-        fields[index].skip += count
-    }
+    mutating func skip(_ count: Int32, ofNameAt index: Int) { place(index).pointee.skip += count }
 
     /// Marks the field as read, so that ``remaining`` leaves it out.
-    mutating func markTaken(_ index: Int) {
-        precondition(index >= 0 && index < count, "field index out of range")
-        fields[index].taken = true
-    }
+    mutating func markTaken(_ index: Int) { place(index).pointee.taken = true }
 
     /// The position of the field named `name`.
     @inline(__always)
@@ -202,7 +200,7 @@ struct FieldReader {
     /// Takes a field's value; `nil` when absent. An empty value counts as present.
     mutating func take(_ name: StaticString) -> String? {
         guard let index = index(of: name) else { return nil }
-        fields[index].taken = true
+        markTaken(index)
         return value(index)
     }
 

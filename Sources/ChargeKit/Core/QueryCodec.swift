@@ -118,25 +118,12 @@ package enum PercentEncoding {
         var failure: ChargeKitError?
         let text = String(unsafeUninitializedCapacity: Swift.max(bytes.count, 1)) { out in
             var count = 0
-            var ascii = true
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                guard byte == 0x25 else {
-                    out[count] = byte
-                    count += 1
-                    index += 1
-                    continue
-                }
-                guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else {
-                    failure = .malformedPercentEncoding(field: field(), rule: "'%' must be followed by two hex digits")
-                    return 0
-                }
-                let decoded = high << 4 | low
-                ascii = ascii && decoded < 0x80
-                out[count] = decoded
+            guard let ascii = unescape(bytes, { byte in
+                out[count] = byte
                 count += 1
-                index += 3
+            }) else {
+                failure = .malformedPercentEncoding(field: field(), rule: malformedEscapeRule)
+                return 0
             }
             // Bytes copied as they were came from a String: only escapes can break UTF-8.
             if !ascii, String(validating: UnsafeBufferPointer(rebasing: out[0..<count]), as: UTF8.self) == nil {
@@ -153,21 +140,39 @@ package enum PercentEncoding {
     /// errors) without making a string: every `%` followed by two hex digits, and the
     /// decoded bytes UTF-8 (decoded in full only when an escape gives a non-ASCII byte).
     static func check(_ bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
-        var index = 0
-        var ascii = true
-        while index < bytes.count {
-            guard bytes[index] == 0x25 else {
-                index += 1
-                continue
-            }
-            guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), hexValue(bytes[index + 2]) != nil else {
-                throw .malformedPercentEncoding(field: field(), rule: "'%' must be followed by two hex digits")
-            }
-            ascii = ascii && high < 0x8
-            index += 3
+        guard let ascii = unescape(bytes, { _ in }) else {
+            throw .malformedPercentEncoding(field: field(), rule: malformedEscapeRule)
         }
         if !ascii { _ = try decode(bytes, field: field()) }
     }
+
+    /// The one reading of `%XX` escapes, for ``decode(_:field:)-(Bytes,_)`` and
+    /// ``check(_:field:)``: gives `emit` each decoded byte in order.
+    /// - Returns: whether every decoded byte is ASCII; `nil` at a `%` that is not
+    ///   followed by two hex digits.
+    @inline(__always)
+    private static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (UInt8) -> Void) -> Bool? {
+        var ascii = true
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == 0x25 else {
+                emit(byte)
+                index += 1
+                continue
+            }
+            guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else {
+                return nil
+            }
+            let decoded = high << 4 | low
+            ascii = ascii && decoded < 0x80
+            emit(decoded)
+            index += 3
+        }
+        return ascii
+    }
+
+    private static let malformedEscapeRule = "'%' must be followed by two hex digits"
 
     /// Decodes bytes that ``check(_:field:)`` accepted (a malformed escape is kept as
     /// it is rather than trapping).
