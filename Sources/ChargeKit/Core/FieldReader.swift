@@ -21,6 +21,8 @@ struct FieldReader {
         var fingerprint: UInt64
     }
 
+    /// The URL, whose string the values taken as ``CallbackText`` point into.
+    private let source: String
     private let bytes: UnsafeBufferPointer<UInt8>
     private let parts: URLBytes
     /// The fields, in order: the first `count` places of temporary storage.
@@ -39,6 +41,10 @@ struct FieldReader {
     ) throws(ChargeKitError) -> T {
         guard url.utf8.count <= maximumLength else { throw .urlTooLong(limit: maximumLength) }
         var url = url
+        // Made contiguous before it is shared, so that reading its bytes copies nothing
+        // and values kept as places in it decode straight from its buffer.
+        url.makeContiguousUTF8()
+        let source = url
         // The closures return nothing and write their outcome out: a generic `Result`
         // passed back through `withUTF8` costs copies and unspecialized destroys.
         var output: T?
@@ -49,7 +55,7 @@ struct FieldReader {
                 // Non-empty segments are at least one byte and a separator each.
                 withUnsafeTemporaryAllocation(of: Field.self, capacity: (parts.query.count + 1) / 2) { storage in
                     do throws(ChargeKitError) {
-                        var reader = try FieldReader(bytes, parts: parts, storage: storage)
+                        var reader = try FieldReader(source, bytes, parts: parts, storage: storage)
                         output = try body(&reader)
                     } catch {
                         failure = error
@@ -67,8 +73,9 @@ struct FieldReader {
     }
 
     private init(
-        _ bytes: UnsafeBufferPointer<UInt8>, parts: URLBytes, storage: UnsafeMutableBufferPointer<Field>
+        _ source: String, _ bytes: UnsafeBufferPointer<UInt8>, parts: URLBytes, storage: UnsafeMutableBufferPointer<Field>
     ) throws(ChargeKitError) {
+        self.source = source
         self.bytes = bytes
         self.parts = parts
         fields = storage
@@ -104,6 +111,12 @@ struct FieldReader {
     var base: String { bytes.string(parts.base) }
     /// The URL's `#fragment`, as sent.
     var fragment: String? { parts.fragment.map { bytes.string($0) } }
+    /// ``base``, kept in the URL's string.
+    var baseText: RequiredCallbackText { RequiredCallbackText(CallbackText(source: source, range: parts.base, escaped: false)) }
+    /// ``fragment``, kept in the URL's string.
+    var fragmentText: CallbackText {
+        parts.fragment.map { CallbackText(source: source, range: $0, escaped: false) } ?? CallbackText(wrappedValue: nil)
+    }
 
     /// The fields' positions, in order.
     var indices: Range<Int> { 0..<count }
@@ -134,15 +147,22 @@ struct FieldReader {
         return segment.valueEscaped ? PercentEncoding.decodeChecked(value) : String(decoding: value, as: UTF8.self)
     }
 
-    /// Runs `body` on the field's value, as UTF-8 bytes (decoded), without making a
-    /// string unless the value holds an escape.
+    /// The field's value, kept in the URL's string and decoded when read.
+    func text(_ index: Int) -> CallbackText {
+        let segment = field(index).segment
+        return CallbackText(source: source, range: segment.value, escaped: segment.valueEscaped)
+    }
+
+    /// Runs `body` on the field's value, as UTF-8 bytes (decoded into temporary
+    /// storage when the value holds an escape), without making a string.
     @inline(__always)
     func withValue<Result>(
         _ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Result
     ) throws(ChargeKitError) -> Result {
         let segment = field(index).segment
-        guard segment.valueEscaped else { return try body(UnsafeBufferPointer(rebasing: bytes[segment.value])) }
-        return try value(index).withUTF8Bytes(body)
+        let value = UnsafeBufferPointer(rebasing: bytes[segment.value])
+        guard segment.valueEscaped else { return try body(value) }
+        return try PercentEncoding.withDecodedChecked(value, body)
     }
 
     /// The field as a query item.
@@ -204,6 +224,26 @@ struct FieldReader {
         return value(index)
     }
 
+    /// Takes a field and gives `body` its value's bytes (decoded); `nil` when absent.
+    mutating func take<T>(
+        _ name: StaticString, reading body: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> T
+    ) throws(ChargeKitError) -> T? {
+        guard let index = index(of: name) else { return nil }
+        markTaken(index)
+        return try withValue(index, body)
+    }
+
+    /// Takes a field's value as a place in the URL's string, after `check` accepts its
+    /// bytes (decoded); absent when the field is.
+    mutating func takeText(
+        _ name: StaticString, check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void
+    ) throws(ChargeKitError) -> CallbackText {
+        guard let index = index(of: name) else { return CallbackText(wrappedValue: nil) }
+        markTaken(index)
+        try withValue(index, check)
+        return text(index)
+    }
+
     /// Takes a field that must be present and non-empty.
     mutating func require(_ name: StaticString) throws(ChargeKitError) -> String {
         guard let value = take(name) else { throw .missingField(name.description) }
@@ -259,7 +299,7 @@ package enum FieldRules {
     /// A free-text field: no control characters, at most `limit` characters.
     package static func text(_ value: String, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
         // Printable ASCII, the common case: one byte is one character and none is a control.
-        if value.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }) ?? false {
+        if value.utf8.withContiguousStorageIfAvailable(isPrintableASCII) ?? false {
             guard value.utf8.count <= limit else { throw .fieldTooLong(field(), limit: limit) }
             return
         }
@@ -269,13 +309,37 @@ package enum FieldRules {
         }
     }
 
+    /// ``text(_:field:limit:)-(String,_,_)`` on a value's UTF-8 bytes: a string is made
+    /// only when they are not all printable ASCII (characters are then counted).
+    static func text(_ bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
+        if isPrintableASCII(bytes) {
+            guard bytes.count <= limit else { throw .fieldTooLong(field(), limit: limit) }
+            return
+        }
+        try text(String(decoding: bytes, as: UTF8.self), field: field(), limit: limit)
+    }
+
     /// Only printable ASCII (0x20–0x7E), at most `limit` characters.
     package static func printableASCII(_ value: String, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
-        guard value.utf8.count <= limit else { throw .fieldTooLong(field(), limit: limit) }
-        guard value.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 >= 0x20 && $0 <= 0x7E } })
-                ?? value.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else {
-            throw .invalidField(field(), rule: "must contain printable ASCII characters only")
-        }
+        try value.withUTF8Bytes { bytes throws(ChargeKitError) in try printableASCII(bytes, field: field(), limit: limit) }
+    }
+
+    /// ``printableASCII(_:field:limit:)-(String,_,_)`` on a value's UTF-8 bytes.
+    static func printableASCII(_ bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
+        guard bytes.count <= limit else { throw .fieldTooLong(field(), limit: limit) }
+        guard isPrintableASCII(bytes) else { throw .invalidField(field(), rule: "must contain printable ASCII characters only") }
+    }
+
+    /// Refuses an empty value.
+    @inline(__always)
+    static func nonEmpty(_ bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
+        guard !bytes.isEmpty else { throw .invalidField(field(), rule: "must not be empty") }
+    }
+
+    /// Whether every byte is printable ASCII (0x20–0x7E).
+    @inline(__always)
+    static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     /// The app's extra parameters: non-empty names, none reserved, none twice (counting

@@ -184,6 +184,27 @@ package enum PercentEncoding {
         }
     }
 
+    /// Runs `body` on the decoded bytes of a value that ``check(_:field:)`` accepted,
+    /// decoded into temporary storage (a malformed escape is kept as it is rather than
+    /// trapping).
+    @inline(__always)
+    static func withDecodedChecked<Result>(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Result
+    ) throws(ChargeKitError) -> Result {
+        var outcome: Swift.Result<Result, ChargeKitError>?
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out in
+            var count = 0
+            let wellFormed = unescape(bytes) { byte in
+                out[count] = byte
+                count += 1
+            } != nil
+            let decoded = wellFormed ? UnsafeBufferPointer(rebasing: out[0..<count]) : bytes
+            outcome = Swift.Result { () throws(ChargeKitError) in try body(decoded) }
+        }
+        guard let outcome else { return try body(bytes) }
+        return try outcome.get()
+    }
+
     /// Decodes a string's `%XX` escapes strictly; see ``decode(_:field:)-(Bytes,_)``.
     package static func decode(_ text: String, field: String) throws(ChargeKitError) -> String {
         try decode(text.utf8, field: field)

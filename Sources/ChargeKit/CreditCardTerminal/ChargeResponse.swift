@@ -9,6 +9,17 @@ extension CreditCardTerminal {
         /// The four response types (`ifcc_responseType`).
         public enum ResponseCode: String, Hashable, Sendable, Codable, CaseIterable {
             case approved, cancelled, declined, error
+
+            /// The code the bytes spell, compared without making a string.
+            init?(wireBytes bytes: UnsafeBufferPointer<UInt8>) {
+                switch bytes.count {
+                case 8 where bytes.elementsEqual(ResponseCode.approved.rawValue.utf8): self = .approved
+                case 9 where bytes.elementsEqual(ResponseCode.cancelled.rawValue.utf8): self = .cancelled
+                case 8 where bytes.elementsEqual(ResponseCode.declined.rawValue.utf8): self = .declined
+                case 5 where bytes.elementsEqual(ResponseCode.error.rawValue.utf8): self = .error
+                default: return nil
+                }
+            }
         }
 
         /// How the response names its fields.
@@ -20,11 +31,11 @@ extension CreditCardTerminal {
         }
 
         /// The URL the response was opened on, without its query (`com-your-app://action/`).
-        public var returnURL: String
+        @RequiredCallbackText public var returnURL: String
         /// The outcome (`ifcc_responseType`).
         public var responseCode: ResponseCode
         /// The transaction id (`ifcc_transactionId`), 1 to 255 characters of untrusted text.
-        public var transactionId: String?
+        @CallbackText public var transactionId: String?
         /// The amount charged, tax and tip included (`ifcc_amount`).
         public var amount: Money?
         /// The currency (`ifcc_currency`, USD when absent but an amount is present).
@@ -34,15 +45,15 @@ extension CreditCardTerminal {
         /// The tax portion of `amount` (`ifcc_taxAmount`).
         public var taxAmount: Money?
         /// The tax rate applied to the original amount (`ifcc_taxRate`), as sent (`8.5`).
-        public var taxRate: String?
+        @CallbackText public var taxRate: String?
         /// The tip portion of `amount` (`ifcc_tipAmount`).
         public var tipAmount: Money?
         /// The redacted card number (`ifcc_redactedCardNumber`, e.g. `XXXXXXXXXXXX1111`).
-        public var redactedCardNumber: String?
+        @CallbackText public var redactedCardNumber: String?
         /// The card type (`ifcc_cardType`).
         public var cardType: CardType?
         /// The app's diagnostic (`ifcc_errorMessage`), sent with `responseType=error`.
-        public var errorMessage: String?
+        @CallbackText public var errorMessage: String?
         /// `ifcc_` fields this version of ChargeKit does not know, kept as sent (full
         /// wire names) and reported, never a reason to refuse the response.
         public var unknownFields: [QueryItem] = []
@@ -138,13 +149,12 @@ extension CreditCardTerminal {
                 return offset
             }
 
-            /// The field's value, after `check` accepts it; `nil` when absent.
-            func take(_ field: Field, from reader: FieldReader,
-                      check: (String) throws(ChargeKitError) -> Void) throws(ChargeKitError) -> String? {
-                guard self[field] >= 0 else { return nil }
-                let value = reader.value(self[field])
-                try check(value)
-                return value
+            /// The field's value, kept in the URL's string, after `check` accepts its bytes.
+            func text(_ field: Field, from reader: FieldReader,
+                      check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void) throws(ChargeKitError) -> CallbackText {
+                guard self[field] >= 0 else { return CallbackText(wrappedValue: nil) }
+                try reader.withValue(self[field], check)
+                return reader.text(self[field])
             }
         }
 
@@ -190,7 +200,7 @@ extension CreditCardTerminal {
             /// A field's wire name, for an error (made only when one is thrown).
             func wire(_ field: Field) -> String { (fileMaker ? "$ifcc_" : "ifcc_") + field.name.description }
 
-            returnURL = reader.base
+            _returnURL = reader.baseText
             self.format = format ?? .standard
             extraItems = reader.remaining
             unknownFields = unknown
@@ -198,13 +208,17 @@ extension CreditCardTerminal {
 
             // Each value is checked on its bytes; strings are made only for the text fields kept.
             guard fields[.responseType] >= 0 else { throw .missingField(wire(.responseType)) }
-            guard let code = ResponseCode(rawValue: reader.value(fields[.responseType])) else {
-                throw .invalidField(wire(.responseType), rule: "must be approved, cancelled, declined or error")
+            let code = try reader.withValue(fields[.responseType]) { bytes throws(ChargeKitError) in
+                guard let code = ResponseCode(wireBytes: bytes) else {
+                    throw .invalidField(wire(.responseType), rule: "must be approved, cancelled, declined or error")
+                }
+                return code
             }
             responseCode = code
 
-            transactionId = try fields.take(.transactionId, from: reader) { text throws(ChargeKitError) in
-                guard (1...255).contains(text.utf8.count <= 255 ? text.utf8.count : text.count) else {
+            _transactionId = try fields.text(.transactionId, from: reader) { bytes throws(ChargeKitError) in
+                // Characters are counted only past 255 bytes (fewer bytes are fewer characters).
+                guard (1...255).contains(bytes.count <= 255 ? bytes.count : String(decoding: bytes, as: UTF8.self).count) else {
                     throw .invalidField(wire(.transactionId), rule: "must be 1 to 255 characters")
                 }
             }
@@ -233,33 +247,32 @@ extension CreditCardTerminal {
             taxAmount = try money(.taxAmount)
             tipAmount = try money(.tipAmount)
 
-            taxRate = try fields.take(.taxRate, from: reader) { text throws(ChargeKitError) in
-                guard CreditCardTerminal.isTaxRate(text) else {
+            _taxRate = try fields.text(.taxRate, from: reader) { bytes throws(ChargeKitError) in
+                guard CreditCardTerminal.isTaxRate(bytes) else {
                     throw .invalidField(wire(.taxRate), rule: "must match ^[0-9]{1,2}(\\.[0-9]{1,3})?$")
                 }
             }
 
-            redactedCardNumber = try fields.take(.redactedCardNumber, from: reader) { number throws(ChargeKitError) in
-                let bytes = number.utf8
+            _redactedCardNumber = try fields.text(.redactedCardNumber, from: reader) { bytes throws(ChargeKitError) in
                 guard bytes.count >= 4, bytes.count <= 64, bytes.suffix(4).allSatisfy(DecimalText.isDigit),
                       bytes.dropLast(4).allSatisfy({ $0 == 0x58 })
                 else { throw .invalidField(wire(.redactedCardNumber), rule: "must match ^X*[0-9]{4}$") }
             }
 
-            let cardText = try fields.take(.cardType, from: reader) { text throws(ChargeKitError) in
-                guard text.utf8.count <= 20, text.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || $0 == 0x20 }) else {
+            cardType = try fields[.cardType] < 0 ? nil : reader.withValue(fields[.cardType]) { bytes throws(ChargeKitError) in
+                guard bytes.count <= 20, bytes.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || $0 == 0x20 }) else {
                     throw .invalidField(wire(.cardType), rule: "must match ^[A-Za-z ]{0,20}$")
                 }
+                return CardType(wireBytes: bytes)
             }
-            cardType = cardText.map(CardType.init(wireValue:))
 
-            errorMessage = try fields.take(.errorMessage, from: reader) { text throws(ChargeKitError) in
-                try FieldRules.text(text, field: wire(.errorMessage), limit: 1024)
+            _errorMessage = try fields.text(.errorMessage, from: reader) { bytes throws(ChargeKitError) in
+                try FieldRules.text(bytes, field: wire(.errorMessage), limit: 1024)
             }
 
             if code == .approved {
                 if amount == nil { throw .missingField(wire(.amount)) }
-                if redactedCardNumber == nil { throw .missingField(wire(.redactedCardNumber)) }
+                if !_redactedCardNumber.isPresent { throw .missingField(wire(.redactedCardNumber)) }
             } else {
                 for field in [Field.amount, .currency, .cardType, .redactedCardNumber] where fields[field] >= 0 {
                     throw .unexpectedField(wire(field), rule: "a \(code.rawValue) response carries no transaction data")

@@ -46,12 +46,14 @@ extension CreditCardTerminal {
 
     /// `^[0-9]{1,2}(\.[0-9]{1,3})?$`
     static func isTaxRate(_ text: String) -> Bool {
-        let bytes = text.utf8
-        guard bytes.count <= 6 else { return false }
-        return isTaxRate(bytes: Array(bytes))
+        guard text.utf8.count <= 6 else { return false }
+        var text = text
+        return text.withUTF8(isTaxRate)
     }
 
-    private static func isTaxRate(bytes: [UInt8]) -> Bool {
+    /// ``isTaxRate(_:)-(String)`` on the rate's UTF-8 bytes.
+    static func isTaxRate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count <= 6 else { return false }
         var index = 0
         while index < bytes.count, DecimalText.isDigit(bytes[index]) { index += 1 }
         guard (1...2).contains(index) else { return false }

@@ -12,8 +12,13 @@ public enum SumUp {
 
     /// Checks a `foreign-tx-id`: 1 to 128 printable ASCII characters.
     public static func validateForeignTransactionID(_ id: String, field: String = "foreign-tx-id") throws(ChargeKitError) {
-        guard !id.isEmpty else { throw .invalidField(field, rule: "must not be empty") }
-        try FieldRules.printableASCII(id, field: field, limit: maximumForeignTransactionIDLength)
+        try id.withUTF8Bytes { bytes throws(ChargeKitError) in try validateForeignTransactionID(bytes, field: field) }
+    }
+
+    /// ``validateForeignTransactionID(_:field:)-(String,_)`` on the id's UTF-8 bytes.
+    static func validateForeignTransactionID(_ id: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
+        try FieldRules.nonEmpty(id, field: field())
+        try FieldRules.printableASCII(id, field: field(), limit: maximumForeignTransactionIDLength)
     }
 
     /// A payment request: the Swift counterpart of `SMPPaymentRequest`.
@@ -125,18 +130,31 @@ public enum SumUp {
             case failed
             /// The SumUp app is not ready to accept payments (user must open it).
             case invalidState = "invalidstate"
+
+            /// The status the bytes spell, compared without making a string.
+            init?(wireBytes bytes: UnsafeBufferPointer<UInt8>) {
+                if bytes.elementsEqual(Status.success.rawValue.utf8) {
+                    self = .success
+                } else if bytes.elementsEqual(Status.failed.rawValue.utf8) {
+                    self = .failed
+                } else if bytes.elementsEqual(Status.invalidState.rawValue.utf8) {
+                    self = .invalidState
+                } else {
+                    return nil
+                }
+            }
         }
 
         /// The URL opened, without its query.
-        public var callbackURL: String
+        @RequiredCallbackText public var callbackURL: String
         /// `smp-status`.
         public var status: Status
         /// `smp-tx-code`, SumUp's transaction code (app 1.53 and later).
-        public var transactionCode: String?
+        @CallbackText public var transactionCode: String?
         /// `foreign-tx-id`, echoed when it was sent.
-        public var foreignTransactionID: String?
+        @CallbackText public var foreignTransactionID: String?
         /// `smp-message`, a localized human-readable message.
-        public var message: String?
+        @CallbackText public var message: String?
         /// `smp-receipt-sent`: whether the app sent the customer a receipt.
         public var receiptSent: Bool?
         /// `smp-failure-cause`, on a failed payment.
@@ -146,7 +164,7 @@ public enum SumUp {
         /// Other `smp-` parameters, kept as sent and reported.
         public var unknownFields: [QueryItem] = []
         /// The callback URL's `#fragment`, the merchant's own, left as it was.
-        public var fragment: String?
+        @CallbackText public var fragment: String?
         /// The correlation nonce ChargeKit put on the callback URL.
         public var nonce: Nonce?
         /// Every other parameter (your extras), in order.
@@ -166,21 +184,26 @@ public enum SumUp {
 
         private init(reading fields: inout FieldReader) throws(ChargeKitError) {
             try fields.refuseDuplicates()
-            callbackURL = fields.base
-            let statusText = try fields.require("smp-status")
-            guard let status = Status(rawValue: statusText) else {
-                throw .invalidField("smp-status", rule: "must be success, failed or invalidstate")
+            _callbackURL = fields.baseText
+            guard let statusIndex = fields.index(of: "smp-status") else { throw .missingField("smp-status") }
+            fields.markTaken(statusIndex)
+            status = try fields.withValue(statusIndex) { bytes throws(ChargeKitError) in
+                try FieldRules.nonEmpty(bytes, field: "smp-status")
+                guard let status = Status(wireBytes: bytes) else {
+                    throw .invalidField("smp-status", rule: "must be success, failed or invalidstate")
+                }
+                return status
             }
-            self.status = status
-            transactionCode = fields.take("smp-tx-code")
-            if let transactionCode {
-                guard !transactionCode.isEmpty else { throw .invalidField("smp-tx-code", rule: "must not be empty") }
-                try FieldRules.printableASCII(transactionCode, field: "smp-tx-code", limit: 64)
+            _transactionCode = try fields.takeText("smp-tx-code") { bytes throws(ChargeKitError) in
+                try FieldRules.nonEmpty(bytes, field: "smp-tx-code")
+                try FieldRules.printableASCII(bytes, field: "smp-tx-code", limit: 64)
             }
-            foreignTransactionID = fields.take("foreign-tx-id")
-            if let foreignTransactionID { try SumUp.validateForeignTransactionID(foreignTransactionID) }
-            message = fields.take("smp-message")
-            if let message { try FieldRules.text(message, field: "smp-message", limit: 1024) }
+            _foreignTransactionID = try fields.takeText("foreign-tx-id") { bytes throws(ChargeKitError) in
+                try SumUp.validateForeignTransactionID(bytes, field: "foreign-tx-id")
+            }
+            _message = try fields.takeText("smp-message") { bytes throws(ChargeKitError) in
+                try FieldRules.text(bytes, field: "smp-message", limit: 1024)
+            }
             if let receipt = fields.take("smp-receipt-sent") {
                 guard receipt == "true" || receipt == "false" else {
                     throw .invalidField("smp-receipt-sent", rule: "must be true or false")
@@ -194,7 +217,7 @@ public enum SumUp {
             nonce = try fields.take(ChargeKitParameter.nonceName).map { text throws(ChargeKitError) in
                 try Nonce(text, field: ChargeKitParameter.nonce)
             }
-            fragment = fields.fragment
+            _fragment = fields.fragmentText
             let remaining = fields.remaining
             tags = remaining.filter { $0.name.hasPrefix("smpprtag-") }
             unknownFields = remaining.filter { $0.name.hasPrefix("smp-") }

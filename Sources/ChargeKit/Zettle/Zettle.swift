@@ -228,6 +228,12 @@ public enum Zettle {
         try FieldRules.text(reference, field: field, limit: maximumReferenceLength)
     }
 
+    /// ``validateReference(_:field:)-(String,_)`` on the reference's UTF-8 bytes.
+    static func validateReference(_ reference: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
+        try FieldRules.nonEmpty(reference, field: field())
+        try FieldRules.text(reference, field: field(), limit: maximumReferenceLength)
+    }
+
     static func validateImage(_ image: Data) throws(ChargeKitError) {
         guard !image.isEmpty else { throw .invalidField("image", rule: "must not be empty") }
         guard image.count <= maximumImageBytes else { throw .fieldTooLong("image", limit: maximumImageBytes) }

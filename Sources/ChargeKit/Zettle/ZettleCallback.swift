@@ -24,29 +24,29 @@ extension Zettle {
         }
 
         /// `referenceNumber`.
-        public var referenceNumber: String?
+        @CallbackText public var referenceNumber: String? = nil
         /// `entryMode`.
         public var entryMode: EntryMode?
         /// `obfuscatedPan`, like `**** **** **** 1111`.
-        public var obfuscatedPan: String?
+        @CallbackText public var obfuscatedPan: String? = nil
         /// `panHash`.
-        public var panHash: String?
+        @CallbackText public var panHash: String? = nil
         /// `cardBrand`.
-        public var cardBrand: String?
+        @CallbackText public var cardBrand: String? = nil
         /// `AID` (EMV only).
-        public var aid: String?
+        @CallbackText public var aid: String? = nil
         /// `TSI` (EMV only).
-        public var tsi: String?
+        @CallbackText public var tsi: String? = nil
         /// `TVR` (EMV only).
-        public var tvr: String?
+        @CallbackText public var tvr: String? = nil
         /// `applicationName` (EMV only).
-        public var applicationName: String?
+        @CallbackText public var applicationName: String? = nil
         /// `numberOfInstallments`.
         public var numberOfInstallments: Int?
         /// `installmentAmount`, as sent.
-        public var installmentAmount: String?
+        @CallbackText public var installmentAmount: String? = nil
         /// `authorizationCode`, the issuer's authorization code.
-        public var authorizationCode: String?
+        @CallbackText public var authorizationCode: String? = nil
 
         /// The wire names of the payment info fields.
         public static let fieldNames = wireNames.map(\.description)
@@ -63,37 +63,45 @@ extension Zettle {
         public init() {}
 
         mutating func read(_ fields: inout FieldReader) throws(ChargeKitError) {
-            func text(_ name: StaticString, limit: Int = 128) throws(ChargeKitError) -> String? {
-                guard let value = fields.take(name) else { return nil }
-                guard !value.isEmpty else { throw .invalidField(name.description, rule: "must not be empty") }
-                try FieldRules.printableASCII(value, field: name.description, limit: limit)
-                return value
-            }
-            referenceNumber = try text("referenceNumber")
-            entryMode = try text("entryMode").map(EntryMode.init(wireValue:))
-            obfuscatedPan = try text("obfuscatedPan", limit: 32)
-            if var pan = obfuscatedPan {
-                let masked = pan.withUTF8 { bytes in
-                    bytes.allSatisfy { DecimalText.isDigit($0) || $0 == 0x2A || $0 == 0x20 } && bytes.suffix(4).allSatisfy(DecimalText.isDigit)
+            /// A non-empty printable ASCII value of at most `limit` bytes, passing `check`.
+            func text(
+                _ name: StaticString, limit: Int = 128,
+                check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void = { _ in }
+            ) throws(ChargeKitError) -> CallbackText {
+                try fields.takeText(name) { bytes throws(ChargeKitError) in
+                    try FieldRules.nonEmpty(bytes, field: name.description)
+                    try FieldRules.printableASCII(bytes, field: name.description, limit: limit)
+                    try check(bytes)
                 }
-                guard masked else { throw .invalidField("obfuscatedPan", rule: "must be masked like '**** **** **** 1111'") }
             }
-            panHash = try text("panHash", limit: 256)
-            cardBrand = try text("cardBrand", limit: 40)
-            aid = try text("AID", limit: 32)
-            tsi = try text("TSI", limit: 16)
-            tvr = try text("TVR", limit: 16)
-            applicationName = try text("applicationName", limit: 64)
-            authorizationCode = try text("authorizationCode", limit: 64)
-            if let count = try text("numberOfInstallments", limit: 3) {
-                guard let number = Int(count), (1...999).contains(number) else {
+            _referenceNumber = try text("referenceNumber")
+            entryMode = try fields.take("entryMode") { bytes throws(ChargeKitError) in
+                try FieldRules.nonEmpty(bytes, field: "entryMode")
+                try FieldRules.printableASCII(bytes, field: "entryMode", limit: 128)
+                return EntryMode(wireBytes: bytes)
+            }
+            _obfuscatedPan = try text("obfuscatedPan", limit: 32) { bytes throws(ChargeKitError) in
+                guard bytes.allSatisfy({ DecimalText.isDigit($0) || $0 == 0x2A || $0 == 0x20 }),
+                      bytes.suffix(4).allSatisfy(DecimalText.isDigit)
+                else { throw .invalidField("obfuscatedPan", rule: "must be masked like '**** **** **** 1111'") }
+            }
+            _panHash = try text("panHash", limit: 256)
+            _cardBrand = try text("cardBrand", limit: 40)
+            _aid = try text("AID", limit: 32)
+            _tsi = try text("TSI", limit: 16)
+            _tvr = try text("TVR", limit: 16)
+            _applicationName = try text("applicationName", limit: 64)
+            _authorizationCode = try text("authorizationCode", limit: 64)
+            numberOfInstallments = try fields.take("numberOfInstallments") { bytes throws(ChargeKitError) in
+                try FieldRules.nonEmpty(bytes, field: "numberOfInstallments")
+                try FieldRules.printableASCII(bytes, field: "numberOfInstallments", limit: 3)
+                guard let number = Int(String(decoding: bytes, as: UTF8.self)), (1...999).contains(number) else {
                     throw .invalidField("numberOfInstallments", rule: "must be a whole number from 1 to 999")
                 }
-                numberOfInstallments = number
+                return number
             }
-            if let amount = try text("installmentAmount", limit: 20) {
-                _ = try DecimalText.parse(amount, field: "installmentAmount")
-                installmentAmount = amount
+            _installmentAmount = try text("installmentAmount", limit: 20) { bytes throws(ChargeKitError) in
+                _ = try DecimalText.parse(String(decoding: bytes, as: UTF8.self), field: "installmentAmount")
             }
         }
     }
@@ -142,19 +150,19 @@ extension Zettle {
     /// `chargekit-callback` marker.
     public struct Callback: Hashable, Sendable, Codable {
         /// The URL opened, without its query.
-        public var callbackURL: String
+        @RequiredCallbackText public var callbackURL: String
         /// Whether the success callback was opened.
         public var succeeded: Bool
         /// `errorCode` on a version 1.0 failure.
         public var errorCode: ErrorCode?
         /// `errorMessage` on failure.
-        public var errorMessage: String?
+        @CallbackText public var errorMessage: String?
         /// `errorMessage` split into domain, code and message, when it has the 3.0 shape.
         public var structuredError: StructuredError? { errorMessage.flatMap(StructuredError.init) }
         /// The 3.0 wrapper's `operationUUID`, which it puts on its own callback URLs.
         public var operationUUID: String? { extraItems.first { $0.name == "operationUUID" }?.value }
         /// `reference`, echoed when it was sent.
-        public var reference: String?
+        @CallbackText public var reference: String?
         /// The payment info on an `izettle://api/` success.
         public var paymentInfo: PaymentInfo
         /// The correlation nonce ChargeKit put on the callback URL.
@@ -163,7 +171,7 @@ extension Zettle {
         public var extraItems: [QueryItem]
         /// The `chargekit-callback` marker (`success` or `failure`) of the URL opened,
         /// when ChargeKit built the request.
-        public var callbackMarker: String?
+        @CallbackText public var callbackMarker: String?
 
         /// Parses and validates a callback URL.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
@@ -179,31 +187,37 @@ extension Zettle {
 
         private init(reading fields: inout FieldReader) throws(ChargeKitError) {
             try fields.refuseDuplicates()
-            callbackURL = fields.base
-            let code = fields.take("errorCode")
-            errorMessage = fields.take("errorMessage")
-            if let errorMessage { try FieldRules.text(errorMessage, field: "errorMessage", limit: 1024) }
-            if let code {
-                guard !code.isEmpty, code.count <= 64, code.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic && $0.isASCII }) else {
+            _callbackURL = fields.baseText
+            _errorMessage = try fields.takeText("errorMessage") { bytes throws(ChargeKitError) in
+                try FieldRules.text(bytes, field: "errorMessage", limit: 1024)
+            }
+            errorCode = try fields.take("errorCode") { bytes throws(ChargeKitError) in
+                guard !bytes.isEmpty, bytes.count <= 64, bytes.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }) else {
                     throw .invalidField("errorCode", rule: "must be a code such as CancelledByUser")
                 }
+                return ErrorCode(wireBytes: bytes)
             }
-            errorCode = code.map(ErrorCode.init(wireValue:))
-            reference = fields.take("reference")
-            if let reference { try Zettle.validateReference(reference, field: "reference") }
+            _reference = try fields.takeText("reference") { bytes throws(ChargeKitError) in
+                try Zettle.validateReference(bytes, field: "reference")
+            }
             nonce = try fields.take(ChargeKitParameter.nonceName).map { text throws(ChargeKitError) in
                 try Nonce(text, field: ChargeKitParameter.nonce)
             }
-            let failed = code != nil || errorMessage != nil
-            callbackMarker = fields.take(ChargeKitParameter.callbackName)
-            switch callbackMarker {
-            case nil: break
-            case "success" where failed:
-                throw .unexpectedField(code == nil ? "errorMessage" : "errorCode", rule: "the success callback carries no error")
-            case "failure" where !failed:
-                throw .missingField("errorCode")
-            case "success", "failure": break
-            default: throw .invalidField(ChargeKitParameter.callback, rule: "must be success or failure")
+            let failed = errorCode != nil || _errorMessage.isPresent
+            enum Marker { case success, failure }
+            let marker = try fields.take(ChargeKitParameter.callbackName) { bytes throws(ChargeKitError) -> Marker in
+                if bytes.elementsEqual("success".utf8) { return .success }
+                if bytes.elementsEqual("failure".utf8) { return .failure }
+                throw .invalidField(ChargeKitParameter.callback, rule: "must be success or failure")
+            }
+            switch marker {
+            case nil: _callbackMarker = CallbackText(wrappedValue: nil)
+            case .success:
+                if failed { throw .unexpectedField(errorCode == nil ? "errorMessage" : "errorCode", rule: "the success callback carries no error") }
+                _callbackMarker = CallbackText(wrappedValue: "success")
+            case .failure:
+                if !failed { throw .missingField("errorCode") }
+                _callbackMarker = CallbackText(wrappedValue: "failure")
             }
             succeeded = !failed
             paymentInfo = PaymentInfo()

@@ -1,0 +1,112 @@
+/// A text value of a parsed callback, kept where it is in the callback URL's own
+/// string and decoded when it is read: the storage behind the text properties of
+/// ``CreditCardTerminal/ChargeResponse``, ``SumUp/Callback`` and ``Zettle/Callback``.
+///
+/// Parsing a callback validates each value on the URL's bytes and makes no string for
+/// it; the result holds the URL's string once per value (a reference, not a copy) and
+/// where the value is. Reading the property decodes the value (its `%XX` escapes,
+/// already checked); setting it keeps the new string as it is. Two values are equal,
+/// hash and code as their text, wherever it is kept. You never need to name this type:
+/// the properties are plain `String?`.
+@propertyWrapper
+public struct CallbackText: Hashable, Sendable, Codable {
+    /// The string the value is in: the callback URL, or the value itself once set.
+    private var source: String
+    /// Where the value is in `source`, as UTF-8 offsets; `nil` when absent.
+    private var range: Range<Int>?
+    /// Whether the bytes there hold `%XX` escapes to decode.
+    private var escaped: Bool
+
+    /// An absent value, or a value set in code.
+    public init(wrappedValue: String?) {
+        source = wrappedValue ?? ""
+        range = wrappedValue.map { 0..<$0.utf8.count }
+        escaped = false
+    }
+
+    /// A value at `range` of the callback URL `source`, checked when it was read.
+    init(source: String, range: Range<Int>, escaped: Bool) {
+        self.source = source
+        self.range = range
+        self.escaped = escaped
+    }
+
+    /// The value, decoded; `nil` when the callback did not carry it.
+    public var wrappedValue: String? {
+        get {
+            guard let range else { return nil }
+            // A value set in code is its whole source: no copy.
+            if !escaped && range.lowerBound == 0 && range.count == source.utf8.count { return source }
+            if let text = source.utf8.withContiguousStorageIfAvailable({ bytes in
+                Self.text(UnsafeBufferPointer(rebasing: bytes[range]), escaped: escaped)
+            }) {
+                return text
+            }
+            let bytes = Array(source.utf8.dropFirst(range.lowerBound).prefix(range.count))
+            return bytes.withUnsafeBufferPointer { Self.text($0, escaped: escaped) }
+        }
+        set { self = CallbackText(wrappedValue: newValue) }
+    }
+
+    /// Whether the callback carried the value (without decoding it).
+    var isPresent: Bool { range != nil }
+
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, escaped: Bool) -> String {
+        escaped ? PercentEncoding.decodeChecked(bytes) : String(decoding: bytes, as: UTF8.self)
+    }
+
+    public static func == (lhs: CallbackText, rhs: CallbackText) -> Bool { lhs.wrappedValue == rhs.wrappedValue }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(wrappedValue) }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        self.init(wrappedValue: container.decodeNil() ? nil : try container.decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wrappedValue)
+    }
+}
+
+/// A text value every callback carries (the URL it was opened on): a ``CallbackText``
+/// that is never absent.
+@propertyWrapper
+public struct RequiredCallbackText: Hashable, Sendable, Codable {
+    private var text: CallbackText
+
+    /// A value set in code.
+    public init(wrappedValue: String) { text = CallbackText(wrappedValue: wrappedValue) }
+
+    init(_ text: CallbackText) { self.text = text }
+
+    /// The value, decoded.
+    public var wrappedValue: String {
+        get { text.wrappedValue ?? "" }
+        set { text = CallbackText(wrappedValue: newValue) }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.init(wrappedValue: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wrappedValue)
+    }
+}
+
+// Coded as the `String?` properties they stand for were: an absent value leaves its
+// key out, and a missing key reads as absent.
+extension KeyedEncodingContainer {
+    mutating func encode(_ value: CallbackText, forKey key: Key) throws {
+        try encodeIfPresent(value.wrappedValue, forKey: key)
+    }
+}
+
+extension KeyedDecodingContainer {
+    func decode(_ type: CallbackText.Type, forKey key: Key) throws -> CallbackText {
+        CallbackText(wrappedValue: try decodeIfPresent(String.self, forKey: key))
+    }
+}
