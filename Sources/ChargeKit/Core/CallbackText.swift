@@ -12,31 +12,41 @@
 public struct CallbackText: Hashable, Sendable, Codable {
     /// The string the value is in: the callback URL, or the value itself once set.
     private var source: String
-    /// Where the value is in `source`, as UTF-8 offsets; `nil` when absent.
-    private var range: Range<Int>?
-    /// Whether the bytes there hold `%XX` escapes to decode.
-    private var escaped: Bool
+    /// Where the value starts in `source` (UTF-8 offset), or one of the two markers.
+    private var start: UInt32
+    /// Where it ends, with ``escapedFlag`` set when the bytes hold `%XX` escapes.
+    private var end: UInt32
+
+    private static let absent = UInt32.max
+    /// The value is the whole of `source` (set in code), as it is.
+    private static let whole = UInt32.max - 1
+    private static let escapedFlag: UInt32 = 1 << 31
+    /// The longest string a value can be found in: offsets fit in 31 bits.
+    static let maximumSourceLength = Int(Int32.max)
 
     /// An absent value, or a value set in code.
     public init(wrappedValue: String?) {
         source = wrappedValue ?? ""
-        range = wrappedValue.map { 0..<$0.utf8.count }
-        escaped = false
+        start = wrappedValue == nil ? Self.absent : Self.whole
+        end = 0
     }
 
-    /// A value at `range` of the callback URL `source`, checked when it was read.
+    /// A value at `range` of the callback URL `source` (at most
+    /// ``maximumSourceLength`` bytes long), checked when it was read.
     init(source: String, range: Range<Int>, escaped: Bool) {
         self.source = source
-        self.range = range
-        self.escaped = escaped
+        start = UInt32(truncatingIfNeeded: range.lowerBound)
+        end = UInt32(truncatingIfNeeded: range.upperBound) | (escaped ? Self.escapedFlag : 0)
     }
+
+    /// Whether the callback carried the value (without decoding it).
+    var isPresent: Bool { start != Self.absent }
 
     /// The value, decoded; `nil` when the callback did not carry it.
     public var wrappedValue: String? {
         get {
-            guard let range else { return nil }
-            // A value set in code is its whole source: no copy.
-            if !escaped && range.lowerBound == 0 && range.count == source.utf8.count { return source }
+            if start >= Self.whole { return start == Self.whole ? source : nil }
+            let range = Int(start)..<Int(end & ~Self.escapedFlag), escaped = end & Self.escapedFlag != 0
             if let text = source.utf8.withContiguousStorageIfAvailable({ bytes in
                 Self.text(UnsafeBufferPointer(rebasing: bytes[range]), escaped: escaped)
             }) {
@@ -47,9 +57,6 @@ public struct CallbackText: Hashable, Sendable, Codable {
         }
         set { self = CallbackText(wrappedValue: newValue) }
     }
-
-    /// Whether the callback carried the value (without decoding it).
-    var isPresent: Bool { range != nil }
 
     private static func text(_ bytes: UnsafeBufferPointer<UInt8>, escaped: Bool) -> String {
         escaped ? PercentEncoding.decodeChecked(bytes) : String(decoding: bytes, as: UTF8.self)

@@ -29,6 +29,11 @@ struct FieldReader {
     private let fields: UnsafeMutableBufferPointer<Field>
     /// How many fields the query holds.
     private(set) var count = 0
+    /// Whether every field fitted in the storage (otherwise the reader must not be used).
+    private var fitted = true
+    /// The most places kept in temporary storage on the stack (the standard library
+    /// allocates up to 1 KiB there, more on the heap).
+    private static let stackCapacity = 1024 / MemoryLayout<Field>.stride
     /// Names that held escapes, decoded (few callbacks have any).
     private var decodedNames: [String] = []
 
@@ -39,7 +44,9 @@ struct FieldReader {
     static func read<T>(
         _ url: String, maximumLength: Int, _ body: (inout FieldReader) throws(ChargeKitError) -> T
     ) throws(ChargeKitError) -> T {
-        guard url.utf8.count <= maximumLength else { throw .urlTooLong(limit: maximumLength) }
+        // Values are kept as 31-bit offsets into the URL (``CallbackText``).
+        let limit = Swift.min(maximumLength, CallbackText.maximumSourceLength)
+        guard url.utf8.count <= limit else { throw .urlTooLong(limit: limit) }
         var url = url
         // Made contiguous before it is shared, so that reading its bytes copies nothing
         // and values kept as places in it decode straight from its buffer.
@@ -52,14 +59,25 @@ struct FieldReader {
         url.withUTF8 { bytes in
             do throws(ChargeKitError) {
                 let parts = try URLBytes(bytes)
-                // Non-empty segments are at least one byte and a separator each.
-                withUnsafeTemporaryAllocation(of: Field.self, capacity: (parts.query.count + 1) / 2) { storage in
-                    do throws(ChargeKitError) {
-                        var reader = try FieldReader(source, bytes, parts: parts, storage: storage)
-                        output = try body(&reader)
-                    } catch {
-                        failure = error
+                /// Reads the fields into `capacity` places; `false` when they do not fit.
+                func read(capacity: Int) -> Bool {
+                    withUnsafeTemporaryAllocation(of: Field.self, capacity: capacity) { storage in
+                        do throws(ChargeKitError) {
+                            var reader = try FieldReader(source, bytes, parts: parts, storage: storage)
+                            guard reader.fitted else { return false }
+                            output = try body(&reader)
+                        } catch {
+                            failure = error
+                        }
+                        return true
                     }
+                }
+                // Non-empty segments are at least one byte and a separator each. A
+                // callback's fields fit in the 1 KiB the standard library keeps on the
+                // stack; a query with more is read again into places for all it could hold.
+                let most = (parts.query.count + 1) / 2
+                if !read(capacity: Swift.min(most, Self.stackCapacity)) && !read(capacity: most) {
+                    failure = .invalidURL("url", rule: "has more query parameters than it can hold")
                 }
             } catch {
                 failure = error
@@ -81,9 +99,10 @@ struct FieldReader {
         fields = storage
         var segments = parts.segments()
         while let segment = segments.next() {
-            // Cannot happen (the storage holds as many segments as the query could);
-            // refused rather than trusted.
-            guard count < storage.count else { throw .invalidURL("url", rule: "has more query parameters than it can hold") }
+            guard count < storage.count else {
+                fitted = false
+                return
+            }
             var field = Field(segment: segment, fingerprint: 0)
             if segment.nameEscaped {
                 var name = try bytes.decoded(segment.name, escaped: true, field: "query parameter name")

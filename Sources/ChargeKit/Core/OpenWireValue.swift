@@ -24,7 +24,7 @@ extension OpenWireValue {
     /// The documented value the UTF-8 bytes spell, or ``other(_:)``: a string is made
     /// only for a value not documented.
     init(wireBytes bytes: UnsafeBufferPointer<UInt8>) {
-        self = Self.documented.first { $0.wireValue.utf8.elementsEqual(bytes) } ?? .other(String(decoding: bytes, as: UTF8.self))
+        self = Self.documented.first { bytes.spells($0.wireValue) } ?? .other(String(decoding: bytes, as: UTF8.self))
     }
 
     /// Whether the value is one of the documented ones.

@@ -160,6 +160,16 @@ extension UnsafeBufferPointer<UInt8> {
         return try PercentEncoding.decode(UnsafeBufferPointer(rebasing: self[range]), field: field())
     }
 
+    /// Whether the bytes are `text`'s UTF-8 (a literal's, say), compared eight at a time.
+    @inline(__always)
+    func spells(_ text: String) -> Bool {
+        guard text.utf8.count == count else { return false }
+        return text.utf8.withContiguousStorageIfAvailable { other in
+            guard let start = other.baseAddress else { return true }
+            return equal(at: 0, to: start, count: count)
+        } ?? text.utf8.elementsEqual(self)
+    }
+
     /// Whether the bytes in `range`, from `offset` on, are `expected`.
     @inline(__always)
     func matches(_ range: Range<Int>, _ expected: StaticString, from offset: Int = 0) -> Bool {

@@ -13,10 +13,10 @@ extension CreditCardTerminal {
             /// The code the bytes spell, compared without making a string.
             init?(wireBytes bytes: UnsafeBufferPointer<UInt8>) {
                 switch bytes.count {
-                case 8 where bytes.elementsEqual(ResponseCode.approved.rawValue.utf8): self = .approved
-                case 9 where bytes.elementsEqual(ResponseCode.cancelled.rawValue.utf8): self = .cancelled
-                case 8 where bytes.elementsEqual(ResponseCode.declined.rawValue.utf8): self = .declined
-                case 5 where bytes.elementsEqual(ResponseCode.error.rawValue.utf8): self = .error
+                case 8 where bytes.spells(ResponseCode.approved.rawValue): self = .approved
+                case 9 where bytes.spells(ResponseCode.cancelled.rawValue): self = .cancelled
+                case 8 where bytes.spells(ResponseCode.declined.rawValue): self = .declined
+                case 5 where bytes.spells(ResponseCode.error.rawValue): self = .error
                 default: return nil
                 }
             }

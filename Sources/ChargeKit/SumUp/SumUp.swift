@@ -133,11 +133,11 @@ public enum SumUp {
 
             /// The status the bytes spell, compared without making a string.
             init?(wireBytes bytes: UnsafeBufferPointer<UInt8>) {
-                if bytes.elementsEqual(Status.success.rawValue.utf8) {
+                if bytes.spells(Status.success.rawValue) {
                     self = .success
-                } else if bytes.elementsEqual(Status.failed.rawValue.utf8) {
+                } else if bytes.spells(Status.failed.rawValue) {
                     self = .failed
-                } else if bytes.elementsEqual(Status.invalidState.rawValue.utf8) {
+                } else if bytes.spells(Status.invalidState.rawValue) {
                     self = .invalidState
                 } else {
                     return nil
@@ -218,13 +218,14 @@ public enum SumUp {
                 try Nonce(text, field: ChargeKitParameter.nonce)
             }
             _fragment = fields.fragmentText
+            // Checked before the last property is set: a throw after that would copy the result.
+            if fields.contains(ChargeKitParameter.callbackName) {
+                throw .unexpectedField(ChargeKitParameter.callback, rule: "SumUp callbacks carry smp-status instead")
+            }
             let remaining = fields.remaining
             tags = remaining.filter { $0.name.hasPrefix("smpprtag-") }
             unknownFields = remaining.filter { $0.name.hasPrefix("smp-") }
             extraItems = remaining.filter { !$0.name.hasPrefix("smpprtag-") && !$0.name.hasPrefix("smp-") }
-            if let marker = extraItems.first(where: { $0.name == ChargeKitParameter.callback }) {
-                throw .unexpectedField(marker.name, rule: "SumUp callbacks carry smp-status instead")
-            }
         }
     }
 }

@@ -206,8 +206,8 @@ extension Zettle {
             let failed = errorCode != nil || _errorMessage.isPresent
             enum Marker { case success, failure }
             let marker = try fields.take(ChargeKitParameter.callbackName) { bytes throws(ChargeKitError) -> Marker in
-                if bytes.elementsEqual("success".utf8) { return .success }
-                if bytes.elementsEqual("failure".utf8) { return .failure }
+                if bytes.spells("success") { return .success }
+                if bytes.spells("failure") { return .failure }
                 throw .invalidField(ChargeKitParameter.callback, rule: "must be success or failure")
             }
             switch marker {
