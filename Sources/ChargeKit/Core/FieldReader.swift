@@ -328,7 +328,7 @@ package enum FieldRules {
         }
     }
 
-    /// ``text(_:field:limit:)-(String,_,_)`` on a value's UTF-8 bytes: a string is made
+    /// The rule of `text(_:field:limit:)`, on a value's UTF-8 bytes: a string is made
     /// only when they are not all printable ASCII (characters are then counted).
     static func text(_ bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
         if isPrintableASCII(bytes) {
@@ -343,7 +343,7 @@ package enum FieldRules {
         try value.withUTF8Bytes { bytes throws(ChargeKitError) in try printableASCII(bytes, field: field(), limit: limit) }
     }
 
-    /// ``printableASCII(_:field:limit:)-(String,_,_)`` on a value's UTF-8 bytes.
+    /// The rule of `printableASCII(_:field:limit:)`, on a value's UTF-8 bytes.
     static func printableASCII(_ bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
         guard bytes.count <= limit else { throw .fieldTooLong(field(), limit: limit) }
         guard isPrintableASCII(bytes) else { throw .invalidField(field(), rule: "must contain printable ASCII characters only") }

@@ -51,7 +51,7 @@ extension CreditCardTerminal {
         return text.withUTF8(isTaxRate)
     }
 
-    /// ``isTaxRate(_:)-(String)`` on the rate's UTF-8 bytes.
+    /// The rule of `isTaxRate(_:)`, on the rate's UTF-8 bytes.
     static func isTaxRate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count <= 6 else { return false }
         var index = 0

@@ -15,7 +15,7 @@ public enum SumUp {
         try id.withUTF8Bytes { bytes throws(ChargeKitError) in try validateForeignTransactionID(bytes, field: field) }
     }
 
-    /// ``validateForeignTransactionID(_:field:)-(String,_)`` on the id's UTF-8 bytes.
+    /// The rule of `validateForeignTransactionID(_:field:)`, on the id's UTF-8 bytes.
     static func validateForeignTransactionID(_ id: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
         try FieldRules.nonEmpty(id, field: field())
         try FieldRules.printableASCII(id, field: field(), limit: maximumForeignTransactionIDLength)

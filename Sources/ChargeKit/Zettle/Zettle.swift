@@ -228,7 +228,7 @@ public enum Zettle {
         try FieldRules.text(reference, field: field, limit: maximumReferenceLength)
     }
 
-    /// ``validateReference(_:field:)-(String,_)`` on the reference's UTF-8 bytes.
+    /// The rule of `validateReference(_:field:)`, on the reference's UTF-8 bytes.
     static func validateReference(_ reference: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
         try FieldRules.nonEmpty(reference, field: field())
         try FieldRules.text(reference, field: field(), limit: maximumReferenceLength)
