@@ -59,9 +59,14 @@ struct FieldReader {
         url.withUTF8 { bytes in
             do throws(ChargeKitError) {
                 let parts = try URLBytes(bytes)
-                /// Reads the fields into `capacity` places; `false` when they do not fit.
-                func read(capacity: Int) -> Bool {
-                    withUnsafeTemporaryAllocation(of: Field.self, capacity: capacity) { storage in
+                // Non-empty segments are at least one byte and a separator each. A
+                // callback's fields fit in the 1 KiB the standard library keeps on the
+                // stack; a query with more is read again into places for all it could hold.
+                // (A loop, not a local function: one would box the variables it captures.)
+                let most = (parts.query.count + 1) / 2
+                var capacity = Swift.min(most, Self.stackCapacity)
+                while true {
+                    let fitted = withUnsafeTemporaryAllocation(of: Field.self, capacity: capacity) { storage in
                         do throws(ChargeKitError) {
                             var reader = try FieldReader(source, bytes, parts: parts, storage: storage)
                             guard reader.fitted else { return false }
@@ -71,13 +76,12 @@ struct FieldReader {
                         }
                         return true
                     }
-                }
-                // Non-empty segments are at least one byte and a separator each. A
-                // callback's fields fit in the 1 KiB the standard library keeps on the
-                // stack; a query with more is read again into places for all it could hold.
-                let most = (parts.query.count + 1) / 2
-                if !read(capacity: Swift.min(most, Self.stackCapacity)) && !read(capacity: most) {
-                    failure = .invalidURL("url", rule: "has more query parameters than it can hold")
+                    if fitted { break }
+                    guard capacity < most else {
+                        failure = .invalidURL("url", rule: "has more query parameters than it can hold")
+                        break
+                    }
+                    capacity = most
                 }
             } catch {
                 failure = error
