@@ -48,18 +48,14 @@ public struct CallbackText: Hashable, Sendable, Codable {
             if start >= Self.whole { return start == Self.whole ? source : nil }
             let range = Int(start)..<Int(end & ~Self.escapedFlag), escaped = end & Self.escapedFlag != 0
             if let text = source.utf8.withContiguousStorageIfAvailable({ bytes in
-                Self.text(UnsafeBufferPointer(rebasing: bytes[range]), escaped: escaped)
+                PercentEncoding.decodeChecked(UnsafeBufferPointer(rebasing: bytes[range]), escaped: escaped)
             }) {
                 return text
             }
             let bytes = Array(source.utf8.dropFirst(range.lowerBound).prefix(range.count))
-            return bytes.withUnsafeBufferPointer { Self.text($0, escaped: escaped) }
+            return bytes.withUnsafeBufferPointer { PercentEncoding.decodeChecked($0, escaped: escaped) }
         }
         set { self = CallbackText(wrappedValue: newValue) }
-    }
-
-    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, escaped: Bool) -> String {
-        escaped ? PercentEncoding.decodeChecked(bytes) : String(decoding: bytes, as: UTF8.self)
     }
 
     public static func == (lhs: CallbackText, rhs: CallbackText) -> Bool { lhs.wrappedValue == rhs.wrappedValue }

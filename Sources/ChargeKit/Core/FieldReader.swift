@@ -134,6 +134,8 @@ struct FieldReader {
     var base: String { bytes.string(parts.base) }
     /// The URL's `#fragment`, as sent.
     var fragment: String? { parts.fragment.map { bytes.string($0) } }
+    /// Whether the URL has a `#fragment` (without making a string of it).
+    var hasFragment: Bool { parts.fragment != nil }
     /// ``base``, kept in the URL's string.
     var baseText: RequiredCallbackText { RequiredCallbackText(CallbackText(source: source, range: parts.base, escaped: false)) }
     /// ``fragment``, kept in the URL's string.
@@ -166,12 +168,16 @@ struct FieldReader {
     /// The field's value (decoded).
     func value(_ index: Int) -> String {
         let segment = field(index).segment
-        let value = UnsafeBufferPointer(rebasing: bytes[segment.value])
-        return segment.valueEscaped ? PercentEncoding.decodeChecked(value) : String(decoding: value, as: UTF8.self)
+        return PercentEncoding.decodeChecked(UnsafeBufferPointer(rebasing: bytes[segment.value]), escaped: segment.valueEscaped)
     }
 
-    /// The field's value, kept in the URL's string and decoded when read.
-    func text(_ index: Int) -> CallbackText {
+    /// The field's value, kept in the URL's string and decoded when read, after
+    /// `check` accepts its bytes (decoded).
+    @inline(__always)
+    func text(
+        _ index: Int, check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void
+    ) throws(ChargeKitError) -> CallbackText {
+        try withValue(index, check)
         let segment = field(index).segment
         return CallbackText(source: source, range: segment.value, escaped: segment.valueEscaped)
     }
@@ -263,15 +269,7 @@ struct FieldReader {
     ) throws(ChargeKitError) -> CallbackText {
         guard let index = index(of: name) else { return CallbackText(wrappedValue: nil) }
         markTaken(index)
-        try withValue(index, check)
-        return text(index)
-    }
-
-    /// Takes a field that must be present and non-empty.
-    mutating func require(_ name: StaticString) throws(ChargeKitError) -> String {
-        guard let value = take(name) else { throw .missingField(name.description) }
-        guard !value.isEmpty else { throw .invalidField(name.description, rule: "must not be empty") }
-        return value
+        return try text(index, check: check)
     }
 
     /// Refuses a name that appears twice (among the fields not taken, when `untakenOnly`).
@@ -400,7 +398,7 @@ package enum FieldRules {
         // QueryURL's checks (the scanner, every escape decoded), without an item array.
         let hasFragment: Bool
         do {
-            hasFragment = try FieldReader.read(value, maximumLength: maximumCallbackURLLength) { $0.fragment != nil }
+            hasFragment = try FieldReader.read(value, maximumLength: maximumCallbackURLLength) { $0.hasFragment }
         } catch {
             switch error {
             case .invalidURL(_, let rule), .malformedPercentEncoding(_, let rule): throw .invalidURL(field, rule: rule)

@@ -41,3 +41,12 @@ extension OpenWireValue {
         try container.encode(wireValue)
     }
 }
+
+extension RawRepresentable where Self: CaseIterable, RawValue == String {
+    /// The case whose raw value the UTF-8 bytes spell (`ifcc_responseType`,
+    /// `smp-status`), compared without making a string.
+    init?(wireBytes bytes: UnsafeBufferPointer<UInt8>) {
+        guard let match = Self.allCases.first(where: { bytes.spells($0.rawValue) }) else { return nil }
+        self = match
+    }
+}

@@ -174,9 +174,10 @@ package enum PercentEncoding {
 
     private static let malformedEscapeRule = "'%' must be followed by two hex digits"
 
-    /// Decodes bytes that ``check(_:field:)`` accepted (a malformed escape is kept as
-    /// it is rather than trapping).
-    static func decodeChecked(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    /// The text of a value that ``check(_:field:)`` accepted: decoded when `escaped`,
+    /// else as it is (a malformed escape is kept as it is rather than trapping).
+    static func decodeChecked(_ bytes: UnsafeBufferPointer<UInt8>, escaped: Bool = true) -> String {
+        guard escaped else { return String(decoding: bytes, as: UTF8.self) }
         do throws(ChargeKitError) {
             return try decode(bytes, field: "")
         } catch {
@@ -191,18 +192,14 @@ package enum PercentEncoding {
     static func withDecodedChecked<Result>(
         _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Result
     ) throws(ChargeKitError) -> Result {
-        var outcome: Swift.Result<Result, ChargeKitError>?
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out in
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out throws(ChargeKitError) in
             var count = 0
             let wellFormed = unescape(bytes) { byte in
                 out[count] = byte
                 count += 1
             } != nil
-            let decoded = wellFormed ? UnsafeBufferPointer(rebasing: out[0..<count]) : bytes
-            outcome = Swift.Result { () throws(ChargeKitError) in try body(decoded) }
+            return try body(wellFormed ? UnsafeBufferPointer(rebasing: out[0..<count]) : bytes)
         }
-        guard let outcome else { return try body(bytes) }
-        return try outcome.get()
     }
 
     /// Decodes a string's `%XX` escapes strictly; see ``decode(_:field:)-(Bytes,_)``.

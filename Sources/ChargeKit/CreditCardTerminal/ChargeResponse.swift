@@ -9,17 +9,6 @@ extension CreditCardTerminal {
         /// The four response types (`ifcc_responseType`).
         public enum ResponseCode: String, Hashable, Sendable, Codable, CaseIterable {
             case approved, cancelled, declined, error
-
-            /// The code the bytes spell, compared without making a string.
-            init?(wireBytes bytes: UnsafeBufferPointer<UInt8>) {
-                switch bytes.count {
-                case 8 where bytes.spells(ResponseCode.approved.rawValue): self = .approved
-                case 9 where bytes.spells(ResponseCode.cancelled.rawValue): self = .cancelled
-                case 8 where bytes.spells(ResponseCode.declined.rawValue): self = .declined
-                case 5 where bytes.spells(ResponseCode.error.rawValue): self = .error
-                default: return nil
-                }
-            }
         }
 
         /// How the response names its fields.
@@ -153,8 +142,7 @@ extension CreditCardTerminal {
             func text(_ field: Field, from reader: FieldReader,
                       check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void) throws(ChargeKitError) -> CallbackText {
                 guard self[field] >= 0 else { return CallbackText(wrappedValue: nil) }
-                try reader.withValue(self[field], check)
-                return reader.text(self[field])
+                return try reader.text(self[field], check: check)
             }
         }
 

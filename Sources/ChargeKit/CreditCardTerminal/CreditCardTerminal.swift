@@ -46,7 +46,6 @@ extension CreditCardTerminal {
 
     /// `^[0-9]{1,2}(\.[0-9]{1,3})?$`
     static func isTaxRate(_ text: String) -> Bool {
-        guard text.utf8.count <= 6 else { return false }
         var text = text
         return text.withUTF8(isTaxRate)
     }

@@ -130,19 +130,6 @@ public enum SumUp {
             case failed
             /// The SumUp app is not ready to accept payments (user must open it).
             case invalidState = "invalidstate"
-
-            /// The status the bytes spell, compared without making a string.
-            init?(wireBytes bytes: UnsafeBufferPointer<UInt8>) {
-                if bytes.spells(Status.success.rawValue) {
-                    self = .success
-                } else if bytes.spells(Status.failed.rawValue) {
-                    self = .failed
-                } else if bytes.spells(Status.invalidState.rawValue) {
-                    self = .invalidState
-                } else {
-                    return nil
-                }
-            }
         }
 
         /// The URL opened, without its query.

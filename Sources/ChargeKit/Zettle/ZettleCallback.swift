@@ -63,21 +63,24 @@ extension Zettle {
         public init() {}
 
         mutating func read(_ fields: inout FieldReader) throws(ChargeKitError) {
-            /// A non-empty printable ASCII value of at most `limit` bytes, passing `check`.
+            /// The rule of every payment info field: non-empty printable ASCII, at most `limit` bytes.
+            func checkField(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString, limit: Int) throws(ChargeKitError) {
+                try FieldRules.nonEmpty(bytes, field: name.description)
+                try FieldRules.printableASCII(bytes, field: name.description, limit: limit)
+            }
+            /// A text field that passes the rule and then `check`.
             func text(
                 _ name: StaticString, limit: Int = 128,
                 check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void = { _ in }
             ) throws(ChargeKitError) -> CallbackText {
                 try fields.takeText(name) { bytes throws(ChargeKitError) in
-                    try FieldRules.nonEmpty(bytes, field: name.description)
-                    try FieldRules.printableASCII(bytes, field: name.description, limit: limit)
+                    try checkField(bytes, name, limit: limit)
                     try check(bytes)
                 }
             }
             _referenceNumber = try text("referenceNumber")
             entryMode = try fields.take("entryMode") { bytes throws(ChargeKitError) in
-                try FieldRules.nonEmpty(bytes, field: "entryMode")
-                try FieldRules.printableASCII(bytes, field: "entryMode", limit: 128)
+                try checkField(bytes, "entryMode", limit: 128)
                 return EntryMode(wireBytes: bytes)
             }
             _obfuscatedPan = try text("obfuscatedPan", limit: 32) { bytes throws(ChargeKitError) in
@@ -93,8 +96,7 @@ extension Zettle {
             _applicationName = try text("applicationName", limit: 64)
             _authorizationCode = try text("authorizationCode", limit: 64)
             numberOfInstallments = try fields.take("numberOfInstallments") { bytes throws(ChargeKitError) in
-                try FieldRules.nonEmpty(bytes, field: "numberOfInstallments")
-                try FieldRules.printableASCII(bytes, field: "numberOfInstallments", limit: 3)
+                try checkField(bytes, "numberOfInstallments", limit: 3)
                 guard let number = Int(String(decoding: bytes, as: UTF8.self)), (1...999).contains(number) else {
                     throw .invalidField("numberOfInstallments", rule: "must be a whole number from 1 to 999")
                 }
