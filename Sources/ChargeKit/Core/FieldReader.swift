@@ -29,13 +29,16 @@ struct FieldReader {
     private let fields: UnsafeMutableBufferPointer<Field>
     /// How many fields the query holds.
     private(set) var count = 0
-    /// Whether every field fitted in the storage (otherwise the reader must not be used).
-    private var fitted = true
     /// The most places kept in temporary storage on the stack (the standard library
     /// allocates up to 1 KiB there, more on the heap).
     private static let stackCapacity = 1024 / MemoryLayout<Field>.stride
     /// Names that held escapes, decoded (few callbacks have any).
     private var decodedNames: [String] = []
+    /// One bit per field's fingerprint (``bit(_:)``), so that looking for an absent
+    /// name (most of a parser's optional fields) usually costs one test, not a walk.
+    private var fingerprints: UInt64 = 0
+    /// Whether some name has bytes skipped (its fingerprint no longer says what it is compared as).
+    private var skipped = false
 
     /// Reads `url` and gives its fields to `body`; the reader lives only as long as
     /// `body` runs (it points into the URL's bytes and into temporary storage).
@@ -57,34 +60,31 @@ struct FieldReader {
         var output: T?
         var failure: ChargeKitError?
         url.withUTF8 { bytes in
-            do throws(ChargeKitError) {
-                let parts = try URLBytes(bytes)
-                // Non-empty segments are at least one byte and a separator each. A
-                // callback's fields fit in the 1 KiB the standard library keeps on the
-                // stack; a query with more is read again into places for all it could hold.
-                // (A loop, not a local function: one would box the variables it captures.)
-                let most = (parts.query.count + 1) / 2
-                var capacity = Swift.min(most, Self.stackCapacity)
-                while true {
-                    let fitted = withUnsafeTemporaryAllocation(of: Field.self, capacity: capacity) { storage in
-                        do throws(ChargeKitError) {
-                            var reader = try FieldReader(source, bytes, parts: parts, storage: storage)
-                            guard reader.fitted else { return false }
-                            output = try body(&reader)
-                        } catch {
-                            failure = error
+            // A callback's fields fit in the 1 KiB the standard library keeps on the
+            // stack; a query with more is read again into places for all it holds.
+            // (A loop, not a local function: one would box the variables it captures.)
+            var capacity = Self.stackCapacity, most = 0
+            while true {
+                let fitted = withUnsafeTemporaryAllocation(of: Field.self, capacity: capacity) { storage in
+                    do throws(ChargeKitError) {
+                        let scan = try Self.scan(bytes, into: storage)
+                        guard scan.count <= storage.count else {
+                            most = scan.count
+                            return false
                         }
-                        return true
+                        var reader = try FieldReader(source, bytes, scan: scan, storage: storage)
+                        output = try body(&reader)
+                    } catch {
+                        failure = error
                     }
-                    if fitted { break }
-                    guard capacity < most else {
-                        failure = .invalidURL("url", rule: "has more query parameters than it can hold")
-                        break
-                    }
-                    capacity = most
+                    return true
                 }
-            } catch {
-                failure = error
+                if fitted { break }
+                guard capacity < most else {
+                    failure = .invalidURL("url", rule: "has more query parameters than it can hold")
+                    break
+                }
+                capacity = most
             }
         }
         if let failure { throw failure }
@@ -94,34 +94,55 @@ struct FieldReader {
         return output
     }
 
+    /// What one scan found: the URL's parts and how many pairs its query holds (the
+    /// first `storage.count` of them stored).
+    private struct Scan {
+        var parts: URLBytes
+        var count: Int
+    }
+
+    /// Scans the URL once, storing its pairs' places (and their names' fingerprints) as
+    /// they are found.
+    @inline(__always)
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, into storage: UnsafeMutableBufferPointer<Field>) throws(ChargeKitError) -> Scan {
+        var count = 0
+        let places = storage.baseAddress.unsafelyUnwrapped, capacity = storage.count
+        let parts = try URLBytes(bytes) { segment in
+            if count < capacity {
+                let name = UnsafeBufferPointer(rebasing: bytes[segment.name])
+                (places + count).initialize(to: Field(segment: segment, fingerprint: fingerprint(name)))
+            }
+            count += 1
+        }
+        return Scan(parts: parts, count: count)
+    }
+
+    /// A reader of the pairs `scan` stored, checking their escapes in order (and
+    /// decoding the names that hold any).
     private init(
-        _ source: String, _ bytes: UnsafeBufferPointer<UInt8>, parts: URLBytes, storage: UnsafeMutableBufferPointer<Field>
+        _ source: String, _ bytes: UnsafeBufferPointer<UInt8>, scan: Scan, storage: UnsafeMutableBufferPointer<Field>
     ) throws(ChargeKitError) {
         self.source = source
         self.bytes = bytes
-        self.parts = parts
+        parts = scan.parts
         fields = storage
-        var segments = parts.segments()
-        while let segment = segments.next() {
-            guard count < storage.count else {
-                fitted = false
-                return
-            }
-            var field = Field(segment: segment, fingerprint: 0)
+        count = scan.count
+        var fingerprints: UInt64 = 0
+        for index in 0..<count {
+            let place = storage.baseAddress.unsafelyUnwrapped + index
+            let segment = place.pointee.segment
             if segment.nameEscaped {
                 var name = try bytes.decoded(segment.name, escaped: true, field: "query parameter name")
-                field.fingerprint = name.withUTF8 { Self.fingerprint($0) }
-                field.decodedName = Int32(decodedNames.count)
+                place.pointee.fingerprint = name.withUTF8 { Self.fingerprint($0) }
+                place.pointee.decodedName = Int32(decodedNames.count)
                 decodedNames.append(name)
-            } else {
-                field.fingerprint = Self.fingerprint(UnsafeBufferPointer(rebasing: bytes[segment.name]))
             }
             if segment.valueEscaped {
-                try PercentEncoding.check(UnsafeBufferPointer(rebasing: bytes[segment.value]), field: self.name(of: field))
+                try PercentEncoding.check(UnsafeBufferPointer(rebasing: bytes[segment.value]), field: name(index))
             }
-            (storage.baseAddress.unsafelyUnwrapped + count).initialize(to: field)
-            count += 1
+            fingerprints |= Self.bit(place.pointee.fingerprint)
         }
+        self.fingerprints = fingerprints
     }
 
     @inline(__always)
@@ -129,6 +150,10 @@ struct FieldReader {
         guard let first = name.first, let last = name.last else { return 0 }
         return UInt64(name.count) << 32 | UInt64(first) << 16 | UInt64(name[name.count / 2]) << 8 | UInt64(last)
     }
+
+    /// The bit of ``fingerprints`` a fingerprint sets.
+    @inline(__always)
+    private static func bit(_ fingerprint: UInt64) -> UInt64 { 1 << ((fingerprint &* 0x9E37_79B9_7F4A_7C15) >> 58) }
 
     /// The URL before its query, such as `com-your-app://action/`.
     var base: String { bytes.string(parts.base) }
@@ -226,7 +251,10 @@ struct FieldReader {
     }
 
     /// Skips the next `count` bytes of the field's name in later comparisons.
-    mutating func skip(_ count: Int32, ofNameAt index: Int) { place(index).pointee.skip += count }
+    mutating func skip(_ count: Int32, ofNameAt index: Int) {
+        place(index).pointee.skip += count
+        skipped = true
+    }
 
     /// Marks the field as read, so that ``remaining`` leaves it out.
     mutating func markTaken(_ index: Int) { place(index).pointee.taken = true }
@@ -236,6 +264,7 @@ struct FieldReader {
     func index(of name: StaticString) -> Int? {
         // Fingerprints first: one comparison rules out almost every other name.
         let expected = Self.fingerprint(name.bytes)
+        guard fingerprints & Self.bit(expected) != 0 || skipped else { return nil }
         for index in 0..<count where (fields[index].skip != 0 || fields[index].fingerprint == expected)
             && self.name(index, is: name) {
             return index

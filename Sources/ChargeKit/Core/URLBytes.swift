@@ -1,10 +1,10 @@
 /// A URL's UTF-8 bytes cut into its parts without copying: the one scanner under
 /// ``QueryURL`` and every callback parser.
 ///
-/// One pass checks the whole URL (no space or control character, a `scheme:`) and
-/// finds `?` and `#`; ``segments()`` then walks the query's `name=value` pairs as byte
-/// ranges, noting which part holds a `%` escape. Strings are made only by the caller,
-/// only for the parts it keeps.
+/// One pass, eight bytes at a time, checks the whole URL (no space or control
+/// character, a `scheme:`), finds `?` and `#`, and cuts the query into its
+/// `name=value` pairs as byte ranges, noting which part holds a `%` escape. Strings
+/// are made only by the caller, only for the parts it keeps.
 struct URLBytes {
     /// Everything before `?` (or before `#` without a query).
     let base: Range<Int>
@@ -12,57 +12,133 @@ struct URLBytes {
     let query: Range<Int>
     /// The fragment after `#`, if there is one.
     let fragment: Range<Int>?
-    private let bytes: UnsafeBufferPointer<UInt8>
 
+    /// Scans `bytes` and gives `segment` the query's pairs in order. Empty segments
+    /// (`a=1&&b=2`, a trailing `&`) carry nothing and are skipped; a segment without
+    /// `=` is a name with an empty value. The pairs are given as they are found, before
+    /// the rest of the URL is checked: the caller must not act on them if this throws.
     /// - Throws: ``ChargeKitError/invalidURL(_:rule:)`` for a space or control
     ///   character, or without a `scheme:`.
-    init(_ bytes: UnsafeBufferPointer<UInt8>) throws(ChargeKitError) {
-        self.bytes = bytes
-        var colon = -1, question = -1, hash = -1
+    @inline(__always)
+    init(_ bytes: UnsafeBufferPointer<UInt8>, segment: (Segment) -> Void) throws(ChargeKitError) {
+        let count = bytes.count
+        let start = bytes.baseAddress.unsafelyUnwrapped
         var index = 0
-        // Eight bytes at a time: a word none of whose bytes needs a look is passed over;
-        // otherwise the scan goes to its first byte that does (the lowest flag is exact).
-        // The scheme's `:` counts only before any `?` or `#`.
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        while index < bytes.count {
-            if index + 8 <= bytes.count {
-                let word = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + index).loadUnaligned(as: UInt64.self)
-                var flags = Self.outsidePrintable(word)
-                if hash < 0 {
-                    flags |= Self.zeroByte(word ^ (ones &* 0x23))
-                    if question < 0 {
-                        flags |= Self.zeroByte(word ^ (ones &* 0x3F))
-                        if colon < 0 { flags |= Self.zeroByte(word ^ (ones &* 0x3A)) }
+        // The base: up to `?` or `#`; the scheme's `:` is the first one.
+        var colon = -1
+        let stops = Self.stops(colon: true), stopsAfterColon = Self.stops(colon: false)
+        while index < count {
+            if let flagged = Self.nextFlagged(start, &index, count, colon < 0 ? stops : stopsAfterColon) {
+                guard flagged > 0x20 && flagged != 0x7F else { throw Self.controlCharacter }
+                if flagged == 0x3F || flagged == 0x23 { break }
+                if flagged == 0x3A && colon < 0 { colon = index }
+                index += 1   // a non-ASCII byte, or a later `:`
+            }
+        }
+        base = 0..<index
+        // The query, pair by pair, up to `#`.
+        var queryEnd = index
+        if index < count && start[index] == 0x3F {
+            index += 1
+            let queryStart = index
+            let pairStops = Self.pairStops
+            var pairStart = index, equals = -1, firstPercent = -1, lastPercent = -1
+            while true {
+                let flagged = Self.nextFlagged(start, &index, count, pairStops)
+                if let byte = flagged, byte != 0x26 && byte != 0x23 {
+                    guard byte > 0x20 && byte != 0x7F else { throw Self.controlCharacter }
+                    if byte == 0x3D && equals < 0 { equals = index }
+                    if byte == 0x25 {
+                        if firstPercent < 0 { firstPercent = index }
+                        lastPercent = index
                     }
-                }
-                if flags == 0 {
-                    index += 8
+                    index += 1
                     continue
                 }
-                index += flags.trailingZeroBitCount >> 3
-            }
-            let byte = bytes[index]
-            guard byte > 0x20 && byte != 0x7F else { throw .invalidURL("url", rule: "contains a space or control character") }
-            if hash < 0 {
-                if byte == 0x23 {
-                    hash = index
-                } else if question < 0 {
-                    if byte == 0x3F {
-                        question = index
-                    } else if byte == 0x3A && colon < 0 {
-                        colon = index
-                    }
+                // The pair ends at `&`, `#` or the end of the URL.
+                if index > pairStart {
+                    let nameEnd = equals < 0 ? index : equals
+                    let valueStart = equals < 0 ? index : equals + 1
+                    segment(Segment(name: pairStart..<nameEnd, value: valueStart..<index,
+                                    nameEscaped: firstPercent >= 0 && firstPercent < nameEnd,
+                                    valueEscaped: lastPercent >= valueStart))
                 }
+                guard flagged == 0x26 else { break }
+                index += 1
+                pairStart = index
+                equals = -1
+                firstPercent = -1
+                lastPercent = -1
+            }
+            query = queryStart..<index
+            queryEnd = index
+        } else {
+            query = index..<index
+        }
+        // The fragment: only checked.
+        if queryEnd < count {
+            index = queryEnd + 1
+            fragment = index..<count
+            let fragmentStops = Self.fragmentStops
+            while let byte = Self.nextFlagged(start, &index, count, fragmentStops) {
+                guard byte > 0x20 && byte != 0x7F else { throw Self.controlCharacter }
+                index += 1
+            }
+        } else {
+            fragment = nil
+        }
+        guard colon > 0, QueryURL.isScheme(UnsafeBufferPointer(start: start, count: colon)) else {
+            throw .invalidURL("url", rule: "must start with a scheme such as 'my-app:'")
+        }
+    }
+
+    private static var controlCharacter: ChargeKitError { .invalidURL("url", rule: "contains a space or control character") }
+
+    /// The delimiters a part of the URL stops at, besides bytes outside `!`…`~`.
+    struct Stops {
+        var first: UInt64, second: UInt64, third: UInt64, fourth: UInt64
+    }
+
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    /// A byte that cannot be a delimiter, for the unused slots of ``Stops`` (DEL is
+    /// flagged as a control character anyway).
+    private static let unused: UInt64 = ones &* 0x7F
+
+    /// The base stops at `?` and `#` (and at `:` until the scheme's is found).
+    @inline(__always)
+    private static func stops(colon: Bool) -> Stops {
+        Stops(first: ones &* 0x3F, second: ones &* 0x23, third: colon ? ones &* 0x3A : unused, fourth: unused)
+    }
+    /// A pair stops at `&`, `=`, `%` and `#`.
+    private static var pairStops: Stops { Stops(first: ones &* 0x26, second: ones &* 0x3D, third: ones &* 0x25, fourth: ones &* 0x23) }
+    /// The fragment stops only at bytes outside `!`…`~`.
+    private static var fragmentStops: Stops { Stops(first: unused, second: unused, third: unused, fourth: unused) }
+
+    /// Moves `index` to the next byte that is one of `stops` or outside `!`…`~` and
+    /// returns it; `nil` (with `index` at `count`) when there is none. Eight bytes at a
+    /// time: a word none of whose bytes needs a look is passed over; otherwise the
+    /// lowest flag, which is exact, gives the byte.
+    @inline(__always)
+    private static func nextFlagged(_ start: UnsafePointer<UInt8>, _ index: inout Int, _ count: Int, _ stops: Stops) -> UInt8? {
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(start + index).loadUnaligned(as: UInt64.self)
+            let flags = outsidePrintable(word) | zeroByte(word ^ stops.first) | zeroByte(word ^ stops.second)
+                | zeroByte(word ^ stops.third) | zeroByte(word ^ stops.fourth)
+            if flags != 0 {
+                index += flags.trailingZeroBitCount >> 3
+                return start[index]
+            }
+            index += 8
+        }
+        while index < count {
+            let byte = start[index]
+            if byte <= 0x20 || byte >= 0x7F || UInt64(byte) &* ones == stops.first || UInt64(byte) &* ones == stops.second
+                || UInt64(byte) &* ones == stops.third || UInt64(byte) &* ones == stops.fourth {
+                return byte
             }
             index += 1
         }
-        guard colon > 0, QueryURL.isScheme(UnsafeBufferPointer(rebasing: bytes[0..<colon])) else {
-            throw .invalidURL("url", rule: "must start with a scheme such as 'my-app:'")
-        }
-        let end = hash < 0 ? bytes.count : hash
-        fragment = hash < 0 ? nil : hash + 1..<bytes.count
-        base = 0..<(question < 0 ? end : question)
-        query = question < 0 ? end..<end : question + 1..<end
+        return nil
     }
 
     /// The high bit of each of the eight bytes (little-endian order) outside `!`…`~`:
@@ -70,7 +146,7 @@ struct URLBytes {
     /// Only the lowest flag, and "none", are exact.
     @inline(__always)
     private static func outsidePrintable(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let highs: UInt64 = 0x8080_8080_8080_8080
         // A byte below 0x21 borrows; a byte of 0x7F or more carries into, or has, its high bit.
         return ((word &- ones &* 0x21) & ~word | (word &+ ones) | word) & highs
     }
@@ -92,55 +168,6 @@ struct URLBytes {
         var nameEscaped: Bool
         /// Whether the value holds a `%` escape.
         var valueEscaped: Bool
-    }
-
-    /// The query's pairs in order. Empty segments (`a=1&&b=2`, a trailing `&`) carry
-    /// nothing and are skipped; a segment without `=` is a name with an empty value.
-    func segments() -> Segments { Segments(bytes: bytes, index: query.lowerBound, end: query.upperBound) }
-
-    /// Walks the query's pairs.
-    struct Segments: IteratorProtocol {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var index: Int
-        let end: Int
-
-        mutating func next() -> Segment? {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            while index < end {
-                let start = index
-                var equals = -1, firstPercent = -1, lastPercent = -1
-                while index < end {
-                    // Eight bytes at a time to the next `&`, `=` or `%`.
-                    if index + 8 <= end {
-                        let word = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + index).loadUnaligned(as: UInt64.self)
-                        let flags = URLBytes.zeroByte(word ^ (ones &* 0x26)) | URLBytes.zeroByte(word ^ (ones &* 0x3D))
-                            | URLBytes.zeroByte(word ^ (ones &* 0x25))
-                        if flags == 0 {
-                            index += 8
-                            continue
-                        }
-                        index += flags.trailingZeroBitCount >> 3
-                    }
-                    let byte = bytes[index]
-                    if byte == 0x26 { break }
-                    if byte == 0x3D && equals < 0 { equals = index }
-                    if byte == 0x25 {
-                        if firstPercent < 0 { firstPercent = index }
-                        lastPercent = index
-                    }
-                    index += 1
-                }
-                let stop = index
-                index += 1
-                guard stop > start else { continue }
-                let nameEnd = equals < 0 ? stop : equals
-                let valueStart = equals < 0 ? stop : equals + 1
-                return Segment(name: start..<nameEnd, value: valueStart..<stop,
-                               nameEscaped: firstPercent >= 0 && firstPercent < nameEnd,
-                               valueEscaped: lastPercent >= valueStart)
-            }
-            return nil
-        }
     }
 }
 
