@@ -264,9 +264,11 @@ public struct QueryURL: Hashable, Sendable {
     /// RFC 3986: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
     static func isScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A else { return false }
+        // One bit per ASCII byte a scheme may hold: `+ - .` and digits below 64, letters above.
+        let low: UInt64 = 1 << 0x2B | 1 << 0x2D | 1 << 0x2E | 0x3FF << 0x30
+        let high: UInt64 = 0x3FF_FFFF << 1 | 0x3FF_FFFF << 33
         for byte in bytes {
-            let letter = (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A
-            guard letter || (byte >= 0x30 && byte <= 0x39) || byte == 0x2B || byte == 0x2D || byte == 0x2E else { return false }
+            guard byte < 0x80, (byte < 0x40 ? low : high) >> (byte & 0x3F) & 1 != 0 else { return false }
         }
         return true
     }

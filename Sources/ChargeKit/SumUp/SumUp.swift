@@ -133,34 +133,140 @@ public enum SumUp {
         }
 
         /// The URL opened, without its query.
-        @RequiredCallbackText public var callbackURL: String
+        public var callbackURL: String {
+            get { storage.fields.callbackURL.wrappedValue }
+            set { storage = storage.changing { $0.callbackURL.wrappedValue = newValue } }
+        }
         /// `smp-status`.
-        public var status: Status
+        public var status: Status {
+            get { storage.fields.status }
+            set { storage = storage.changing { $0.status = newValue } }
+        }
         /// `smp-tx-code`, SumUp's transaction code (app 1.53 and later).
-        @CallbackText public var transactionCode: String?
+        public var transactionCode: String? {
+            get { storage.fields.transactionCode.wrappedValue }
+            set { storage = storage.changing { $0.transactionCode.wrappedValue = newValue } }
+        }
         /// `foreign-tx-id`, echoed when it was sent.
-        @CallbackText public var foreignTransactionID: String?
+        public var foreignTransactionID: String? {
+            get { storage.fields.foreignTransactionID.wrappedValue }
+            set { storage = storage.changing { $0.foreignTransactionID.wrappedValue = newValue } }
+        }
         /// `smp-message`, a localized human-readable message.
-        @CallbackText public var message: String?
+        public var message: String? {
+            get { storage.fields.message.wrappedValue }
+            set { storage = storage.changing { $0.message.wrappedValue = newValue } }
+        }
         /// `smp-receipt-sent`: whether the app sent the customer a receipt.
-        public var receiptSent: Bool?
+        public var receiptSent: Bool? {
+            get { storage.fields.receiptSent }
+            set { storage = storage.changing { $0.receiptSent = newValue } }
+        }
         /// `smp-failure-cause`, on a failed payment.
-        public var failureCause: FailureCause?
+        public var failureCause: FailureCause? {
+            get { storage.fields.failureCause }
+            set { storage = storage.changing { $0.failureCause = newValue } }
+        }
         /// The `smpprtag-<key>` tags, in order, with their full names.
-        public var tags: [QueryItem] = []
+        public var tags: [QueryItem] {
+            get { storage.fields.tags }
+            set { storage = storage.changing { $0.tags = newValue } }
+        }
         /// Other `smp-` parameters, kept as sent and reported.
-        public var unknownFields: [QueryItem] = []
+        public var unknownFields: [QueryItem] {
+            get { storage.fields.unknownFields }
+            set { storage = storage.changing { $0.unknownFields = newValue } }
+        }
         /// The callback URL's `#fragment`, the merchant's own, left as it was.
-        @CallbackText public var fragment: String?
+        public var fragment: String? {
+            get { storage.fields.fragment.wrappedValue }
+            set { storage = storage.changing { $0.fragment.wrappedValue = newValue } }
+        }
         /// The correlation nonce ChargeKit put on the callback URL.
-        public var nonce: Nonce?
+        public var nonce: Nonce? {
+            get { storage.fields.nonce }
+            set { storage = storage.changing { $0.nonce = newValue } }
+        }
         /// Every other parameter (your extras), in order.
-        public var extraItems: [QueryItem]
+        public var extraItems: [QueryItem] {
+            get { storage.fields.extraItems }
+            set { storage = storage.changing { $0.extraItems = newValue } }
+        }
+
+        /// The fields, held once (see ``SharedFields``).
+        private var storage: SharedFields<Fields>
+
+        /// The stored fields: what the properties above read and write (the text
+        /// ones as places in the callback URL, see ``CallbackText``).
+        struct Fields: Hashable, Sendable, Codable {
+            var callbackURL: RequiredCallbackText
+            var status: Status
+            var transactionCode: CallbackText
+            var foreignTransactionID: CallbackText
+            var message: CallbackText
+            var receiptSent: Bool?
+            var failureCause: FailureCause?
+            var tags: [QueryItem]
+            var unknownFields: [QueryItem]
+            var fragment: CallbackText
+            var nonce: Nonce?
+            var extraItems: [QueryItem]
+
+            /// Reads a callback's fields (built at once at the end: assigning them one by
+            /// one in an initializer made the compiler copy the finished value).
+            static func read(_ fields: inout FieldReader) throws(ChargeKitError) -> Fields {
+                try fields.refuseDuplicates()
+                guard let statusIndex = fields.index(of: "smp-status") else { throw .missingField("smp-status") }
+                fields.markTaken(statusIndex)
+                let status = try fields.withValue(statusIndex) { bytes throws(ChargeKitError) in
+                    try FieldRules.nonEmpty(bytes, field: "smp-status")
+                    guard let status = Status(wireBytes: bytes) else {
+                        throw .invalidField("smp-status", rule: "must be success, failed or invalidstate")
+                    }
+                    return status
+                }
+                let transactionCode = try fields.takeText("smp-tx-code") { bytes throws(ChargeKitError) in
+                    try FieldRules.nonEmpty(bytes, field: "smp-tx-code")
+                    try FieldRules.printableASCII(bytes, field: "smp-tx-code", limit: 64)
+                }
+                let foreignTransactionID = try fields.takeText("foreign-tx-id") { bytes throws(ChargeKitError) in
+                    try SumUp.validateForeignTransactionID(bytes, field: "foreign-tx-id")
+                }
+                let message = try fields.takeText("smp-message") { bytes throws(ChargeKitError) in
+                    try FieldRules.text(bytes, field: "smp-message", limit: 1024)
+                }
+                var receiptSent: Bool?
+                if let receipt = fields.take("smp-receipt-sent") {
+                    guard receipt == "true" || receipt == "false" else {
+                        throw .invalidField("smp-receipt-sent", rule: "must be true or false")
+                    }
+                    receiptSent = receipt == "true"
+                }
+                var failureCause: FailureCause?
+                if let cause = fields.take("smp-failure-cause") {
+                    try FieldRules.printableASCII(cause, field: "smp-failure-cause", limit: 64)
+                    failureCause = FailureCause(wireValue: cause)
+                }
+                let nonce = try fields.take(ChargeKitParameter.nonceName).map { text throws(ChargeKitError) in
+                    try Nonce(text, field: ChargeKitParameter.nonce)
+                }
+                if fields.contains(ChargeKitParameter.callbackName) {
+                    throw .unexpectedField(ChargeKitParameter.callback, rule: "SumUp callbacks carry smp-status instead")
+                }
+                let remaining = fields.remaining
+                return Fields(
+                    callbackURL: fields.baseText, status: status, transactionCode: transactionCode,
+                    foreignTransactionID: foreignTransactionID, message: message, receiptSent: receiptSent,
+                    failureCause: failureCause, tags: remaining.filter { $0.name.hasPrefix("smpprtag-") },
+                    unknownFields: remaining.filter { $0.name.hasPrefix("smp-") }, fragment: fields.fragmentText, nonce: nonce,
+                    extraItems: remaining.filter { !$0.name.hasPrefix("smpprtag-") && !$0.name.hasPrefix("smp-") })
+            }
+        }
 
         /// Parses and validates a callback URL.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
             self = try FieldReader.read(url, maximumLength: maximumLength) { fields throws(ChargeKitError) in
-                try Callback(reading: &fields)
+                Callback(storage: SharedFields(try Fields.read(&fields)))
             }
         }
 
@@ -169,50 +275,14 @@ public enum SumUp {
             try self.init(url: url.string, maximumLength: .max)
         }
 
-        private init(reading fields: inout FieldReader) throws(ChargeKitError) {
-            try fields.refuseDuplicates()
-            _callbackURL = fields.baseText
-            guard let statusIndex = fields.index(of: "smp-status") else { throw .missingField("smp-status") }
-            fields.markTaken(statusIndex)
-            status = try fields.withValue(statusIndex) { bytes throws(ChargeKitError) in
-                try FieldRules.nonEmpty(bytes, field: "smp-status")
-                guard let status = Status(wireBytes: bytes) else {
-                    throw .invalidField("smp-status", rule: "must be success, failed or invalidstate")
-                }
-                return status
-            }
-            _transactionCode = try fields.takeText("smp-tx-code") { bytes throws(ChargeKitError) in
-                try FieldRules.nonEmpty(bytes, field: "smp-tx-code")
-                try FieldRules.printableASCII(bytes, field: "smp-tx-code", limit: 64)
-            }
-            _foreignTransactionID = try fields.takeText("foreign-tx-id") { bytes throws(ChargeKitError) in
-                try SumUp.validateForeignTransactionID(bytes, field: "foreign-tx-id")
-            }
-            _message = try fields.takeText("smp-message") { bytes throws(ChargeKitError) in
-                try FieldRules.text(bytes, field: "smp-message", limit: 1024)
-            }
-            if let receipt = fields.take("smp-receipt-sent") {
-                guard receipt == "true" || receipt == "false" else {
-                    throw .invalidField("smp-receipt-sent", rule: "must be true or false")
-                }
-                receiptSent = receipt == "true"
-            }
-            if let cause = fields.take("smp-failure-cause") {
-                try FieldRules.printableASCII(cause, field: "smp-failure-cause", limit: 64)
-                failureCause = FailureCause(wireValue: cause)
-            }
-            nonce = try fields.take(ChargeKitParameter.nonceName).map { text throws(ChargeKitError) in
-                try Nonce(text, field: ChargeKitParameter.nonce)
-            }
-            _fragment = fields.fragmentText
-            // Checked before the last property is set: a throw after that would copy the result.
-            if fields.contains(ChargeKitParameter.callbackName) {
-                throw .unexpectedField(ChargeKitParameter.callback, rule: "SumUp callbacks carry smp-status instead")
-            }
-            let remaining = fields.remaining
-            tags = remaining.filter { $0.name.hasPrefix("smpprtag-") }
-            unknownFields = remaining.filter { $0.name.hasPrefix("smp-") }
-            extraItems = remaining.filter { !$0.name.hasPrefix("smpprtag-") && !$0.name.hasPrefix("smp-") }
-        }
+        private init(storage: SharedFields<Fields>) { self.storage = storage }
+
+        public static func == (lhs: Callback, rhs: Callback) -> Bool { SharedFields.same(lhs.storage, rhs.storage) }
+
+        public func hash(into hasher: inout Hasher) { storage.fields.hash(into: &hasher) }
+
+        public init(from decoder: any Decoder) throws { storage = SharedFields(try Fields(from: decoder)) }
+
+        public func encode(to encoder: any Encoder) throws { try storage.fields.encode(to: encoder) }
     }
 }
