@@ -20,39 +20,111 @@ extension CreditCardTerminal {
         }
 
         /// The URL the response was opened on, without its query (`com-your-app://action/`).
-        @RequiredCallbackText public var returnURL: String
+        public var returnURL: String {
+            get { storage.fields.returnURL.wrappedValue }
+            set { storage = storage.changing { $0.returnURL.wrappedValue = newValue } }
+        }
         /// The outcome (`ifcc_responseType`).
-        public var responseCode: ResponseCode
+        public var responseCode: ResponseCode {
+            get { storage.fields.responseCode }
+            set { storage = storage.changing { $0.responseCode = newValue } }
+        }
         /// The transaction id (`ifcc_transactionId`), 1 to 255 characters of untrusted text.
-        @CallbackText public var transactionId: String?
+        public var transactionId: String? {
+            get { storage.fields.transactionId.wrappedValue }
+            set { storage = storage.changing { $0.transactionId.wrappedValue = newValue } }
+        }
         /// The amount charged, tax and tip included (`ifcc_amount`).
-        public var amount: Money?
+        public var amount: Money? {
+            get { storage.fields.amount }
+            set { storage = storage.changing { $0.amount = newValue } }
+        }
         /// The currency (`ifcc_currency`, USD when absent but an amount is present).
-        public var currency: Currency?
+        public var currency: Currency? {
+            get { storage.fields.currency }
+            set { storage = storage.changing { $0.currency = newValue } }
+        }
         /// Whether `ifcc_currency` was absent and USD was assumed.
-        public var currencyDefaulted: Bool
+        public var currencyDefaulted: Bool {
+            get { storage.fields.currencyDefaulted }
+            set { storage = storage.changing { $0.currencyDefaulted = newValue } }
+        }
         /// The tax portion of `amount` (`ifcc_taxAmount`).
-        public var taxAmount: Money?
+        public var taxAmount: Money? {
+            get { storage.fields.taxAmount }
+            set { storage = storage.changing { $0.taxAmount = newValue } }
+        }
         /// The tax rate applied to the original amount (`ifcc_taxRate`), as sent (`8.5`).
-        @CallbackText public var taxRate: String?
+        public var taxRate: String? {
+            get { storage.fields.taxRate.wrappedValue }
+            set { storage = storage.changing { $0.taxRate.wrappedValue = newValue } }
+        }
         /// The tip portion of `amount` (`ifcc_tipAmount`).
-        public var tipAmount: Money?
+        public var tipAmount: Money? {
+            get { storage.fields.tipAmount }
+            set { storage = storage.changing { $0.tipAmount = newValue } }
+        }
         /// The redacted card number (`ifcc_redactedCardNumber`, e.g. `XXXXXXXXXXXX1111`).
-        @CallbackText public var redactedCardNumber: String?
+        public var redactedCardNumber: String? {
+            get { storage.fields.redactedCardNumber.wrappedValue }
+            set { storage = storage.changing { $0.redactedCardNumber.wrappedValue = newValue } }
+        }
         /// The card type (`ifcc_cardType`).
-        public var cardType: CardType?
+        public var cardType: CardType? {
+            get { storage.fields.cardType }
+            set { storage = storage.changing { $0.cardType = newValue } }
+        }
         /// The app's diagnostic (`ifcc_errorMessage`), sent with `responseType=error`.
-        @CallbackText public var errorMessage: String?
+        public var errorMessage: String? {
+            get { storage.fields.errorMessage.wrappedValue }
+            set { storage = storage.changing { $0.errorMessage.wrappedValue = newValue } }
+        }
         /// `ifcc_` fields this version of ChargeKit does not know, kept as sent (full
         /// wire names) and reported, never a reason to refuse the response.
-        public var unknownFields: [QueryItem] = []
+        public var unknownFields: [QueryItem] {
+            get { storage.fields.unknownFields }
+            set { storage = storage.changing { $0.unknownFields = newValue } }
+        }
         /// Every other parameter of the URL (your extra parameters), in order; no
         /// `ifcc_` field and no nonce.
-        public var extraItems: [QueryItem]
+        public var extraItems: [QueryItem] {
+            get { storage.fields.extraItems }
+            set { storage = storage.changing { $0.extraItems = newValue } }
+        }
         /// The correlation nonce (`ifcc_request_nonce`), when present.
-        public var nonce: Nonce?
+        public var nonce: Nonce? {
+            get { storage.fields.nonce }
+            set { storage = storage.changing { $0.nonce = newValue } }
+        }
         /// Standard or FileMaker naming.
-        public var format: Format
+        public var format: Format {
+            get { storage.fields.format }
+            set { storage = storage.changing { $0.format = newValue } }
+        }
+
+        /// The fields, held once (see ``SharedFields``).
+        private var storage: SharedFields<Fields>
+
+        /// The stored fields: what the properties above read and write (the text
+        /// ones as places in the callback URL, see ``CallbackText``).
+        struct Fields: Hashable, Sendable, Codable {
+            var returnURL: RequiredCallbackText
+            var responseCode: ResponseCode
+            var transactionId: CallbackText
+            var amount: Money?
+            var currency: Currency?
+            var currencyDefaulted: Bool
+            var taxAmount: Money?
+            var taxRate: CallbackText
+            var tipAmount: Money?
+            var redactedCardNumber: CallbackText
+            var cardType: CardType?
+            var errorMessage: CallbackText
+            var unknownFields: [QueryItem]
+            var extraItems: [QueryItem]
+            var nonce: Nonce?
+            var format: Format
+        }
 
         /// Your extra parameters by name. Validate them before use: they come from a URL.
         public var extraParams: [String: String] {
@@ -76,7 +148,7 @@ extension CreditCardTerminal {
         /// - Throws: ``ChargeKitError`` naming the first field that breaks a rule.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
             self = try FieldReader.read(url, maximumLength: maximumLength) { reader throws(ChargeKitError) in
-                try ChargeResponse(reading: &reader)
+                ChargeResponse(storage: SharedFields(try ChargeResponse.read(&reader)))
             }
         }
 
@@ -146,7 +218,9 @@ extension CreditCardTerminal {
             }
         }
 
-        private init(reading reader: inout FieldReader) throws(ChargeKitError) {
+        /// Reads a response's fields (built at once at the end: assigning them one by one
+        /// in an initializer made the compiler copy the finished value).
+        private static func read(_ reader: inout FieldReader) throws(ChargeKitError) -> Fields {
             var fields = Positions()
             var format: Format?
             var nonceIndex: Int?
@@ -188,11 +262,7 @@ extension CreditCardTerminal {
             /// A field's wire name, for an error (made only when one is thrown).
             func wire(_ field: Field) -> String { (fileMaker ? "$ifcc_" : "ifcc_") + field.name.description }
 
-            _returnURL = reader.baseText
-            self.format = format ?? .standard
-            extraItems = reader.remaining
-            unknownFields = unknown
-            nonce = try nonceIndex.map { index throws(ChargeKitError) in try Nonce(reader.value(index), field: CreditCardTerminal.nonceField) }
+            let nonce = try nonceIndex.map { index throws(ChargeKitError) in try Nonce(reader.value(index), field: CreditCardTerminal.nonceField) }
 
             // Each value is checked on its bytes; strings are made only for the text fields kept.
             guard fields[.responseType] >= 0 else { throw .missingField(wire(.responseType)) }
@@ -202,9 +272,8 @@ extension CreditCardTerminal {
                 }
                 return code
             }
-            responseCode = code
 
-            _transactionId = try fields.text(.transactionId, from: reader) { bytes throws(ChargeKitError) in
+            let transactionId = try fields.text(.transactionId, from: reader) { bytes throws(ChargeKitError) in
                 // Characters are counted only past 255 bytes (fewer bytes are fewer characters).
                 guard (1...255).contains(bytes.count <= 255 ? bytes.count : String(decoding: bytes, as: UTF8.self).count) else {
                     throw .invalidField(wire(.transactionId), rule: "must be 1 to 255 characters")
@@ -212,6 +281,7 @@ extension CreditCardTerminal {
             }
 
             let hasCurrency = fields[.currency] >= 0, hasAmount = fields[.amount] >= 0
+            let currency: Currency?, currencyDefaulted: Bool
             if hasCurrency {
                 currency = try reader.withValue(fields[.currency]) { bytes throws(ChargeKitError) in
                     guard bytes.count == 3, bytes.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
@@ -231,42 +301,55 @@ extension CreditCardTerminal {
                     try Self.money(bytes, moneyCurrency, field: wire(field))
                 }
             }
-            amount = try money(.amount)
-            taxAmount = try money(.taxAmount)
-            tipAmount = try money(.tipAmount)
+            let amount = try money(.amount), taxAmount = try money(.taxAmount), tipAmount = try money(.tipAmount)
 
-            _taxRate = try fields.text(.taxRate, from: reader) { bytes throws(ChargeKitError) in
+            let taxRate = try fields.text(.taxRate, from: reader) { bytes throws(ChargeKitError) in
                 guard CreditCardTerminal.isTaxRate(bytes) else {
                     throw .invalidField(wire(.taxRate), rule: "must match ^[0-9]{1,2}(\\.[0-9]{1,3})?$")
                 }
             }
 
-            _redactedCardNumber = try fields.text(.redactedCardNumber, from: reader) { bytes throws(ChargeKitError) in
+            let redactedCardNumber = try fields.text(.redactedCardNumber, from: reader) { bytes throws(ChargeKitError) in
                 guard bytes.count >= 4, bytes.count <= 64, bytes.suffix(4).allSatisfy(DecimalText.isDigit),
                       bytes.dropLast(4).allSatisfy({ $0 == 0x58 })
                 else { throw .invalidField(wire(.redactedCardNumber), rule: "must match ^X*[0-9]{4}$") }
             }
 
-            cardType = try fields[.cardType] < 0 ? nil : reader.withValue(fields[.cardType]) { bytes throws(ChargeKitError) in
+            let cardType = try fields[.cardType] < 0 ? nil : reader.withValue(fields[.cardType]) { bytes throws(ChargeKitError) in
                 guard bytes.count <= 20, bytes.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || $0 == 0x20 }) else {
                     throw .invalidField(wire(.cardType), rule: "must match ^[A-Za-z ]{0,20}$")
                 }
                 return CardType(wireBytes: bytes)
             }
 
-            _errorMessage = try fields.text(.errorMessage, from: reader) { bytes throws(ChargeKitError) in
+            let errorMessage = try fields.text(.errorMessage, from: reader) { bytes throws(ChargeKitError) in
                 try FieldRules.text(bytes, field: wire(.errorMessage), limit: 1024)
             }
 
             if code == .approved {
                 if amount == nil { throw .missingField(wire(.amount)) }
-                if !_redactedCardNumber.isPresent { throw .missingField(wire(.redactedCardNumber)) }
+                if !redactedCardNumber.isPresent { throw .missingField(wire(.redactedCardNumber)) }
             } else {
                 for field in [Field.amount, .currency, .cardType, .redactedCardNumber] where fields[field] >= 0 {
                     throw .unexpectedField(wire(field), rule: "a \(code.rawValue) response carries no transaction data")
                 }
             }
+            return Fields(
+                returnURL: reader.baseText, responseCode: code, transactionId: transactionId, amount: amount, currency: currency,
+                currencyDefaulted: currencyDefaulted, taxAmount: taxAmount, taxRate: taxRate, tipAmount: tipAmount,
+                redactedCardNumber: redactedCardNumber, cardType: cardType, errorMessage: errorMessage, unknownFields: unknown,
+                extraItems: reader.remaining, nonce: nonce, format: format ?? .standard)
         }
+
+        private init(storage: SharedFields<Fields>) { self.storage = storage }
+
+        public static func == (lhs: ChargeResponse, rhs: ChargeResponse) -> Bool { SharedFields.same(lhs.storage, rhs.storage) }
+
+        public func hash(into hasher: inout Hasher) { storage.fields.hash(into: &hasher) }
+
+        public init(from decoder: any Decoder) throws { storage = SharedFields(try Fields(from: decoder)) }
+
+        public func encode(to encoder: any Encoder) throws { try storage.fields.encode(to: encoder) }
 
         /// Reads a response amount: `^(0|[1-9][0-9]*)\.[0-9]{2}$`, then exact in `currency`.
         static func money(_ bytes: UnsafeBufferPointer<UInt8>, _ currency: Currency, field: @autoclosure () -> String) throws(ChargeKitError) -> Money {

@@ -152,33 +152,77 @@ extension Zettle {
     /// `chargekit-callback` marker.
     public struct Callback: Hashable, Sendable, Codable {
         /// The URL opened, without its query.
-        @RequiredCallbackText public var callbackURL: String
+        public var callbackURL: String {
+            get { storage.fields.callbackURL.wrappedValue }
+            set { storage = storage.changing { $0.callbackURL.wrappedValue = newValue } }
+        }
         /// Whether the success callback was opened.
-        public var succeeded: Bool
+        public var succeeded: Bool {
+            get { storage.fields.succeeded }
+            set { storage = storage.changing { $0.succeeded = newValue } }
+        }
         /// `errorCode` on a version 1.0 failure.
-        public var errorCode: ErrorCode?
+        public var errorCode: ErrorCode? {
+            get { storage.fields.errorCode }
+            set { storage = storage.changing { $0.errorCode = newValue } }
+        }
         /// `errorMessage` on failure.
-        @CallbackText public var errorMessage: String?
+        public var errorMessage: String? {
+            get { storage.fields.errorMessage.wrappedValue }
+            set { storage = storage.changing { $0.errorMessage.wrappedValue = newValue } }
+        }
         /// `errorMessage` split into domain, code and message, when it has the 3.0 shape.
         public var structuredError: StructuredError? { errorMessage.flatMap(StructuredError.init) }
         /// The 3.0 wrapper's `operationUUID`, which it puts on its own callback URLs.
         public var operationUUID: String? { extraItems.first { $0.name == "operationUUID" }?.value }
         /// `reference`, echoed when it was sent.
-        @CallbackText public var reference: String?
+        public var reference: String? {
+            get { storage.fields.reference.wrappedValue }
+            set { storage = storage.changing { $0.reference.wrappedValue = newValue } }
+        }
         /// The payment info on an `izettle://api/` success.
-        public var paymentInfo: PaymentInfo
+        public var paymentInfo: PaymentInfo {
+            get { storage.fields.paymentInfo }
+            set { storage = storage.changing { $0.paymentInfo = newValue } }
+        }
         /// The correlation nonce ChargeKit put on the callback URL.
-        public var nonce: Nonce?
+        public var nonce: Nonce? {
+            get { storage.fields.nonce }
+            set { storage = storage.changing { $0.nonce = newValue } }
+        }
         /// Every other parameter (your extras), in order.
-        public var extraItems: [QueryItem]
+        public var extraItems: [QueryItem] {
+            get { storage.fields.extraItems }
+            set { storage = storage.changing { $0.extraItems = newValue } }
+        }
         /// The `chargekit-callback` marker (`success` or `failure`) of the URL opened,
         /// when ChargeKit built the request.
-        @CallbackText public var callbackMarker: String?
+        public var callbackMarker: String? {
+            get { storage.fields.callbackMarker.wrappedValue }
+            set { storage = storage.changing { $0.callbackMarker.wrappedValue = newValue } }
+        }
+
+        /// The fields, held once (see ``SharedFields``).
+        private var storage: SharedFields<Fields>
+
+        /// The stored fields: what the properties above read and write (the text
+        /// ones as places in the callback URL, see ``CallbackText``).
+        struct Fields: Hashable, Sendable, Codable {
+            var callbackURL: RequiredCallbackText
+            var succeeded: Bool
+            var errorCode: ErrorCode?
+            var errorMessage: CallbackText
+            var reference: CallbackText
+            var paymentInfo: PaymentInfo
+            var nonce: Nonce?
+            var extraItems: [QueryItem]
+            var callbackMarker: CallbackText
+        }
 
         /// Parses and validates a callback URL.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
             self = try FieldReader.read(url, maximumLength: maximumLength) { fields throws(ChargeKitError) in
-                try Callback(reading: &fields)
+                Callback(storage: SharedFields(try Callback.read(&fields)))
             }
         }
 
@@ -187,47 +231,60 @@ extension Zettle {
             try self.init(url: url.string, maximumLength: .max)
         }
 
-        private init(reading fields: inout FieldReader) throws(ChargeKitError) {
+        /// Reads a callback's fields (built at once at the end: assigning them one by one
+        /// in an initializer made the compiler copy the finished value).
+        private static func read(_ fields: inout FieldReader) throws(ChargeKitError) -> Fields {
             try fields.refuseDuplicates()
-            _callbackURL = fields.baseText
-            _errorMessage = try fields.takeText("errorMessage") { bytes throws(ChargeKitError) in
+            let errorMessage = try fields.takeText("errorMessage") { bytes throws(ChargeKitError) in
                 try FieldRules.text(bytes, field: "errorMessage", limit: 1024)
             }
-            errorCode = try fields.take("errorCode") { bytes throws(ChargeKitError) in
+            let errorCode = try fields.take("errorCode") { bytes throws(ChargeKitError) in
                 guard !bytes.isEmpty, bytes.count <= 64, bytes.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }) else {
                     throw .invalidField("errorCode", rule: "must be a code such as CancelledByUser")
                 }
                 return ErrorCode(wireBytes: bytes)
             }
-            _reference = try fields.takeText("reference") { bytes throws(ChargeKitError) in
+            let reference = try fields.takeText("reference") { bytes throws(ChargeKitError) in
                 try Zettle.validateReference(bytes, field: "reference")
             }
-            nonce = try fields.take(ChargeKitParameter.nonceName).map { text throws(ChargeKitError) in
+            let nonce = try fields.take(ChargeKitParameter.nonceName).map { text throws(ChargeKitError) in
                 try Nonce(text, field: ChargeKitParameter.nonce)
             }
-            let failed = errorCode != nil || _errorMessage.isPresent
+            let failed = errorCode != nil || errorMessage.isPresent
             enum Marker { case success, failure }
             let marker = try fields.take(ChargeKitParameter.callbackName) { bytes throws(ChargeKitError) -> Marker in
                 if bytes.spells("success") { return .success }
                 if bytes.spells("failure") { return .failure }
                 throw .invalidField(ChargeKitParameter.callback, rule: "must be success or failure")
             }
+            let callbackMarker: CallbackText
             switch marker {
-            case nil: _callbackMarker = CallbackText(wrappedValue: nil)
+            case nil: callbackMarker = CallbackText(wrappedValue: nil)
             case .success:
                 if failed { throw .unexpectedField(errorCode == nil ? "errorMessage" : "errorCode", rule: "the success callback carries no error") }
-                _callbackMarker = CallbackText(wrappedValue: "success")
+                callbackMarker = CallbackText(wrappedValue: "success")
             case .failure:
                 if !failed { throw .missingField("errorCode") }
-                _callbackMarker = CallbackText(wrappedValue: "failure")
+                callbackMarker = CallbackText(wrappedValue: "failure")
             }
-            succeeded = !failed
-            paymentInfo = PaymentInfo()
+            var paymentInfo = PaymentInfo()
             try paymentInfo.read(&fields)
             if failed, let name = PaymentInfo.wireNames.first(where: fields.contains) {
                 throw .unexpectedField(name.description, rule: "a failure callback carries no payment info")
             }
-            extraItems = fields.remaining
+            return Fields(callbackURL: fields.baseText, succeeded: !failed, errorCode: errorCode, errorMessage: errorMessage,
+                          reference: reference, paymentInfo: paymentInfo, nonce: nonce, extraItems: fields.remaining,
+                          callbackMarker: callbackMarker)
         }
+
+        private init(storage: SharedFields<Fields>) { self.storage = storage }
+
+        public static func == (lhs: Callback, rhs: Callback) -> Bool { SharedFields.same(lhs.storage, rhs.storage) }
+
+        public func hash(into hasher: inout Hasher) { storage.fields.hash(into: &hasher) }
+
+        public init(from decoder: any Decoder) throws { storage = SharedFields(try Fields(from: decoder)) }
+
+        public func encode(to encoder: any Encoder) throws { try storage.fields.encode(to: encoder) }
     }
 }
