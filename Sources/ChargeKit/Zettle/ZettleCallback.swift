@@ -273,7 +273,7 @@ extension Zettle {
                 throw .unexpectedField(name.description, rule: "a failure callback carries no payment info")
             }
             return Fields(callbackURL: fields.baseText, succeeded: !failed, errorCode: errorCode, errorMessage: errorMessage,
-                          reference: reference, paymentInfo: paymentInfo, nonce: nonce, extraItems: fields.remaining,
+                          reference: reference, paymentInfo: consume paymentInfo, nonce: nonce, extraItems: fields.remaining,
                           callbackMarker: callbackMarker)
         }
 
