@@ -343,12 +343,16 @@ extension CreditCardTerminal {
 
         private init(storage: SharedFields<Fields>) { self.storage = storage }
 
+        /// Equal when every field is equal (as the properties read them).
         public static func == (lhs: ChargeResponse, rhs: ChargeResponse) -> Bool { SharedFields.same(lhs.storage, rhs.storage) }
 
+        /// Hashes every field.
         public func hash(into hasher: inout Hasher) { storage.fields.hash(into: &hasher) }
 
+        /// Decodes the fields, keyed by the properties' names.
         public init(from decoder: any Decoder) throws { storage = SharedFields(try Fields(from: decoder)) }
 
+        /// Encodes the fields, keyed by the properties' names (an absent value leaves its key out).
         public func encode(to encoder: any Encoder) throws { try storage.fields.encode(to: encoder) }
 
         /// Reads a response amount: `^(0|[1-9][0-9]*)\.[0-9]{2}$`, then exact in `currency`.
