@@ -61,30 +61,24 @@ struct FieldReader {
         var failure: ChargeKitError?
         url.withUTF8 { bytes in
             // A callback's fields fit in the 1 KiB the standard library keeps on the
-            // stack; a query with more is read again into places for all it holds.
+            // stack; a query with more is read again into places for all it holds (the
+            // first scan counts them, so the second fits).
             // (A loop, not a local function: one would box the variables it captures.)
-            var capacity = Self.stackCapacity, most = 0
+            var capacity = Self.stackCapacity
             while true {
-                let fitted = withUnsafeTemporaryAllocation(of: Field.self, capacity: capacity) { storage in
+                let needed = withUnsafeTemporaryAllocation(of: Field.self, capacity: capacity) { storage -> Int? in
                     do throws(ChargeKitError) {
                         let scan = try Self.scan(bytes, into: storage)
-                        guard scan.count <= storage.count else {
-                            most = scan.count
-                            return false
-                        }
+                        guard scan.count <= storage.count else { return scan.count }
                         var reader = try FieldReader(source, bytes, scan: scan, storage: storage)
                         output = try body(&reader)
                     } catch {
                         failure = error
                     }
-                    return true
+                    return nil
                 }
-                if fitted { break }
-                guard capacity < most else {
-                    failure = .invalidURL("url", rule: "has more query parameters than it can hold")
-                    break
-                }
-                capacity = most
+                guard let needed, needed > capacity else { break }
+                capacity = needed
             }
         }
         if let failure { throw failure }
@@ -183,11 +177,9 @@ struct FieldReader {
     private func field(_ index: Int) -> Field { place(index).pointee }
 
     /// The field's full name as sent (decoded).
-    func name(_ index: Int) -> String { name(of: field(index)) }
-
-    /// The name of `field` (which may not be stored yet).
-    private func name(of field: Field) -> String {
-        field.decodedName >= 0 ? decodedNames[Int(field.decodedName)] : bytes.string(field.segment.name)
+    func name(_ index: Int) -> String {
+        let field = field(index)
+        return field.decodedName >= 0 ? decodedNames[Int(field.decodedName)] : bytes.string(field.segment.name)
     }
 
     /// The field's value (decoded).

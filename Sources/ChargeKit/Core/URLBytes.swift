@@ -27,26 +27,20 @@ struct URLBytes {
         // The base: up to `?` or `#`; the scheme's `:` is the first one.
         var colon = -1
         let stops = Self.stops(colon: true), stopsAfterColon = Self.stops(colon: false)
-        while index < count {
-            if let flagged = Self.nextFlagged(start, &index, count, colon < 0 ? stops : stopsAfterColon) {
-                guard flagged > 0x20 && flagged != 0x7F else { throw Self.controlCharacter }
-                if flagged == 0x3F || flagged == 0x23 { break }
-                if flagged == 0x3A && colon < 0 { colon = index }
-                index += 1   // a non-ASCII byte, or a later `:`
-            }
+        while let stop = try Self.nextStop(start, &index, count, colon < 0 ? stops : stopsAfterColon), stop == 0x3A {
+            colon = index
+            index += 1
         }
         base = 0..<index
         // The query, pair by pair, up to `#`.
-        var queryEnd = index
         if index < count && start[index] == 0x3F {
             index += 1
             let queryStart = index
             let pairStops = Self.pairStops
             var pairStart = index, equals = -1, firstPercent = -1, lastPercent = -1
             while true {
-                let flagged = Self.nextFlagged(start, &index, count, pairStops)
-                if let byte = flagged, byte != 0x26 && byte != 0x23 {
-                    guard byte > 0x20 && byte != 0x7F else { throw Self.controlCharacter }
+                let stop = try Self.nextStop(start, &index, count, pairStops)
+                if let byte = stop, byte != 0x26 && byte != 0x23 {
                     if byte == 0x3D && equals < 0 { equals = index }
                     if byte == 0x25 {
                         if firstPercent < 0 { firstPercent = index }
@@ -63,7 +57,7 @@ struct URLBytes {
                                     nameEscaped: firstPercent >= 0 && firstPercent < nameEnd,
                                     valueEscaped: lastPercent >= valueStart))
                 }
-                guard flagged == 0x26 else { break }
+                guard stop == 0x26 else { break }
                 index += 1
                 pairStart = index
                 equals = -1
@@ -71,19 +65,15 @@ struct URLBytes {
                 lastPercent = -1
             }
             query = queryStart..<index
-            queryEnd = index
         } else {
             query = index..<index
         }
-        // The fragment: only checked.
-        if queryEnd < count {
-            index = queryEnd + 1
+        // The fragment, after the `#` the scan stopped at: only checked (it has no
+        // stops, so this only throws at a control character).
+        if index < count {
+            index += 1
             fragment = index..<count
-            let fragmentStops = Self.fragmentStops
-            while let byte = Self.nextFlagged(start, &index, count, fragmentStops) {
-                guard byte > 0x20 && byte != 0x7F else { throw Self.controlCharacter }
-                index += 1
-            }
+            _ = try Self.nextStop(start, &index, count, Self.fragmentStops)
         } else {
             fragment = nil
         }
@@ -92,10 +82,8 @@ struct URLBytes {
         }
     }
 
-    private static var controlCharacter: ChargeKitError { .invalidURL("url", rule: "contains a space or control character") }
-
-    /// The delimiters a part of the URL stops at, besides bytes outside `!`…`~`.
-    struct Stops {
+    /// The delimiters a part of the URL stops at, each repeated in every byte of a word.
+    private struct Stops {
         var first: UInt64, second: UInt64, third: UInt64, fourth: UInt64
     }
 
@@ -114,29 +102,38 @@ struct URLBytes {
     /// The fragment stops only at bytes outside `!`…`~`.
     private static var fragmentStops: Stops { Stops(first: unused, second: unused, third: unused, fourth: unused) }
 
-    /// Moves `index` to the next byte that is one of `stops` or outside `!`…`~` and
-    /// returns it; `nil` (with `index` at `count`) when there is none. Eight bytes at a
-    /// time: a word none of whose bytes needs a look is passed over; otherwise the
-    /// lowest flag, which is exact, gives the byte.
+    /// Moves `index` to the next byte that is one of `stops` and returns it; `nil` (with
+    /// `index` at `count`) when there is none. Bytes outside `!`…`~` are looked at on
+    /// the way: a non-ASCII byte passes, a space or control character is refused. Eight
+    /// bytes at a time: a word none of whose bytes needs a look is passed over;
+    /// otherwise the lowest flag, which is exact, gives the byte.
+    /// - Throws: ``ChargeKitError/invalidURL(_:rule:)`` at a space or control character.
     @inline(__always)
-    private static func nextFlagged(_ start: UnsafePointer<UInt8>, _ index: inout Int, _ count: Int, _ stops: Stops) -> UInt8? {
-        while index + 8 <= count {
-            let word = UnsafeRawPointer(start + index).loadUnaligned(as: UInt64.self)
-            let flags = outsidePrintable(word) | zeroByte(word ^ stops.first) | zeroByte(word ^ stops.second)
-                | zeroByte(word ^ stops.third) | zeroByte(word ^ stops.fourth)
-            if flags != 0 {
-                index += flags.trailingZeroBitCount >> 3
-                return start[index]
-            }
-            index += 8
-        }
+    private static func nextStop(_ start: UnsafePointer<UInt8>, _ index: inout Int, _ count: Int, _ stops: Stops) throws(ChargeKitError) -> UInt8? {
         while index < count {
-            let byte = start[index]
-            if byte <= 0x20 || byte >= 0x7F || UInt64(byte) &* ones == stops.first || UInt64(byte) &* ones == stops.second
-                || UInt64(byte) &* ones == stops.third || UInt64(byte) &* ones == stops.fourth {
-                return byte
+            let byte: UInt8
+            if index + 8 <= count {
+                let word = UnsafeRawPointer(start + index).loadUnaligned(as: UInt64.self)
+                let flags = outsidePrintable(word) | zeroByte(word ^ stops.first) | zeroByte(word ^ stops.second)
+                    | zeroByte(word ^ stops.third) | zeroByte(word ^ stops.fourth)
+                guard flags != 0 else {
+                    index += 8
+                    continue
+                }
+                index += flags.trailingZeroBitCount >> 3
+                byte = start[index]
+            } else {
+                byte = start[index]
+                guard byte <= 0x20 || byte >= 0x7F || UInt64(byte) &* ones == stops.first || UInt64(byte) &* ones == stops.second
+                        || UInt64(byte) &* ones == stops.third || UInt64(byte) &* ones == stops.fourth
+                else {
+                    index += 1
+                    continue
+                }
             }
-            index += 1
+            guard byte > 0x20 && byte != 0x7F else { throw .invalidURL("url", rule: "contains a space or control character") }
+            guard byte >= 0x80 else { return byte }
+            index += 1   // a non-ASCII byte, which passes
         }
         return nil
     }
