@@ -103,4 +103,60 @@ struct PropertyTests {
             await #expect(throws: ChargeKitError.self) { try await ledger.verify(url: url) }
         }
     }
+
+    @Test("the scanner splits any URL as a byte-at-a-time reading does, at every length around its sixteen-byte steps")
+    func scannerAgreesWithReference() async {
+        let alphabet = Array("aZ09-+.:?#&=%%2F41 \u{7F}\u{1}é/")
+        let text = Gen<Character?>.element(of: alphabet).compactMap { $0 }.string(of: 0...50)
+        let prefixes = ["", "a:", "app://x", "app://x?", "1a:", "com-your-app://action/?"]
+        await propertyCheck(count: 3000, input: Gen<Int>.value(in: 0...5), text) { prefix, tail in
+            let url = prefixes[prefix] + tail
+            let scanned = Result { () throws(ChargeKitError) in try QueryURL(parsing: url) }
+            switch (scanned, Self.referenceSplit(url)) {
+            case (.success(let got), .success(let want)):
+                #expect(got == want, "\(url.debugDescription)")
+            case (.failure(let got), .failure(let want)):
+                // Control characters and the scheme are judged on the whole URL before any escape.
+                if case .invalidURL = want { #expect(got == want, "\(url.debugDescription)") }
+            case (let got, let want):
+                Issue.record("\(url.debugDescription): scanner \(got), reference \(want)")
+            }
+        }
+    }
+
+    /// The rules of ``QueryURL/init(parsing:maximumLength:)`` read one byte at a time.
+    static func referenceSplit(_ url: String) -> Result<QueryURL, ChargeKitError> {
+        let bytes = Array(url.utf8)
+        if bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
+            return .failure(.invalidURL("url", rule: "contains a space or control character"))
+        }
+        let baseEnd = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+        let colon = bytes[..<baseEnd].firstIndex(of: UInt8(ascii: ":")) ?? 0
+        let scheme = bytes[..<colon]
+        let isScheme = scheme.first.map { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A } ?? false
+            && scheme.allSatisfy { $0 < 0x80 && (Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber
+                                                 || "+-.".utf8.contains($0)) }
+        guard isScheme else { return .failure(.invalidURL("url", rule: "must start with a scheme such as 'my-app:'")) }
+        var queryEnd = baseEnd, fragment: String?
+        if let hash = bytes[baseEnd...].firstIndex(of: UInt8(ascii: "#")) {
+            queryEnd = hash
+            fragment = String(decoding: bytes[(hash + 1)...], as: UTF8.self)
+        } else {
+            queryEnd = bytes.count
+        }
+        var items: [QueryItem] = []
+        if baseEnd < bytes.count && bytes[baseEnd] == UInt8(ascii: "?") {
+            for pair in bytes[(baseEnd + 1)..<queryEnd].split(separator: UInt8(ascii: "&")) {
+                let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex
+                let value = equals < pair.endIndex ? pair[(equals + 1)...] : []
+                do throws(ChargeKitError) {
+                    let name = try PercentEncoding.decode(String(decoding: pair[..<equals], as: UTF8.self), field: "name")
+                    items.append(QueryItem(name, try PercentEncoding.decode(String(decoding: value, as: UTF8.self), field: name)))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        return .success(QueryURL(base: String(decoding: bytes[..<baseEnd], as: UTF8.self), items: items, fragment: fragment))
+    }
 }

@@ -70,7 +70,8 @@ struct FieldReader {
                     do throws(ChargeKitError) {
                         let scan = try Self.scan(bytes, into: storage)
                         guard scan.count <= storage.count else { return scan.count }
-                        var reader = try FieldReader(source, bytes, scan: scan, storage: storage)
+                        var reader = FieldReader(source, bytes, scan: scan, storage: storage)
+                        try reader.prepare()
                         output = try body(&reader)
                     } catch {
                         failure = error
@@ -111,19 +112,22 @@ struct FieldReader {
         return Scan(parts: parts, count: count)
     }
 
-    /// A reader of the pairs `scan` stored, checking their escapes in order (and
-    /// decoding the names that hold any).
-    private init(
-        _ source: String, _ bytes: UnsafeBufferPointer<UInt8>, scan: Scan, storage: UnsafeMutableBufferPointer<Field>
-    ) throws(ChargeKitError) {
+    /// A reader of the pairs `scan` stored; ``prepare()`` then checks their escapes.
+    private init(_ source: String, _ bytes: UnsafeBufferPointer<UInt8>, scan: Scan, storage: UnsafeMutableBufferPointer<Field>) {
         self.source = source
         self.bytes = bytes
         parts = scan.parts
         fields = storage
         count = scan.count
+    }
+
+    /// Checks the fields' escapes in order (decoding the names that hold any) and notes
+    /// their fingerprints. (A method, not part of the initializer: a throwing
+    /// initializer that loops over `self` made the compiler copy the whole reader.)
+    private mutating func prepare() throws(ChargeKitError) {
         var fingerprints: UInt64 = 0
         for index in 0..<count {
-            let place = storage.baseAddress.unsafelyUnwrapped + index
+            let place = fields.baseAddress.unsafelyUnwrapped + index
             let segment = place.pointee.segment
             if segment.nameEscaped {
                 var name = try bytes.decoded(segment.name, escaped: true, field: "query parameter name")
@@ -296,18 +300,19 @@ struct FieldReader {
     /// Refuses a name that appears twice (among the fields not taken, when `untakenOnly`).
     /// - Throws: ``ChargeKitError/duplicateField(_:)`` naming the second occurrence.
     func refuseDuplicates(untakenOnly: Bool = false) throws(ChargeKitError) {
-        func included(_ index: Int) -> Bool { !untakenOnly || !fields[index].taken }
+        // (The fields are read through a local: a helper closing over `self` copies the reader.)
+        let fields = fields
         // Callbacks carry a dozen fields: comparing fingerprints pairwise beats hashing.
         if count <= 32 {
-            for index in 0..<count where included(index) {
-                for earlier in 0..<index where fields[earlier].fingerprint == fields[index].fingerprint && included(earlier)
-                    && sameName(earlier, index) {
+            for index in 0..<count where !(untakenOnly && fields[index].taken) {
+                for earlier in 0..<index where fields[earlier].fingerprint == fields[index].fingerprint
+                    && !(untakenOnly && fields[earlier].taken) && sameName(earlier, index) {
                     throw .duplicateField(name(index))
                 }
             }
         } else {
             var seen = Set<String>(minimumCapacity: count)
-            for index in 0..<count where included(index) && !seen.insert(name(index)).inserted {
+            for index in 0..<count where !(untakenOnly && fields[index].taken) && !seen.insert(name(index)).inserted {
                 throw .duplicateField(name(index))
             }
         }

@@ -1,10 +1,12 @@
 /// A URL's UTF-8 bytes cut into its parts without copying: the one scanner under
 /// ``QueryURL`` and every callback parser.
 ///
-/// One pass, eight bytes at a time, checks the whole URL (no space or control
+/// One pass, sixteen bytes at a time, checks the whole URL (no space or control
 /// character, a `scheme:`), finds `?` and `#`, and cuts the query into its
-/// `name=value` pairs as byte ranges, noting which part holds a `%` escape. Strings
-/// are made only by the caller, only for the parts it keeps.
+/// `name=value` pairs as byte ranges, noting which part holds a `%` escape. Each
+/// sixteen bytes give one exact bit per byte that needs a look (a delimiter, or a byte
+/// outside `!`…`~`), and only those bytes are visited. Strings are made only by the
+/// caller, only for the parts it keeps.
 struct URLBytes {
     /// Everything before `?` (or before `#` without a query).
     let base: Range<Int>
@@ -12,6 +14,9 @@ struct URLBytes {
     let query: Range<Int>
     /// The fragment after `#`, if there is one.
     let fragment: Range<Int>?
+
+    /// Which part of the URL the scan is in.
+    private enum Part { case base, query, fragment }
 
     /// Scans `bytes` and gives `segment` the query's pairs in order. Empty segments
     /// (`a=1&&b=2`, a trailing `&`) carry nothing and are skipped; a segment without
@@ -23,136 +28,148 @@ struct URLBytes {
     init(_ bytes: UnsafeBufferPointer<UInt8>, segment: (Segment) -> Void) throws(ChargeKitError) {
         let count = bytes.count
         let start = bytes.baseAddress.unsafelyUnwrapped
-        var index = 0
-        // The base: up to `?` or `#`; the scheme's `:` is the first one.
-        var colon = -1
-        let stops = Self.stops(colon: true), stopsAfterColon = Self.stops(colon: false)
-        while let stop = try Self.nextStop(start, &index, count, colon < 0 ? stops : stopsAfterColon), stop == 0x3A {
-            colon = index
-            index += 1
-        }
-        base = 0..<index
-        // The query, pair by pair, up to `#`.
-        if index < count && start[index] == 0x3F {
-            index += 1
-            let queryStart = index
-            let pairStops = Self.pairStops
-            var pairStart = index, equals = -1, firstPercent = -1, lastPercent = -1
-            while true {
-                let stop = try Self.nextStop(start, &index, count, pairStops)
-                if let byte = stop, byte != 0x26 && byte != 0x23 {
-                    if byte == 0x3D && equals < 0 { equals = index }
-                    if byte == 0x25 {
+        var part = Part.base
+        var colon = -1, baseEnd = count, queryStart = count, queryEnd = count, fragmentStart = -1
+        var pairStart = 0, equals = -1, firstPercent = -1, lastPercent = -1
+        var chunk = 0
+        while chunk < count {
+            var flags = Self.flags(start, at: chunk, count: count)
+            while flags != 0 {
+                let index = chunk + flags.trailingZeroBitCount
+                flags &= flags &- 1
+                let byte = start[index]
+                guard byte > 0x20 && byte != 0x7F else { throw .invalidURL("url", rule: "contains a space or control character") }
+                switch part {
+                case .query:
+                    switch byte {
+                    case 0x3D:   // `=`: the first one ends the name
+                        if equals < 0 { equals = index }
+                    case 0x25:   // `%`
                         if firstPercent < 0 { firstPercent = index }
                         lastPercent = index
+                    case 0x26, 0x23:   // `&` ends a pair, `#` the query
+                        Self.pair(pairStart..<index, equals: equals, firstPercent: firstPercent, lastPercent: lastPercent, segment)
+                        pairStart = index + 1
+                        equals = -1
+                        firstPercent = -1
+                        lastPercent = -1
+                        if byte == 0x23 {
+                            queryEnd = index
+                            fragmentStart = index + 1
+                            part = .fragment
+                        }
+                    default:   // `?`, `:` and non-ASCII bytes are plain in a query
+                        break
                     }
-                    index += 1
-                    continue
+                case .base:
+                    switch byte {
+                    case 0x3A:   // the scheme's `:` is the first one
+                        if colon < 0 { colon = index }
+                    case 0x3F:
+                        baseEnd = index
+                        queryStart = index + 1
+                        pairStart = queryStart
+                        part = .query
+                    case 0x23:
+                        baseEnd = index
+                        queryStart = index
+                        queryEnd = index
+                        fragmentStart = index + 1
+                        part = .fragment
+                    default:
+                        break
+                    }
+                case .fragment:
+                    break   // only checked: a space or control character was refused above
                 }
-                // The pair ends at `&`, `#` or the end of the URL.
-                if index > pairStart {
-                    let nameEnd = equals < 0 ? index : equals
-                    let valueStart = equals < 0 ? index : equals + 1
-                    segment(Segment(name: pairStart..<nameEnd, value: valueStart..<index,
-                                    nameEscaped: firstPercent >= 0 && firstPercent < nameEnd,
-                                    valueEscaped: lastPercent >= valueStart))
-                }
-                guard stop == 0x26 else { break }
-                index += 1
-                pairStart = index
-                equals = -1
-                firstPercent = -1
-                lastPercent = -1
             }
-            query = queryStart..<index
-        } else {
-            query = index..<index
+            chunk += 16
         }
-        // The fragment, after the `#` the scan stopped at: only checked (it has no
-        // stops, so this only throws at a control character).
-        if index < count {
-            index += 1
-            fragment = index..<count
-            _ = try Self.nextStop(start, &index, count, Self.fragmentStops)
-        } else {
-            fragment = nil
+        if part == .query {
+            Self.pair(pairStart..<count, equals: equals, firstPercent: firstPercent, lastPercent: lastPercent, segment)
         }
-        guard colon > 0, QueryURL.isScheme(UnsafeBufferPointer(start: start, count: colon)) else {
+        base = 0..<baseEnd
+        query = queryStart..<queryEnd
+        fragment = fragmentStart < 0 ? nil : fragmentStart..<count
+        guard colon > 0, Self.isScheme(start, colon: colon, count: count) else {
             throw .invalidURL("url", rule: "must start with a scheme such as 'my-app:'")
         }
     }
 
-    /// The delimiters a part of the URL stops at, each repeated in every byte of a word.
-    private struct Stops {
-        var first: UInt64, second: UInt64, third: UInt64, fourth: UInt64
+    /// Gives `segment` the pair in `range` (nothing when it is empty).
+    @inline(__always)
+    private static func pair(
+        _ range: Range<Int>, equals: Int, firstPercent: Int, lastPercent: Int, _ segment: (Segment) -> Void
+    ) {
+        guard !range.isEmpty else { return }
+        let nameEnd = equals < 0 ? range.upperBound : equals
+        let valueStart = equals < 0 ? range.upperBound : equals + 1
+        segment(Segment(name: range.lowerBound..<nameEnd, value: valueStart..<range.upperBound,
+                        nameEscaped: firstPercent >= 0 && firstPercent < nameEnd, valueEscaped: lastPercent >= valueStart))
     }
 
-    private static let ones: UInt64 = 0x0101_0101_0101_0101
-    /// A byte that cannot be a delimiter, for the unused slots of ``Stops`` (DEL is
-    /// flagged as a control character anyway).
-    private static let unused: UInt64 = ones &* 0x7F
+    private typealias Bytes16 = SIMD16<UInt8>
 
-    /// The base stops at `?` and `#` (and at `:` until the scheme's is found).
+    /// Whether the `colon` bytes before the scheme's `:` are a scheme (``QueryURL/isScheme(_:)``):
+    /// sixteen at a time when the URL holds sixteen bytes and the scheme fits in them.
     @inline(__always)
-    private static func stops(colon: Bool) -> Stops {
-        Stops(first: ones &* 0x3F, second: ones &* 0x23, third: colon ? ones &* 0x3A : unused, fourth: unused)
+    private static func isScheme(_ start: UnsafePointer<UInt8>, colon: Int, count: Int) -> Bool {
+        guard colon <= 16 && count >= 16 else { return QueryURL.isScheme(UnsafeBufferPointer(start: start, count: colon)) }
+        let word = UnsafeRawPointer(start).loadUnaligned(as: Bytes16.self)
+        let lower: Bytes16 = word | Bytes16(repeating: 0x20)
+        let letter: Bytes16 = lower &- Bytes16(repeating: 0x61), digit: Bytes16 = word &- Bytes16(repeating: 0x30)
+        var allowed: SIMDMask<SIMD16<Int8>> = letter .< Bytes16(repeating: 26)
+        allowed = allowed .| (digit .< Bytes16(repeating: 10))
+        allowed = allowed .| (word .== Bytes16(repeating: 0x2B))
+        allowed = allowed .| (word .== Bytes16(repeating: 0x2D))
+        allowed = allowed .| (word .== Bytes16(repeating: 0x2E))
+        let first = start[0] | 0x20
+        return first >= 0x61 && first <= 0x7A && ~bits(allowed) & (1 << colon &- 1) == 0
     }
-    /// A pair stops at `&`, `=`, `%` and `#`.
-    private static var pairStops: Stops { Stops(first: ones &* 0x26, second: ones &* 0x3D, third: ones &* 0x25, fourth: ones &* 0x23) }
-    /// The fragment stops only at bytes outside `!`…`~`.
-    private static var fragmentStops: Stops { Stops(first: unused, second: unused, third: unused, fourth: unused) }
 
-    /// Moves `index` to the next byte that is one of `stops` and returns it; `nil` (with
-    /// `index` at `count`) when there is none. Bytes outside `!`…`~` are looked at on
-    /// the way: a non-ASCII byte passes, a space or control character is refused. Eight
-    /// bytes at a time: a word none of whose bytes needs a look is passed over;
-    /// otherwise the lowest flag, which is exact, gives the byte.
-    /// - Throws: ``ChargeKitError/invalidURL(_:rule:)`` at a space or control character.
+    /// One bit per byte of the sixteen from `chunk` (fewer at the end of the URL, the
+    /// first byte in bit 0) that needs a look: one outside `!`…`~` (a space, a control
+    /// character, DEL or a non-ASCII byte) or a delimiter (`? # : & = %`).
     @inline(__always)
-    private static func nextStop(_ start: UnsafePointer<UInt8>, _ index: inout Int, _ count: Int, _ stops: Stops) throws(ChargeKitError) -> UInt8? {
-        while index < count {
-            let byte: UInt8
-            if index + 8 <= count {
-                let word = UnsafeRawPointer(start + index).loadUnaligned(as: UInt64.self)
-                let flags = outsidePrintable(word) | zeroByte(word ^ stops.first) | zeroByte(word ^ stops.second)
-                    | zeroByte(word ^ stops.third) | zeroByte(word ^ stops.fourth)
-                guard flags != 0 else {
-                    index += 8
-                    continue
-                }
-                index += flags.trailingZeroBitCount >> 3
-                byte = start[index]
-            } else {
-                byte = start[index]
-                guard byte <= 0x20 || byte >= 0x7F || UInt64(byte) &* ones == stops.first || UInt64(byte) &* ones == stops.second
-                        || UInt64(byte) &* ones == stops.third || UInt64(byte) &* ones == stops.fourth
-                else {
-                    index += 1
-                    continue
-                }
-            }
-            guard byte > 0x20 && byte != 0x7F else { throw .invalidURL("url", rule: "contains a space or control character") }
-            guard byte >= 0x80 else { return byte }
-            index += 1   // a non-ASCII byte, which passes
+    private static func flags(_ start: UnsafePointer<UInt8>, at chunk: Int, count: Int) -> UInt32 {
+        if chunk + 16 <= count { return flags(UnsafeRawPointer(start + chunk).loadUnaligned(as: Bytes16.self)) }
+        let left = count - chunk
+        if count >= 16 {
+            // The last sixteen bytes, shifted past those already looked at.
+            return flags(UnsafeRawPointer(start + count - 16).loadUnaligned(as: Bytes16.self)) >> (16 - left)
         }
-        return nil
+        // A URL shorter than sixteen bytes: copied, the rest of the lanes left out.
+        var word = Bytes16(repeating: 0x41)
+        withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(start: start + chunk, count: left)) }
+        return flags(word) & (1 << left &- 1)
     }
 
-    /// The high bit of each of the eight bytes (little-endian order) outside `!`…`~`:
-    /// a control character, a space, DEL, or a non-ASCII byte (looked at, then passed).
-    /// Only the lowest flag, and "none", are exact.
+    /// The bits of ``flags(_:at:count:)`` for sixteen bytes in a vector.
     @inline(__always)
-    private static func outsidePrintable(_ word: UInt64) -> UInt64 {
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        // A byte below 0x21 borrows; a byte of 0x7F or more carries into, or has, its high bit.
-        return ((word &- ones &* 0x21) & ~word | (word &+ ones) | word) & highs
+    private static func flags(_ word: Bytes16) -> UInt32 {
+        // Bytes below `!` wrap round to the top, so one unsigned comparison finds both ends.
+        let shifted: Bytes16 = word &- Bytes16(repeating: 0x21)
+        var marked: SIMDMask<SIMD16<Int8>> = shifted .> Bytes16(repeating: 0x7E - 0x21)
+        // (One comparison per statement: a longer expression makes the compiler pick
+        // the element-by-element generic operators.)
+        marked = marked .| (word .== Bytes16(repeating: 0x3F))
+        marked = marked .| (word .== Bytes16(repeating: 0x23))
+        marked = marked .| (word .== Bytes16(repeating: 0x3A))
+        marked = marked .| (word .== Bytes16(repeating: 0x26))
+        marked = marked .| (word .== Bytes16(repeating: 0x3D))
+        marked = marked .| (word .== Bytes16(repeating: 0x25))
+        return bits(marked)
     }
 
-    /// The high bit set in each zero byte of `word` (and possibly in a byte above a zero
-    /// one, through the borrow: the lowest flag, and "none", are exact).
+    /// One bit per lane of `mask`, the first lane in bit 0.
     @inline(__always)
-    static func zeroByte(_ word: UInt64) -> UInt64 {
-        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+    private static func bits(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt32 {
+        // Each marked lane is all ones; gather the high bit of each lane of each half
+        // into one byte (the multiplication moves bit 8i+7 to bit 56+i, without carries).
+        let halves = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+        let highs: UInt64 = 0x8080_8080_8080_8080, gather: UInt64 = 0x0002_0408_1020_4081
+        let low = ((halves[0] & highs) &* gather) >> 56, high = ((halves[1] & highs) &* gather) >> 56
+        return UInt32(truncatingIfNeeded: low | high << 8)
     }
 
     /// One `name=value` pair of the query, as byte ranges.
