@@ -121,8 +121,9 @@ struct FieldReader {
         count = scan.count
     }
 
-    /// Checks the fields' escapes in order (decoding the names that hold any) and notes
-    /// their fingerprints. (A method, not part of the initializer: a throwing
+    /// Checks, in order, the escapes the scan could not vouch for (see
+    /// ``URLBytes/Segment/escapesPlain``), decodes the names that hold any, and notes
+    /// the fields' fingerprints. (A method, not part of the initializer: a throwing
     /// initializer that loops over `self` made the compiler copy the whole reader.)
     private mutating func prepare() throws(ChargeKitError) {
         var fingerprints: UInt64 = 0
@@ -135,7 +136,7 @@ struct FieldReader {
                 place.pointee.decodedName = Int32(decodedNames.count)
                 decodedNames.append(name)
             }
-            if segment.valueEscaped {
+            if segment.valueEscaped && !segment.escapesPlain {
                 try PercentEncoding.check(UnsafeBufferPointer(rebasing: bytes[segment.value]), field: name(index))
             }
             fingerprints |= Self.bit(place.pointee.fingerprint)

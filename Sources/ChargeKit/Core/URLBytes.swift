@@ -30,7 +30,7 @@ struct URLBytes {
         let start = bytes.baseAddress.unsafelyUnwrapped
         var part = Part.base
         var colon = -1, baseEnd = count, queryStart = count, queryEnd = count, fragmentStart = -1
-        var pairStart = 0, equals = -1, firstPercent = -1, lastPercent = -1
+        var pairStart = 0, equals = -1, firstPercent = -1, lastPercent = -1, plainEscapes = true
         var chunk = 0
         while chunk < count {
             var flags = Self.flags(start, at: chunk, count: count)
@@ -47,12 +47,16 @@ struct URLBytes {
                     case 0x25:   // `%`
                         if firstPercent < 0 { firstPercent = index }
                         lastPercent = index
+                        // Looked at here, so that most values need no second look.
+                        if !(index + 2 < count && Self.isASCIIEscape(start[index + 1], start[index + 2])) { plainEscapes = false }
                     case 0x26, 0x23:   // `&` ends a pair, `#` the query
-                        Self.pair(pairStart..<index, equals: equals, firstPercent: firstPercent, lastPercent: lastPercent, segment)
+                        Self.pair(pairStart..<index, equals: equals, firstPercent: firstPercent, lastPercent: lastPercent,
+                                  plainEscapes: plainEscapes, segment)
                         pairStart = index + 1
                         equals = -1
                         firstPercent = -1
                         lastPercent = -1
+                        plainEscapes = true
                         if byte == 0x23 {
                             queryEnd = index
                             fragmentStart = index + 1
@@ -86,7 +90,8 @@ struct URLBytes {
             chunk += 16
         }
         if part == .query {
-            Self.pair(pairStart..<count, equals: equals, firstPercent: firstPercent, lastPercent: lastPercent, segment)
+            Self.pair(pairStart..<count, equals: equals, firstPercent: firstPercent, lastPercent: lastPercent,
+                      plainEscapes: plainEscapes, segment)
         }
         base = 0..<baseEnd
         query = queryStart..<queryEnd
@@ -99,13 +104,21 @@ struct URLBytes {
     /// Gives `segment` the pair in `range` (nothing when it is empty).
     @inline(__always)
     private static func pair(
-        _ range: Range<Int>, equals: Int, firstPercent: Int, lastPercent: Int, _ segment: (Segment) -> Void
+        _ range: Range<Int>, equals: Int, firstPercent: Int, lastPercent: Int, plainEscapes: Bool, _ segment: (Segment) -> Void
     ) {
         guard !range.isEmpty else { return }
         let nameEnd = equals < 0 ? range.upperBound : equals
         let valueStart = equals < 0 ? range.upperBound : equals + 1
         segment(Segment(name: range.lowerBound..<nameEnd, value: valueStart..<range.upperBound,
-                        nameEscaped: firstPercent >= 0 && firstPercent < nameEnd, valueEscaped: lastPercent >= valueStart))
+                        nameEscaped: firstPercent >= 0 && firstPercent < nameEnd, valueEscaped: lastPercent >= valueStart,
+                        escapesPlain: plainEscapes))
+    }
+
+    /// Whether `%` followed by `high` and `low` is an escape of an ASCII byte (`%00`–`%7F`).
+    @inline(__always)
+    private static func isASCIIEscape(_ high: UInt8, _ low: UInt8) -> Bool {
+        let letter = (low | 0x20) &- 0x61
+        return high &- 0x30 < 8 && (low &- 0x30 < 10 || letter < 6)
     }
 
     private typealias Bytes16 = SIMD16<UInt8>
@@ -182,6 +195,9 @@ struct URLBytes {
         var nameEscaped: Bool
         /// Whether the value holds a `%` escape.
         var valueEscaped: Bool
+        /// Whether every `%` of the pair is followed by two hex digits that give an
+        /// ASCII byte: its escapes then decode, and to UTF-8, with no further check.
+        var escapesPlain: Bool
     }
 }
 
