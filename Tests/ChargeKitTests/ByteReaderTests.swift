@@ -30,6 +30,25 @@ struct ByteReaderTests {
         }
     }
 
+    @Test("the printable-ASCII rule, eight bytes at a time, agrees with a byte-by-byte reading at every length and edge byte")
+    func printableASCIIEdges() {
+        // Every edge byte at every position of runs up to 24 bytes, around the other edges.
+        let edges: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x7E, 0x7F, 0x80, 0xFF]
+        for length in 0...24 {
+            for position in 0..<Swift.max(length, 1) {
+                for edge in edges {
+                    for filler: UInt8 in [0x20, 0x41, 0x7E] {
+                        var bytes = [UInt8](repeating: filler, count: length)
+                        if length > 0 { bytes[position] = edge }
+                        let want = bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+                        let got = bytes.withUnsafeBufferPointer { FieldRules.isPrintableASCII($0) }
+                        #expect(got == want, "\(bytes)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("a name sent twice is refused however it is spelled")
     func duplicatesAcrossSpellings() {
         #expect(throws: ChargeKitError.duplicateField("smp-status")) {

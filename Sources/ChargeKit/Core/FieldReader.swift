@@ -384,10 +384,24 @@ package enum FieldRules {
         guard !bytes.isEmpty else { throw .invalidField(field(), rule: "must not be empty") }
     }
 
-    /// Whether every byte is printable ASCII (0x20–0x7E).
+    /// Whether every byte is printable ASCII (0x20–0x7E): eight at a time, then one by one.
     @inline(__always)
     static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        guard let start = bytes.baseAddress else { return true }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(start + index).loadUnaligned(as: UInt64.self)
+            // A byte below 0x20 borrows into its high bit, one of 0x7F or more carries
+            // into it or has it: "any flagged" is exact (a false flag sits only above a true one).
+            guard ((word &- ones &* 0x20) | (word &+ ones) | word) & highs == 0 else { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            guard start[index] >= 0x20 && start[index] < 0x7F else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// The app's extra parameters: non-empty names, none reserved, none twice (counting
