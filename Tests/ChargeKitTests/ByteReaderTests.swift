@@ -3,7 +3,7 @@ import PropertyBased
 import Testing
 
 /// The callback parsers read the URL's bytes in place (``URLBytes``, ``FieldReader``):
-/// names compared as bytes, escapes decoded only where they are, eight bytes checked at
+/// names compared as bytes, escapes decoded only where they are, sixteen bytes checked at
 /// a time. These cases hold them to what the string-based reading did.
 @Suite("Reading callbacks on their bytes")
 struct ByteReaderTests {
@@ -69,7 +69,7 @@ struct ByteReaderTests {
         }
     }
 
-    @Test("a space, control character or DEL is refused wherever it is, in every eight-byte word")
+    @Test("a space, control character or DEL is refused wherever it is, at every position, in every sixteen-byte step")
     func controlCharactersAnywhere() throws {
         for position in 6..<Self.approved.utf8.count {
             for bad: UInt8 in [0x20, 0x09, 0x00, 0x7F] {
