@@ -39,6 +39,9 @@ struct FieldReader {
     private var fingerprints: UInt64 = 0
     /// Whether some name has bytes skipped (its fingerprint no longer says what it is compared as).
     private var skipped = false
+    /// Whether two fields' fingerprints set the same bit of ``fingerprints``: without
+    /// that, no name can appear twice (a name and its escaped spelling share a fingerprint).
+    private var sharedBits = false
 
     /// Reads `url` and gives its fields to `body`; the reader lives only as long as
     /// `body` runs (it points into the URL's bytes and into temporary storage).
@@ -139,7 +142,9 @@ struct FieldReader {
             if segment.valueEscaped && !segment.escapesPlain {
                 try PercentEncoding.check(UnsafeBufferPointer(rebasing: bytes[segment.value]), field: name(index))
             }
-            fingerprints |= Self.bit(place.pointee.fingerprint)
+            let bit = Self.bit(place.pointee.fingerprint)
+            if fingerprints & bit != 0 { sharedBits = true }
+            fingerprints |= bit
         }
         self.fingerprints = fingerprints
     }
@@ -301,6 +306,7 @@ struct FieldReader {
     /// Refuses a name that appears twice (among the fields not taken, when `untakenOnly`).
     /// - Throws: ``ChargeKitError/duplicateField(_:)`` naming the second occurrence.
     func refuseDuplicates(untakenOnly: Bool = false) throws(ChargeKitError) {
+        guard sharedBits else { return }
         // (The fields are read through a local: a helper closing over `self` copies the reader.)
         let fields = fields
         // Callbacks carry a dozen fields: comparing fingerprints pairwise beats hashing.
