@@ -275,9 +275,11 @@ struct FieldReader {
     }
 
     /// Whether a field of that name is present.
+    @inline(__always)
     func contains(_ name: StaticString) -> Bool { index(of: name) != nil }
 
     /// Takes a field's value; `nil` when absent. An empty value counts as present.
+    @inline(__always)
     mutating func take(_ name: StaticString) -> String? {
         guard let index = index(of: name) else { return nil }
         markTaken(index)
@@ -285,6 +287,7 @@ struct FieldReader {
     }
 
     /// Takes a field and gives `body` its value's bytes (decoded); `nil` when absent.
+    @inline(__always)
     mutating func take<T>(
         _ name: StaticString, reading body: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> T
     ) throws(ChargeKitError) -> T? {
@@ -295,6 +298,7 @@ struct FieldReader {
 
     /// Takes a field's value as a place in the URL's string, after `check` accepts its
     /// bytes (decoded); absent when the field is.
+    @inline(__always)
     mutating func takeText(
         _ name: StaticString, check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void
     ) throws(ChargeKitError) -> CallbackText {
