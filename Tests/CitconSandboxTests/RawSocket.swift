@@ -122,8 +122,14 @@ final class RawServer: @unchecked Sendable {
 
     private var isStopped: Bool { lock.withLock { stopped } }
 
+    /// Stops listening; the descriptor is closed once however often this is called (a
+    /// second close could hit a descriptor number given out again in between).
     func stop() {
-        lock.withLock { stopped = true }
+        let wasStopped = lock.withLock { () -> Bool in
+            defer { stopped = true }
+            return stopped
+        }
+        guard !wasStopped else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
