@@ -215,6 +215,14 @@ package enum PercentEncoding {
         }
     }
 
+    /// Whether `%` followed by `high` and `low` is a well-formed escape of an ASCII byte
+    /// (`%00`–`%7F`): one that decodes, and to UTF-8, whatever surrounds it.
+    @inline(__always)
+    static func isASCIIEscape(_ high: UInt8, _ low: UInt8) -> Bool {
+        guard let high = hexValue(high), hexValue(low) != nil else { return false }
+        return high < 8
+    }
+
     @inline(__always)
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
@@ -259,18 +267,6 @@ public struct QueryURL: Hashable, Sendable {
         (base, items, fragment) = try FieldReader.read(url, maximumLength: maximumLength) { reader in
             (reader.base, reader.indices.map { reader.item($0) }, reader.fragment)
         }
-    }
-
-    /// RFC 3986: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
-    static func isScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = bytes.first, (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A else { return false }
-        // One bit per ASCII byte a scheme may hold: `+ - .` and digits below 64, letters above.
-        let low: UInt64 = 1 << 0x2B | 1 << 0x2D | 1 << 0x2E | 0x3FF << 0x30
-        let high: UInt64 = 0x3FF_FFFF << 1 | 0x3FF_FFFF << 33
-        for byte in bytes {
-            guard byte < 0x80, (byte < 0x40 ? low : high) >> (byte & 0x3F) & 1 != 0 else { return false }
-        }
-        return true
     }
 
     /// The scheme, lower-cased (`com-your-app` for `com-your-app://action/`).

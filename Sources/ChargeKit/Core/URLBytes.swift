@@ -48,7 +48,7 @@ struct URLBytes {
                         if firstPercent < 0 { firstPercent = index }
                         lastPercent = index
                         // Looked at here, so that most values need no second look.
-                        if !(index + 2 < count && Self.isASCIIEscape(start[index + 1], start[index + 2])) { plainEscapes = false }
+                        if !(index + 2 < count && PercentEncoding.isASCIIEscape(start[index + 1], start[index + 2])) { plainEscapes = false }
                     case 0x26, 0x23:   // `&` ends a pair, `#` the query
                         Self.pair(pairStart..<index, equals: equals, firstPercent: firstPercent, lastPercent: lastPercent,
                                   plainEscapes: plainEscapes, segment)
@@ -114,20 +114,13 @@ struct URLBytes {
                         escapesPlain: plainEscapes))
     }
 
-    /// Whether `%` followed by `high` and `low` is an escape of an ASCII byte (`%00`–`%7F`).
-    @inline(__always)
-    private static func isASCIIEscape(_ high: UInt8, _ low: UInt8) -> Bool {
-        let letter = (low | 0x20) &- 0x61
-        return high &- 0x30 < 8 && (low &- 0x30 < 10 || letter < 6)
-    }
-
     private typealias Bytes16 = SIMD16<UInt8>
 
-    /// Whether the `colon` bytes before the scheme's `:` are a scheme (``QueryURL/isScheme(_:)``):
+    /// Whether the `colon` bytes before the scheme's `:` are a scheme (``isScheme(_:)``):
     /// sixteen at a time when the URL holds sixteen bytes and the scheme fits in them.
     @inline(__always)
     private static func isScheme(_ start: UnsafePointer<UInt8>, colon: Int, count: Int) -> Bool {
-        guard colon <= 16 && count >= 16 else { return QueryURL.isScheme(UnsafeBufferPointer(start: start, count: colon)) }
+        guard colon <= 16 && count >= 16 else { return isScheme(UnsafeBufferPointer(start: start, count: colon)) }
         let word = UnsafeRawPointer(start).loadUnaligned(as: Bytes16.self)
         let lower: Bytes16 = word | Bytes16(repeating: 0x20)
         let letter: Bytes16 = lower &- Bytes16(repeating: 0x61), digit: Bytes16 = word &- Bytes16(repeating: 0x30)
@@ -138,6 +131,18 @@ struct URLBytes {
         allowed = allowed .| (word .== Bytes16(repeating: 0x2E))
         let first = start[0] | 0x20
         return first >= 0x61 && first <= 0x7A && ~bits(allowed) & (1 << colon &- 1) == 0
+    }
+
+    /// RFC 3986: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, a byte at a time.
+    private static func isScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A else { return false }
+        // One bit per ASCII byte a scheme may hold: `+ - .` and digits below 64, letters above.
+        let low: UInt64 = 1 << 0x2B | 1 << 0x2D | 1 << 0x2E | 0x3FF << 0x30
+        let high: UInt64 = 0x3FF_FFFF << 1 | 0x3FF_FFFF << 33
+        for byte in bytes {
+            guard byte < 0x80, (byte < 0x40 ? low : high) >> (byte & 0x3F) & 1 != 0 else { return false }
+        }
+        return true
     }
 
     /// One bit per byte of the sixteen from `chunk` (fewer at the end of the URL, the
