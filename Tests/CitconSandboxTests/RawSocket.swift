@@ -69,6 +69,31 @@ final class RawSocket: @unchecked Sendable {
         return (data, false)
     }
 
+    /// Reads one whole HTTP request (its head, then as many body bytes as its
+    /// `Content-Length` says), or what arrived before the peer closed, `limit` bytes
+    /// arrived, or `timeout` passed without a byte. A receiver that answered after a fixed
+    /// short wait could answer before a loaded machine had sent the request, which an HTTP
+    /// client rightly reports as an unsolicited response rather than what the test meant.
+    func receiveRequest(timeout: Duration, limit: Int = 64 * 1024) -> Data {
+        setTimeout(SO_RCVTIMEO, timeout)
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let separator = Data("\r\n\r\n".utf8)
+        while data.count < limit {
+            if let end = data.range(of: separator) {
+                let head = String(decoding: data[..<end.lowerBound], as: UTF8.self).lowercased()
+                let length = head.split(separator: "\r\n")
+                    .first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                if data.count - end.upperBound >= length { return data }
+            }
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { return data }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        return data
+    }
+
     private func setTimeout(_ option: Int32, _ duration: Duration) {
         var value = timeval(tv_sec: Int(duration.components.seconds),
                             tv_usec: .init(duration.components.attoseconds / 1_000_000_000_000))
@@ -79,7 +104,7 @@ final class RawSocket: @unchecked Sendable {
 }
 
 /// A one-thread TCP server on a free loopback port that answers every connection with
-/// `answer` (after reading what arrives first), for receivers no library would write.
+/// `answer` (after reading the request), for receivers no library would write.
 final class RawServer: @unchecked Sendable {
     let port: Int
     private let listener: Int32
@@ -112,7 +137,7 @@ final class RawServer: @unchecked Sendable {
                 if client < 0 { return }
                 let connection = RawSocket(descriptor: client)
                 Thread.detachNewThread {
-                    _ = connection.receive(timeout: .milliseconds(200), limit: 4096)
+                    _ = connection.receiveRequest(timeout: .seconds(10))
                     answer(connection)
                 }
             }
