@@ -49,6 +49,49 @@ struct ByteReaderTests {
         }
     }
 
+    @Test("percent-decoding agrees with a byte-by-byte reading at every length and position, in a string and in place")
+    func decodingAgreesWithReference() {
+        /// The rule read one byte at a time: `nil` for a malformed escape or bytes that are not UTF-8.
+        func reference(_ bytes: [UInt8]) -> String? {
+            var out: [UInt8] = [], index = 0
+            func hex(_ byte: UInt8) -> UInt8? {
+                switch byte {
+                case 0x30...0x39: return byte - 0x30
+                case 0x41...0x46, 0x61...0x66: return (byte | 0x20) - 0x61 + 10
+                default: return nil
+                }
+            }
+            while index < bytes.count {
+                if bytes[index] != 0x25 { out.append(bytes[index]); index += 1; continue }
+                guard index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) else { return nil }
+                out.append(high << 4 | low)
+                index += 3
+            }
+            return String(validating: out, as: UTF8.self)
+        }
+        // Each piece at every position of runs up to 26 bytes, after and before plain bytes.
+        let pieces: [[UInt8]] = [Array("%20".utf8), Array("%2".utf8), Array("%".utf8), Array("%C3%A9".utf8),
+                                 Array("%FF".utf8), Array("%zz".utf8), Array("é".utf8), [0x25, 0x25]]
+        for length in 0...26 {
+            for position in 0...length {
+                for piece in pieces {
+                    var bytes = [UInt8](repeating: 0x61, count: length)
+                    bytes.insert(contentsOf: piece, at: position)
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    let got = try? PercentEncoding.decode(text, field: "x")
+                    #expect(got == reference(Array(text.utf8)), "\(text)")
+                    // The in-place reading used by the parsers gives the same bytes.
+                    if let want = got {
+                        let inPlace = try? Array(text.utf8).withUnsafeBufferPointer { buffer throws(ChargeKitError) in
+                            try PercentEncoding.withDecodedChecked(buffer) { String(decoding: $0, as: UTF8.self) }
+                        }
+                        #expect(inPlace == want, "\(text)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("a name sent twice is refused however it is spelled")
     func duplicatesAcrossSpellings() {
         #expect(throws: ChargeKitError.duplicateField("smp-status")) {

@@ -64,11 +64,14 @@ extension Zettle {
 
         mutating func read(_ fields: inout FieldReader) throws(ChargeKitError) {
             /// The rule of every payment info field: non-empty printable ASCII, at most `limit` bytes.
+            @inline(__always)
             func checkField(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString, limit: Int) throws(ChargeKitError) {
                 try FieldRules.nonEmpty(bytes, field: name.description)
                 try FieldRules.printableASCII(bytes, field: name.description, limit: limit)
             }
-            /// A text field that passes the rule and then `check`.
+            /// A text field that passes the rule and then `check` (inlined, so that each
+            /// literal name's fingerprint is worked out by the compiler).
+            @inline(__always)
             func text(
                 _ name: StaticString, limit: Int = 128,
                 check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void = { _ in }
