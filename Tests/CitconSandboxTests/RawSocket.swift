@@ -54,13 +54,14 @@ final class RawSocket: @unchecked Sendable {
         }
     }
 
-    /// Reads until the peer closes, `limit` bytes arrived, or `timeout` passes without a byte.
-    /// `closed` says whether the peer closed the connection.
-    func receive(timeout: Duration, limit: Int = 1 << 20) -> (data: Data, closed: Bool) {
+    /// Reads until the peer closes, `limit` bytes arrived, what arrived is `complete`,
+    /// or `timeout` passes without a byte. `closed` says whether the peer closed the connection.
+    func receive(timeout: Duration, limit: Int = 1 << 20,
+                 until complete: (Data) -> Bool = { _ in false }) -> (data: Data, closed: Bool) {
         setTimeout(SO_RCVTIMEO, timeout)
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while data.count < limit {
+        while data.count < limit && !complete(data) {
             let count = recv(descriptor, &buffer, buffer.count, 0)
             if count == 0 { return (data, true) }
             if count < 0 { return (data, errno == ECONNRESET) }
@@ -69,29 +70,15 @@ final class RawSocket: @unchecked Sendable {
         return (data, false)
     }
 
-    /// Reads one whole HTTP request (its head, then as many body bytes as its
-    /// `Content-Length` says), or what arrived before the peer closed, `limit` bytes
-    /// arrived, or `timeout` passed without a byte. A receiver that answered after a fixed
-    /// short wait could answer before a loaded machine had sent the request, which an HTTP
-    /// client rightly reports as an unsolicited response rather than what the test meant.
-    func receiveRequest(timeout: Duration, limit: Int = 64 * 1024) -> Data {
-        setTimeout(SO_RCVTIMEO, timeout)
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let separator = Data("\r\n\r\n".utf8)
-        while data.count < limit {
-            if let end = data.range(of: separator) {
-                let head = String(decoding: data[..<end.lowerBound], as: UTF8.self).lowercased()
-                let length = head.split(separator: "\r\n")
-                    .first { $0.hasPrefix("content-length:") }
-                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
-                if data.count - end.upperBound >= length { return data }
-            }
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count <= 0 { return data }
-            data.append(contentsOf: buffer[0..<count])
-        }
-        return data
+    /// Whether `data` holds one whole HTTP request: its head, then as many body bytes as
+    /// its `Content-Length` says.
+    static func isWholeRequest(_ data: Data) -> Bool {
+        guard let end = data.range(of: Data("\r\n\r\n".utf8)) else { return false }
+        let head = String(decoding: data[..<end.lowerBound], as: UTF8.self).lowercased()
+        let length = head.split(separator: "\r\n")
+            .first { $0.hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+        return data.count - end.upperBound >= length
     }
 
     private func setTimeout(_ option: Int32, _ duration: Duration) {
@@ -137,7 +124,10 @@ final class RawServer: @unchecked Sendable {
                 if client < 0 { return }
                 let connection = RawSocket(descriptor: client)
                 Thread.detachNewThread {
-                    _ = connection.receiveRequest(timeout: .seconds(10))
+                    // The whole request first: a receiver that answered after a fixed short
+                    // wait could answer before a loaded machine had sent it, which an HTTP
+                    // client rightly reports as an unsolicited response.
+                    _ = connection.receive(timeout: .seconds(10), limit: 64 * 1024, until: RawSocket.isWholeRequest)
                     answer(connection)
                 }
             }
