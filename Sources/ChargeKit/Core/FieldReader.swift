@@ -19,6 +19,11 @@ struct FieldReader {
         var taken = false
         /// The name's length and end bytes, so that most unequal names differ here.
         var fingerprint: UInt64
+
+        /// Whether the duplicate check looks at this field: every field, or only those
+        /// not taken (`untakenOnly`).
+        @inline(__always)
+        func isChecked(untakenOnly: Bool) -> Bool { !(untakenOnly && taken) }
     }
 
     /// The URL, whose string the values taken as ``CallbackText`` point into.
@@ -315,15 +320,15 @@ struct FieldReader {
         let fields = fields
         // Callbacks carry a dozen fields: comparing fingerprints pairwise beats hashing.
         if count <= 32 {
-            for index in 0..<count where !(untakenOnly && fields[index].taken) {
+            for index in 0..<count where fields[index].isChecked(untakenOnly: untakenOnly) {
                 for earlier in 0..<index where fields[earlier].fingerprint == fields[index].fingerprint
-                    && !(untakenOnly && fields[earlier].taken) && sameName(earlier, index) {
+                    && fields[earlier].isChecked(untakenOnly: untakenOnly) && sameName(earlier, index) {
                     throw .duplicateField(name(index))
                 }
             }
         } else {
             var seen = Set<String>(minimumCapacity: count)
-            for index in 0..<count where !(untakenOnly && fields[index].taken) && !seen.insert(name(index)).inserted {
+            for index in 0..<count where fields[index].isChecked(untakenOnly: untakenOnly) && !seen.insert(name(index)).inserted {
                 throw .duplicateField(name(index))
             }
         }
