@@ -164,20 +164,26 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
             try await connection.query("INSERT INTO \(unescaped: refs)(reference, transaction_id) VALUES (\(reference), \(id))",
                                        logger: PostgresSupport.silent)
         } catch where PostgresSupport.isUniqueViolation(error) {
-            throw APIError(.duplicateReference, "reference: '\(reference)' was used before (duplicate request)")
+            throw APIError.duplicateReference(reference)
         }
     }
 
+
+    /// One statement, so one round trip and its own commit: it claims the reference
+    /// and inserts the charge only when the claim succeeded. No row back means the
+    /// reference was taken, and nothing was written.
     public func insertCharge(_ charge: ChargeRecord) async throws {
         let doc = try Self.encode(charge)
-        let charges = charges
-        try await transaction { connection in
-            try await self.claim(charge.reference, for: charge.id, on: connection)
-            try await connection.query("""
-                INSERT INTO \(unescaped: charges)(id, charge_token, status, expires_at, doc)
-                VALUES (\(charge.id), \(charge.chargeToken), \(charge.status.rawValue), \(charge.expiresAt), \(doc))
-                """, logger: PostgresSupport.silent)
-        }
+        var inserted = false
+        for try await _ in try await client.query("""
+            WITH claimed AS (
+                INSERT INTO \(unescaped: refs)(reference, transaction_id) VALUES (\(charge.reference), \(charge.id))
+                ON CONFLICT (reference) DO NOTHING RETURNING transaction_id)
+            INSERT INTO \(unescaped: charges)(id, charge_token, status, expires_at, doc)
+            SELECT transaction_id, \(charge.chargeToken), \(charge.status.rawValue), \(charge.expiresAt), \(doc) FROM claimed
+            RETURNING 1
+            """, logger: PostgresSupport.silent) { inserted = true }
+        guard inserted else { throw APIError.duplicateReference(charge.reference) }
     }
 
     private func charge(where column: String, is value: String) async throws -> ChargeRecord? {

@@ -33,4 +33,9 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(code.rawValue): \(message)" }
+
+    /// `4100`: `reference` was used before (every store refuses a taken reference with this).
+    public static func duplicateReference(_ reference: String) -> APIError {
+        APIError(.duplicateReference, "reference: '\(reference)' was used before (duplicate request)")
+    }
 }

@@ -51,7 +51,7 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
 
     private func claim(_ reference: String, for id: String) throws {
         guard references[reference] == nil else {
-            throw APIError(.duplicateReference, "reference: '\(reference)' was used before (duplicate request)")
+            throw APIError.duplicateReference(reference)
         }
         references[reference] = id
     }
@@ -71,7 +71,7 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
                     throw APIError(.duplicateReference, "reference: must differ from the charge's own reference")
                 }
                 guard references[reference] == nil else {
-                    throw APIError(.duplicateReference, "reference: '\(reference)' was used before (duplicate request)")
+                    throw APIError.duplicateReference(reference)
                 }
             }
             let (value, changed) = try charge.apply(now: now, body)  // throwing here changes nothing: the claim comes after
