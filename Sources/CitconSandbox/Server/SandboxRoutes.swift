@@ -92,7 +92,7 @@ struct SandboxRoutes: Sendable {
     // MARK: JSON
 
     static func envelope<Payload: Codable & Sendable>(_ envelope: UPIWire.Envelope<Payload>, status: Int) -> Response {
-        let data = (try? UPIWire.encoder().encode(envelope)) ?? Data(#"{"status":"fail"}"#.utf8)
+        let data = envelope.wireJSON?.data ?? (try? UPIWire.encoder().encode(envelope)) ?? Data(#"{"status":"fail"}"#.utf8)
         return Response(status: .init(code: status), headers: [.contentType: "application/json; charset=utf-8"],
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
