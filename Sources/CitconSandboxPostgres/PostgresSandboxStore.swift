@@ -151,8 +151,8 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
 
     // MARK: Charges
 
-    private static func encode(_ charge: ChargeRecord) throws -> String {
-        String(decoding: try JSONEncoder().encode(charge), as: UTF8.self)
+    private static func encode(_ charge: ChargeRecord) -> String {
+        String(decoding: charge.document, as: UTF8.self)
     }
 
     private static func decode(_ doc: String) throws -> ChargeRecord {
@@ -173,7 +173,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     /// and inserts the charge only when the claim succeeded. No row back means the
     /// reference was taken, and nothing was written.
     public func insertCharge(_ charge: ChargeRecord) async throws {
-        let doc = try Self.encode(charge)
+        let doc = Self.encode(charge)
         var inserted = false
         for try await _ in try await client.query("""
             WITH claimed AS (
@@ -217,7 +217,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
             let (value, changed) = try charge.apply(now: now, body)
             try await connection.query("""
                 UPDATE \(unescaped: charges) SET status = \(charge.status.rawValue), expires_at = \(charge.expiresAt),
-                    doc = \(try Self.encode(charge)) WHERE id = \(id)
+                    doc = \(Self.encode(charge)) WHERE id = \(id)
                 """, logger: PostgresSupport.silent)
             if changed, !charge.urls.ipn.isEmpty {
                 try await connection.query("""

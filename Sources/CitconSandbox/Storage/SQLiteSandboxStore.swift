@@ -295,7 +295,6 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
 
 
     private static let decoder = JSONDecoder()
-    private static let encoder = JSONEncoder()
 
     private static func decodeCharge(_ row: [SQLValue]) throws -> ChargeRecord? {
         guard let data = row.first?.data else { return nil }
@@ -358,7 +357,7 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
     }
 
     public func insertCharge(_ charge: ChargeRecord) async throws {
-        let document = try Self.encoder.encode(charge)
+        let document = charge.document
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
             enqueue(WriteJob(work: .charge(charge, document: document), finish: { error in
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }
@@ -401,7 +400,7 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
             let (value, changed) = try charge.apply(now: now, body)
             try await db.query("UPDATE charges SET status = ?, expires_at = ?, doc = ? WHERE id = ?",
                          [.text(charge.status.rawValue), .int(charge.expiresAt),
-                          .bytes(try Self.encoder.encode(charge)), .text(id)])
+                          .bytes(charge.document), .text(id)])
             if changed, !charge.urls.ipn.isEmpty {
                 try await db.query("""
                     INSERT INTO outbox(transaction_id, status, url, payload, next_attempt_at, state, created_at)
