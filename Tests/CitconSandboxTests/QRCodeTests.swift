@@ -59,5 +59,15 @@ struct IdentifierTests {
         #expect(Set(ids).count == ids.count)
         #expect(Set(ids.map { $0.prefix(1) }).count == 9, "every leading digit 1-9 occurs")
         #expect(randomDigits(1).count == 1)
+        // Every digit about equally often (36 000 digits after the first: 3 600 each,
+        // give or take 60; the first: 222 each, give or take 15), far from either bound.
+        var counts = [Int](repeating: 0, count: 10), firsts = [Int](repeating: 0, count: 10)
+        for id in ids {
+            for (index, byte) in id.utf8.enumerated() {
+                if index == 0 { firsts[Int(byte - 0x30)] += 1 } else { counts[Int(byte - 0x30)] += 1 }
+            }
+        }
+        #expect(counts.allSatisfy { (3200...4000).contains($0) }, "\(counts)")
+        #expect(firsts[0] == 0 && firsts.dropFirst().allSatisfy { (122...322).contains($0) }, "\(firsts)")
     }
 }
