@@ -39,6 +39,7 @@ public struct SandboxAPI: Sendable {
     /// Decodes a JSON body; a decoding failure names the field and why.
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(APIError) -> T {
         guard !data.isEmpty else { throw APIError(.malformedJSON, "body: a JSON object is required") }
+        if let value = WireJSONDecoder.decode(type, from: data) { return value }
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
