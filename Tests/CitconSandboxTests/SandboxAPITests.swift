@@ -387,7 +387,7 @@ struct SandboxAPITests {
             #expect(second.merchantKey == key)
             #expect(try await second.inquire(server, id).data?["reference"] as? String == "survivor")
             #expect(try await second.http.call("GET", "/v1/health").status == 200)
-            #expect(second.sandbox.info.schemaVersion == 4, "v4: the IPN attempt log")
+            #expect(second.sandbox.info.schemaVersion == 5, "v5: new charges in one statement")
         }
     }
 }
