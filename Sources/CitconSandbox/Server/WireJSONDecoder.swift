@@ -108,13 +108,18 @@ enum WireJSONDecoder {
             while true {
                 guard elements.count < Self.maximumCount, let element = value(depth: depth + 1) else { return nil }
                 elements.append(element)
-                skipSpace()
-                guard index < bytes.count else { return nil }
-                let byte = bytes[index]
-                index += 1
-                if byte == UInt8(ascii: "]") { return .array(elements) }
-                guard byte == UInt8(ascii: ",") else { return nil }
+                guard let closed = next(closing: UInt8(ascii: "]")) else { return nil }
+                if closed { return .array(elements) }
             }
+        }
+
+        /// After a member or an element: `true` at `closing`, `false` at a comma, `nil` otherwise.
+        mutating func next(closing: UInt8) -> Bool? {
+            skipSpace()
+            guard index < bytes.count else { return nil }
+            let byte = bytes[index]
+            index += 1
+            return byte == closing ? true : byte == UInt8(ascii: ",") ? false : nil
         }
 
         mutating func object(depth: Int) -> Node? {
@@ -134,12 +139,8 @@ enum WireJSONDecoder {
                 index += 1
                 guard let member = value(depth: depth + 1) else { return nil }
                 members.append((name, member))
-                skipSpace()
-                guard index < bytes.count else { return nil }
-                let byte = bytes[index]
-                index += 1
-                if byte == UInt8(ascii: "}") { return .object(members) }
-                guard byte == UInt8(ascii: ",") else { return nil }
+                guard let closed = next(closing: UInt8(ascii: "}")) else { return nil }
+                if closed { return .object(members) }
             }
         }
 
