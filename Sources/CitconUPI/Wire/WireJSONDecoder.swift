@@ -15,10 +15,12 @@ import Foundation
 /// `Decimal`, `Date`, `Data`, `URL`, super decoders) marks the whole decode *unsure*,
 /// and an unsure decode gives `nil` even if the type caught the refusal. So a value
 /// comes back only when every step was one `JSONDecoder` takes the same way.
-/// `WireJSONDecoderTests` compares the two on the seeds' bodies and on random ones.
-enum WireJSONDecoder {
+/// `WireJSONDecoderTests` compares the two on the seeds' bodies and on random ones, and
+/// the `FuzzUPIJSON` harness on whatever libFuzzer makes. The sandbox reads every
+/// request body with it (package access: not part of the SDK's public API).
+package enum WireJSONDecoder {
     /// `type` decoded from `data`, or `nil` when `JSONDecoder` must decide.
-    static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
+    package static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
         let parsed: Node? = data.withUnsafeBytes { raw in
             var parser = Parser(bytes: raw.bindMemory(to: UInt8.self))
             return parser.document()
