@@ -63,6 +63,9 @@ struct WireJSONDecoderTests {
         let answer = #"{"object":"charge","id":"1","charge_token":"t","status":"initiated","reference":"r","amount":1,"currency":"USD","exchange":{"amount":700,"currency":"CNY","rate":7.1}}"#
         #expect(WireJSONDecoder.decode(UPIWire.ChargeCreated.self, from: Data(answer.utf8)) == nil)
         #expect((try? JSONDecoder().decode(UPIWire.ChargeCreated.self, from: Data(answer.utf8)))?.exchange?.amount == 700)
+        // The types JSONDecoder reads its own way are left to it at the top level too.
+        #expect(WireJSONDecoder.decode(Decimal.self, from: Data("7".utf8)) == nil)
+        #expect(WireJSONDecoder.decode(Int.self, from: Data("7".utf8)) == 7)
     }
 
     /// A random JSON value of any kind, sometimes one a request field expects.

@@ -206,7 +206,7 @@ public struct ChargeRecord: Sendable, Equatable, Codable {
 
 extension ChargeRecord {
     /// The record as stored (SQLite's and PostgreSQL's `doc`): the JSON that its
-    /// `Codable` conformance reads, written with ``WireJSON`` (keys sorted; absent
+    /// `Codable` conformance reads, written directly (keys sorted; absent
     /// optionals left out, as `encodeIfPresent` leaves them) rather than `JSONEncoder`,
     /// which cost a create some 20 µs. `WireJSONTests` holds it to what `JSONEncoder`
     /// writes, member for member, and to decoding back to the same record.

@@ -27,7 +27,7 @@ package enum WireJSONDecoder {
         }
         guard let parsed else { return nil }
         let state = DecodeState()
-        guard let value = try? T(from: TreeDecoder(node: parsed, state: state, codingPath: [])), !state.unsure else {
+        guard let value: T = try? decode(parsed, state, []), !state.unsure else {
             return nil
         }
         return value
