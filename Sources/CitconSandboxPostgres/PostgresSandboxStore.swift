@@ -171,8 +171,17 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
 
     /// One statement, so one round trip and its own commit: it claims the reference
     /// and inserts the charge only when the claim succeeded. No row back means the
-    /// reference was taken, and nothing was written.
+    /// reference was taken, and nothing was written; a unique violation means the id
+    /// or the charge token is another charge's, and the statement wrote nothing either.
     public func insertCharge(_ charge: ChargeRecord) async throws {
+        do {
+            try await insertClaimingReference(charge)
+        } catch where PostgresSupport.isUniqueViolation(error) {
+            throw ChargeIdentifiersTaken(id: charge.id)
+        }
+    }
+
+    private func insertClaimingReference(_ charge: ChargeRecord) async throws {
         let doc = Self.encode(charge)
         var inserted = false
         for try await _ in try await client.query("""

@@ -27,6 +27,8 @@ public enum SandboxStoreConformance {
         check("a reference is claimed once, by charges and operations alike", referencesOnce),
         check("racing writers claim a reference exactly once", racingReferences),
         check("many charges written at once are each kept whole, duplicates refused", concurrentCharges),
+        check("a charge whose id or charge token is taken is refused whole; its reference stays free", takenIdentifiers),
+        check("charges written at once with taken ids are refused alone; their references stay free", concurrentTakenIdentifiers),
         check("an update that throws changes nothing", failedUpdate),
         check("a status change with an IPN URL writes one outbox entry; no change, none", outboxPerChange),
         check("due IPNs: the oldest pending one per transaction, when due", dueInOrder),
@@ -154,6 +156,85 @@ public enum SandboxStoreConformance {
             try expect(try await store.charge(chargeToken: "ct-5\(index)") == found, "charge 5\(index) not found by its token")
         }
         try expect(kept == 64, "\(kept) charges found by id, expected 64")
+    }
+
+    /// Runs `body`, which must fail with ``ChargeIdentifiersTaken`` naming `id`.
+    static func expectIdentifiersTaken(_ id: String, _ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let error as ChargeIdentifiersTaken {
+            try expect(error.id == id, "refused the charge '\(error.id)', expected '\(id)'")
+            return
+        }
+        throw SandboxStoreConformanceFailure("succeeded; expected the charge \(id) to be refused (identifiers taken)")
+    }
+
+    static func takenIdentifiers(_ store: any SandboxStore) async throws {
+        let first = charge("7001", reference: "first")
+        try await store.insertCharge(first)
+        // The same id, a new reference and token.
+        var sameID = charge("7001", reference: "second")
+        sameID.chargeToken = "ct-other"
+        try await expectIdentifiersTaken("7001") { try await store.insertCharge(sameID) }
+        // A new id with the first charge's token.
+        var sameToken = charge("7002", reference: "second")
+        sameToken.chargeToken = first.chargeToken
+        try await expectIdentifiersTaken("7002") { try await store.insertCharge(sameToken) }
+        // Nothing of either was written: the first is whole, the reference free.
+        try expect(try await store.charge(id: "7001") == first, "the first charge changed")
+        try expect(try await store.charge(id: "7002") == nil, "a refused charge was stored")
+        try expect(try await store.charge(chargeToken: "ct-other") == nil, "a refused charge's token was stored")
+        try await store.insertCharge(charge("7003", reference: "second"))
+        let count = try await store.chargeCount()
+        try expect(count == 2, "\(count) charges kept, expected 2")
+        // A taken reference is still told as such when the id is free.
+        try await expectAPIError(.duplicateReference) { try await store.insertCharge(charge("7004", reference: "first")) }
+    }
+
+    static func concurrentTakenIdentifiers(_ store: any SandboxStore) async throws {
+        for index in 0..<16 { try await store.insertCharge(charge("80\(index)", reference: "held-\(index)")) }
+        // 48 writers at once: 16 with an id stored before, 16 that share an id among
+        // themselves in pairs (one of each pair wins), 16 whose reference is taken.
+        enum Outcome { case stored, identifiersTaken, referenceTaken }
+        let outcomes = try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
+            for index in 0..<48 {
+                group.addTask {
+                    let record: ChargeRecord
+                    switch index / 16 {
+                    case 0: record = charge("80\(index)", reference: "fresh-\(index)")
+                    case 1:
+                        var shared = charge("81\(index / 2)", reference: "fresh-\(index)")
+                        shared.chargeToken = "ct-81-\(index)"
+                        record = shared
+                    default: record = charge("82\(index)", reference: "held-\(index % 16)")
+                    }
+                    do {
+                        try await store.insertCharge(record)
+                        return (index, .stored)
+                    } catch is ChargeIdentifiersTaken {
+                        return (index, .identifiersTaken)
+                    } catch let error as APIError where error.code == .duplicateReference {
+                        return (index, .referenceTaken)
+                    }
+                }
+            }
+            return try await group.reduce(into: [Int: Outcome]()) { $0[$1.0] = $1.1 }
+        }
+        try expect((0..<16).allSatisfy { outcomes[$0] == .identifiersTaken }, "a charge with a stored id was not refused")
+        for pair in stride(from: 16, to: 32, by: 2) {
+            let both = [outcomes[pair], outcomes[pair + 1]]
+            try expect(both.contains(.stored) && both.contains(.identifiersTaken),
+                       "two charges with one id: \(both), expected one stored and one refused")
+        }
+        try expect((32..<48).allSatisfy { outcomes[$0] == .referenceTaken }, "a charge with a taken reference was not refused")
+        let count = try await store.chargeCount()
+        try expect(count == 24, "\(count) charges kept, expected 24")
+        // The references of refused charges are free.
+        for index in 0..<32 where outcomes[index] == .identifiersTaken {
+            try await store.insertCharge(charge("83\(index)", reference: "fresh-\(index)"))
+        }
+        let after = try await store.chargeCount()
+        try expect(after == 48, "\(after) charges kept, expected 48")
     }
 
     struct Refusal: Error {}

@@ -113,7 +113,7 @@ struct WireJSONTests {
                                           currency: random.optional { $0.text() }, status: next,
                                           timeCreated: random.optional { $0.time() }, reason: random.optional { $0.text() })
             let time = random.time()
-            record.apply(now: time) { charge in
+            _ = record.apply(now: time) { charge in
                 charge.status = next
                 if random.chance() { charge.captures.append(operation) } else { charge.refunds.append(operation) }
             }

@@ -9,12 +9,16 @@ public struct SandboxAPI: Sendable {
     let store: any SandboxStore
     let configuration: SandboxConfiguration
     let baseURL: @Sendable () -> String
+    /// New charges' ids and charge tokens.
+    let identifiers: ChargeIdentifiers
     private let tokens = TokenCache()
 
-    init(store: any SandboxStore, configuration: SandboxConfiguration, baseURL: @escaping @Sendable () -> String) {
+    init(store: any SandboxStore, configuration: SandboxConfiguration, baseURL: @escaping @Sendable () -> String,
+         identifiers: ChargeIdentifiers = ChargeIdentifiers()) {
         self.store = store
         self.configuration = configuration
         self.baseURL = baseURL
+        self.identifiers = identifiers
     }
 
     /// Tokens never change once issued, so a token read once is kept in memory
@@ -225,13 +229,14 @@ public struct SandboxAPI: Sendable {
         // the method settles at once (alipay), false where it captures later (paypal).
         let autoCapture = request.autoCaptureSent ? request.transaction.autoCapture : (chosen.map { !$0.supportsCapture } ?? false)
         let created = now
-        let charge = ChargeRecord(
-            id: randomDigits(19), chargeToken: randomHex(bytes: 16), reference: request.transaction.reference,
+        let (id, chargeToken) = identifiers.next(now: created)
+        var charge = ChargeRecord(
+            id: id, chargeToken: chargeToken, reference: request.transaction.reference,
             amount: request.transaction.amount, currency: request.transaction.currency,
             country: request.transaction.country, autoCapture: autoCapture,
             note: request.transaction.note, method: methodName, status: .initiated, urls: urls, returnURL: nil,
             timeCreated: created, expiresAt: created + configuration.chargeLifetime.milliseconds)
-        try await store.insertCharge(charge)
+        try await insert(&charge)
         let clients = request.payment?.client.isEmpty == false ? request.payment?.client ?? [] : ["desktop", "mobile_browser", "mobile_native"]
         let wallet = baseURL() + "/sandbox/wallet/" + charge.id
         // A desktop pays by scanning the QR page; a phone is redirected to the wallet.
@@ -245,6 +250,21 @@ public struct SandboxAPI: Sendable {
                                      expiry: charge.expiresAt, timeCreated: wholeSeconds(charge.timeCreated), autoCapture: charge.autoCapture,
                                      country: charge.country, payment: UPIWire.CreatedPayment(method: methodName, client: entries))
     }
+
+    /// Stores a new charge; when another charge has its id or charge token (another
+    /// sandbox process on the same database drew them), draws new ones and tries again.
+    private func insert(_ charge: inout ChargeRecord) async throws {
+        for attempt in 1... {
+            do {
+                return try await store.insertCharge(charge)
+            } catch is ChargeIdentifiersTaken where attempt < Self.identifierAttempts {
+                (charge.id, charge.chargeToken) = identifiers.next(now: charge.timeCreated)
+            }
+        }
+    }
+
+    /// How many times a new charge is given identifiers before its creation fails.
+    static let identifierAttempts = 8
 
     private enum Step: Sendable { case done, expired }
 

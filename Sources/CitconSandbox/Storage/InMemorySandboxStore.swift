@@ -42,6 +42,11 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
 
     public func insertCharge(_ charge: ChargeRecord) async throws {
         try lock.withLock {
+            // A taken reference is told first, as the SQL stores tell it.
+            guard references[charge.reference] == nil else { throw APIError.duplicateReference(charge.reference) }
+            guard charges[charge.id] == nil, chargeIDsByToken[charge.chargeToken] == nil else {
+                throw ChargeIdentifiersTaken(id: charge.id)
+            }
             try claim(charge.reference, for: charge.id)
             charges[charge.id] = charge
             chargeIDsByToken[charge.chargeToken] = charge.id

@@ -266,33 +266,64 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
             })
     }
 
-    /// Inserts new charges in two statements whatever their number: one claims their
-    /// references (`ON CONFLICT DO NOTHING RETURNING` tells which were free), one
-    /// inserts the charges whose reference was claimed. Returns the refusals, by
-    /// position: a reference used before, or twice in the batch (the first wins).
+    /// Inserts new charges whatever their number, in two statements (three when some
+    /// id is taken): one claims their references (`ON CONFLICT DO NOTHING RETURNING`
+    /// tells which were free), one inserts the charges whose reference was claimed
+    /// (`RETURNING` tells which ids and charge tokens were free), and the claims of
+    /// charges that were not inserted are given back. Returns the refusals, by
+    /// position: a reference used before, or twice in the batch (the first wins), and
+    /// an id or charge token that another charge has (``ChargeIdentifiersTaken``).
     private static func insertCharges(_ charges: [(ChargeRecord, Data)],
-                                      into db: SQLiteDatabase) async throws -> [(Int, APIError)] {
+                                      into db: SQLiteDatabase) async throws -> [(Int, any Error)] {
+        var refusals: [(Int, any Error)] = []
+        // Repeats within the batch are refused here, so that each reference, id and
+        // token below is the batch's only one.
+        var references = Set<String>(), identifiers = Set<String>()
+        var candidates: [(offset: Int, charge: ChargeRecord, document: Data)] = []
+        for (offset, (charge, document)) in charges.enumerated() {
+            if !references.insert(charge.reference).inserted {
+                refusals.append((offset, APIError.duplicateReference(charge.reference)))
+            } else if !identifiers.insert(charge.id).inserted || !identifiers.insert("token " + charge.chargeToken).inserted {
+                references.remove(charge.reference)
+                refusals.append((offset, ChargeIdentifiersTaken(id: charge.id)))
+            } else {
+                candidates.append((offset, charge, document))
+            }
+        }
+        guard !candidates.isEmpty else { return refusals }
         let claimed = try await db.query(
             "INSERT INTO refs(reference, transaction_id) VALUES "
-                + Array(repeating: "(?, ?)", count: charges.count).joined(separator: ", ")
-                + " ON CONFLICT(reference) DO NOTHING RETURNING transaction_id",
-            charges.flatMap { charge, _ in [SQLValue.text(charge.reference), .text(charge.id)] })
+                + Array(repeating: "(?, ?)", count: candidates.count).joined(separator: ", ")
+                + " ON CONFLICT(reference) DO NOTHING RETURNING reference",
+            candidates.flatMap { [SQLValue.text($0.charge.reference), .text($0.charge.id)] })
         let won = Set(claimed.compactMap { $0.first?.string })
-        let inserted = charges.filter { won.contains($0.0.id) }
-        if !inserted.isEmpty {
+        var claimants: [(offset: Int, charge: ChargeRecord, document: Data)] = []
+        for candidate in candidates {
+            if won.contains(candidate.charge.reference) {
+                claimants.append(candidate)
+            } else {
+                refusals.append((candidate.offset, APIError.duplicateReference(candidate.charge.reference)))
+            }
+        }
+        guard !claimants.isEmpty else { return refusals }
+        let stored = try await db.query(
+            "INSERT INTO charges(id, charge_token, status, expires_at, doc) VALUES "
+                + Array(repeating: "(?, ?, ?, ?, ?)", count: claimants.count).joined(separator: ", ")
+                + " ON CONFLICT DO NOTHING RETURNING id",
+            claimants.flatMap { claimant in
+                [SQLValue.text(claimant.charge.id), .text(claimant.charge.chargeToken), .text(claimant.charge.status.rawValue),
+                 .int(claimant.charge.expiresAt), .bytes(claimant.document)]
+            })
+        let inserted = Set(stored.compactMap { $0.first?.string })
+        let refused = claimants.filter { !inserted.contains($0.charge.id) }
+        if !refused.isEmpty {
             try await db.query(
-                "INSERT INTO charges(id, charge_token, status, expires_at, doc) VALUES "
-                    + Array(repeating: "(?, ?, ?, ?, ?)", count: inserted.count).joined(separator: ", "),
-                inserted.flatMap { charge, document in
-                    [SQLValue.text(charge.id), .text(charge.chargeToken), .text(charge.status.rawValue),
-                     .int(charge.expiresAt), .bytes(document)]
-                })
+                "DELETE FROM refs WHERE reference IN (" + Array(repeating: "?", count: refused.count).joined(separator: ", ") + ")",
+                refused.map { SQLValue.text($0.charge.reference) })
+            refusals += refused.map { ($0.offset, ChargeIdentifiersTaken(id: $0.charge.id)) }
         }
-        return charges.enumerated().compactMap { offset, element in
-            won.contains(element.0.id) ? nil : (offset, APIError.duplicateReference(element.0.reference))
-        }
+        return refusals
     }
-
 
     private static let decoder = JSONDecoder()
 

@@ -21,7 +21,9 @@ public protocol SandboxStore: Sendable {
     /// Finds a token.
     func token(_ value: String) async throws -> AccessTokenRecord?
     /// Stores a new charge and claims its reference.
-    /// - Throws: ``APIError`` `4100` when the reference was used before.
+    /// - Throws: ``APIError`` `4100` when the reference was used before;
+    ///   ``ChargeIdentifiersTaken`` when another charge has its id or charge token.
+    ///   Either way nothing is written (the reference stays free on the second).
     func insertCharge(_ charge: ChargeRecord) async throws
     /// Finds a charge by id.
     func charge(id: String) async throws -> ChargeRecord?
@@ -61,4 +63,18 @@ public protocol SandboxStore: Sendable {
     func chargeCount() async throws -> Int
     /// Finishes the queued work and closes the storage.
     func close()
+}
+
+/// A store's refusal of a new charge whose transaction id or charge token another
+/// charge already has. Nothing of the charge was written and its reference stays
+/// free; ``SandboxAPI`` draws new identifiers and stores the charge again. (Ids follow
+/// the clock, so two sandbox processes on one database can draw the same one.)
+public struct ChargeIdentifiersTaken: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The refused charge's transaction id.
+    public var id: String
+
+    /// Makes the refusal of the charge `id`.
+    public init(id: String) { self.id = id }
+
+    public var description: String { "transaction id '\(id)' or its charge token belongs to another charge" }
 }
