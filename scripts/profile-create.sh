@@ -79,7 +79,7 @@ stage "Foundation JSONEncoder.encode, all callers" '\] (specialized )?JSONEncode
 stage "Foundation JSONDecoder.decode, all callers" '\] (specialized )?JSONDecoder\.decode'
 stage "HTTP/1 parsing (NIOHTTP1 decoder)" 'HTTPDecoder|llhttp'
 stage "socket writes and reads (kernel)" 'sys_write|sys_writev|sys_read|sys_sendmsg|sys_recvfrom'
-stage "random ids and tokens" 'randomDigits|randomHex'
+stage "random ids and tokens" 'randomDigits|randomHex|ChargeIdentifiers\.next'
 
 echo "3. the disk: fsync and fdatasync during $seconds s of creates on disk"
 start "$work/d.sqlite" strace -f -c -w -e trace=fsync,fdatasync -o "$work/strace.txt"

@@ -74,7 +74,7 @@ struct ChargeIdentifiersTests {
     func drawsAgain() async throws {
         let (store, held) = try await Self.crowdedStore(taken: 2)
         let api = SandboxAPI(store: store, configuration: SandboxConfiguration(), baseURL: { "http://127.0.0.1:1" },
-                             identifiers: ChargeIdentifiers(random: { 0 }))
+                             identifiers: ChargeIdentifiers(random: { (0, 0) }))
         let created = try await api.createCharge(as: Self.server, body: Data(Harness.chargeBody(reference: "order-1").utf8))
         #expect(!held.contains(created.id), "the charge has an id no other charge has")
         #expect(created.id.hasSuffix("000002"), "the third id drawn (two were taken): \(created.id)")
@@ -86,7 +86,7 @@ struct ChargeIdentifiersTests {
     func givesUp() async throws {
         let (store, held) = try await Self.crowdedStore(taken: SandboxAPI.identifierAttempts)
         let api = SandboxAPI(store: store, configuration: SandboxConfiguration(), baseURL: { "http://127.0.0.1:1" },
-                             identifiers: ChargeIdentifiers(random: { 0 }))
+                             identifiers: ChargeIdentifiers(random: { (0, 0) }))
         await #expect(throws: ChargeIdentifiersTaken.self) {
             _ = try await api.createCharge(as: Self.server, body: Data(Harness.chargeBody(reference: "order-1").utf8))
         }
