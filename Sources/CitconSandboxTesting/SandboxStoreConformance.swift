@@ -55,15 +55,24 @@ public enum SandboxStoreConformance {
         if !condition { throw SandboxStoreConformanceFailure(message()) }
     }
 
-    /// Runs `body`, which must fail with the API error `code`.
-    static func expectAPIError(_ code: UPIWire.Code, _ body: () async throws -> Void) async throws {
+    /// Runs `body`, which must fail with an `E`; `problem` says what is wrong with it, if anything.
+    static func expectFailure<E: Error>(
+        _ type: E.Type, expected: String, problem: (E) -> String?, _ body: () async throws -> Void
+    ) async throws {
         do {
             try await body()
-        } catch let error as APIError {
-            try expect(error.code == code, "failed with \(error.code.rawValue), expected \(code.rawValue)")
+        } catch let error as E {
+            if let problem = problem(error) { throw SandboxStoreConformanceFailure(problem) }
             return
         }
-        throw SandboxStoreConformanceFailure("succeeded; expected the API error \(code.rawValue)")
+        throw SandboxStoreConformanceFailure("succeeded; expected \(expected)")
+    }
+
+    /// Runs `body`, which must fail with the API error `code`.
+    static func expectAPIError(_ code: UPIWire.Code, _ body: () async throws -> Void) async throws {
+        try await expectFailure(APIError.self, expected: "the API error \(code.rawValue)", problem: { error in
+            error.code == code ? nil : "failed with \(error.code.rawValue), expected \(code.rawValue)"
+        }, body)
     }
 
     static func migrateTwice(_ store: any SandboxStore) async throws {
@@ -160,13 +169,8 @@ public enum SandboxStoreConformance {
 
     /// Runs `body`, which must fail with ``ChargeIdentifiersTaken`` naming `id`.
     static func expectIdentifiersTaken(_ id: String, _ body: () async throws -> Void) async throws {
-        do {
-            try await body()
-        } catch let error as ChargeIdentifiersTaken {
-            try expect(error.id == id, "refused the charge '\(error.id)', expected '\(id)'")
-            return
-        }
-        throw SandboxStoreConformanceFailure("succeeded; expected the charge \(id) to be refused (identifiers taken)")
+        try await expectFailure(ChargeIdentifiersTaken.self, expected: "the charge \(id) to be refused (identifiers taken)",
+                                problem: { $0.id == id ? nil : "refused the charge '\($0.id)', expected '\(id)'" }, body)
     }
 
     static func takenIdentifiers(_ store: any SandboxStore) async throws {
