@@ -3,6 +3,7 @@ import ChargeKitPostgres
 import CitconSandbox
 import CitconUPI
 import Foundation
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// The sandbox's storage on PostgreSQL, for a sandbox that a team runs for all its CI
@@ -21,6 +22,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     private let prefix: String
     private let lockKey: Int64
     private let connectTimeout: Duration
+    private let waitingCharges = NIOLockedValueBox(ChargeQueue())
 
     /// Connects to `url` and returns the store (call ``migrate()`` next, as for SQLite).
     /// - Parameters:
@@ -169,20 +171,134 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     }
 
 
+    /// New charges are written together: those that arrive while a write is under
+    /// way wait for it, then go in one statement, so one round trip and one commit (and
+    /// WAL flush) for all of them (``writeWaitingCharges()``). The caller is answered
+    /// once that statement committed.
+    public func insertCharge(_ charge: ChargeRecord) async throws {
+        let doc = Self.encode(charge)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let job = NewCharge(charge: charge, doc: doc) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+            let start = waitingCharges.withLockedValue { queue -> Bool in
+                queue.jobs.append(job)
+                guard !queue.writing else { return false }
+                queue.writing = true
+                return true
+            }
+            if start { Task { await self.writeWaitingCharges() } }
+        }
+    }
+
+    /// A new charge waiting to be written, and how to answer its caller.
+    private struct NewCharge: Sendable {
+        let charge: ChargeRecord
+        let doc: String
+        let finish: @Sendable ((any Error)?) -> Void
+    }
+
+    /// The new charges waiting, and whether a writer runs.
+    private struct ChargeQueue: Sendable {
+        var jobs: [NewCharge] = []
+        var writing = false
+    }
+
+    /// The most new charges one statement carries.
+    static let maximumBatch = 128
+
+    /// Writes the waiting charges, a batch at a time, until none is left.
+    private func writeWaitingCharges() async {
+        while true {
+            let jobs = waitingCharges.withLockedValue { queue -> [NewCharge] in
+                let jobs = Array(queue.jobs.prefix(Self.maximumBatch))
+                queue.jobs.removeFirst(jobs.count)
+                if jobs.isEmpty { queue.writing = false }
+                return jobs
+            }
+            if jobs.isEmpty { return }
+            await write(jobs)
+        }
+    }
+
+    /// Writes `jobs` in one statement and answers each: stored, or its reference taken.
+    /// When some id or charge token is taken the statement writes nothing, and each
+    /// charge is then written on its own, which tells which it was.
+    private func write(_ jobs: [NewCharge]) async {
+        guard jobs.count > 1 else {
+            for job in jobs { job.finish(await result { try await self.insertAlone(job.charge, doc: job.doc) }) }
+            return
+        }
+        do {
+            let stored = try await insertTogether(jobs)
+            for job in jobs {
+                job.finish(stored.contains(job.charge.id) ? nil : APIError.duplicateReference(job.charge.reference))
+            }
+        } catch where PostgresSupport.isUniqueViolation(error) {
+            for job in jobs { job.finish(await result { try await self.insertAlone(job.charge, doc: job.doc) }) }
+        } catch {
+            for job in jobs { job.finish(error) }
+        }
+    }
+
+    private func result(_ body: () async throws -> Void) async -> (any Error)? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// One statement for many new charges: claims their references (a reference used
+    /// before, or twice in the batch, is not claimed a second time) and inserts the
+    /// charges whose claim succeeded. Returns the ids stored.
+    /// - Throws: a unique violation when an id or charge token is taken (nothing written).
+    private func insertTogether(_ jobs: [NewCharge]) async throws -> Set<String> {
+        var binds = PostgresBindings(capacity: jobs.count * 6)
+        var rows: [String] = []
+        rows.reserveCapacity(jobs.count)
+        for (index, job) in jobs.enumerated() {
+            let first = binds.count + 1
+            binds.append(job.charge.reference)
+            binds.append(job.charge.id)
+            binds.append(job.charge.chargeToken)
+            binds.append(job.charge.status.rawValue)
+            binds.append(job.charge.expiresAt)
+            binds.append(job.doc)
+            rows.append("($\(first)::text, $\(first + 1)::text, $\(first + 2)::text, $\(first + 3)::text, $\(first + 4)::bigint, "
+                        + "$\(first + 5)::text, \(index))")
+        }
+        let sql = """
+            WITH input(reference, id, charge_token, status, expires_at, doc, position) AS (VALUES \(rows.joined(separator: ", "))),
+            claimed AS (
+                INSERT INTO \(refs)(reference, transaction_id) SELECT reference, id FROM input ORDER BY position
+                ON CONFLICT (reference) DO NOTHING RETURNING reference, transaction_id)
+            INSERT INTO \(charges)(id, charge_token, status, expires_at, doc)
+            SELECT input.id, input.charge_token, input.status, input.expires_at, input.doc
+            FROM input JOIN claimed ON claimed.reference = input.reference AND claimed.transaction_id = input.id
+            ORDER BY input.position
+            RETURNING id
+            """
+        var stored = Set<String>()
+        for try await id in try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresSupport.silent)
+            .decode(String.self) { stored.insert(id) }
+        return stored
+    }
+
     /// One statement, so one round trip and its own commit: it claims the reference
     /// and inserts the charge only when the claim succeeded. No row back means the
     /// reference was taken, and nothing was written; a unique violation means the id
     /// or the charge token is another charge's, and the statement wrote nothing either.
-    public func insertCharge(_ charge: ChargeRecord) async throws {
+    private func insertAlone(_ charge: ChargeRecord, doc: String) async throws {
         do {
-            try await insertClaimingReference(charge)
+            try await insertClaimingReference(charge, doc: doc)
         } catch where PostgresSupport.isUniqueViolation(error) {
             throw ChargeIdentifiersTaken(id: charge.id)
         }
     }
 
-    private func insertClaimingReference(_ charge: ChargeRecord) async throws {
-        let doc = Self.encode(charge)
+    private func insertClaimingReference(_ charge: ChargeRecord, doc: String) async throws {
         var inserted = false
         for try await _ in try await client.query("""
             WITH claimed AS (
