@@ -66,7 +66,6 @@ let package = Package(
         .target(
             name: "CitconSandboxPostgres",
             dependencies: ["ChargeKit", "ChargeKitPostgres", "CitconUPI", "CitconSandbox",
-                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "PostgresNIO", package: "postgres-nio")]
         ),
         .target(

@@ -3,7 +3,6 @@ import ChargeKitPostgres
 import CitconSandbox
 import CitconUPI
 import Foundation
-import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// The sandbox's storage on PostgreSQL, for a sandbox that a team runs for all its CI
@@ -22,7 +21,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     private let prefix: String
     private let lockKey: Int64
     private let connectTimeout: Duration
-    private let waitingCharges = NIOLockedValueBox(ChargeQueue())
+    private let waitingCharges = CommitQueue<NewCharge>()
 
     /// Connects to `url` and returns the store (call ``migrate()`` next, as for SQLite).
     /// - Parameters:
@@ -181,13 +180,11 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
             let job = NewCharge(charge: charge, doc: doc) { error in
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }
             }
-            let start = waitingCharges.withLockedValue { queue -> Bool in
-                queue.jobs.append(job)
-                guard !queue.writing else { return false }
-                queue.writing = true
-                return true
+            switch waitingCharges.enqueue(job) {
+            case .closed: job.finish(PostgresStoreClosed())
+            case .drain: Task { await self.writeWaitingCharges() }
+            case .queued: break
             }
-            if start { Task { await self.writeWaitingCharges() } }
         }
     }
 
@@ -198,25 +195,18 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         let finish: @Sendable ((any Error)?) -> Void
     }
 
-    /// The new charges waiting, and whether a writer runs.
-    private struct ChargeQueue: Sendable {
-        var jobs: [NewCharge] = []
-        var writing = false
-    }
-
     /// The most new charges one statement carries.
     static let maximumBatch = 128
 
     /// Writes the waiting charges, a batch at a time, until none is left.
     private func writeWaitingCharges() async {
         while true {
-            let jobs = waitingCharges.withLockedValue { queue -> [NewCharge] in
-                let jobs = Array(queue.jobs.prefix(Self.maximumBatch))
-                queue.jobs.removeFirst(jobs.count)
-                if jobs.isEmpty { queue.writing = false }
-                return jobs
+            let (jobs, closeStorage) = waitingCharges.nextBatch(limit: Self.maximumBatch)
+            if jobs.isEmpty {
+                // close() came while this writer ran: the client stops now, after the last charge.
+                if closeStorage { runner.cancel() }
+                return
             }
-            if jobs.isEmpty { return }
             await write(jobs)
         }
     }
@@ -452,5 +442,13 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         return count
     }
 
-    public func close() { runner.cancel() }
+    /// Stops taking new charges, writes those already queued, then stops the client.
+    public func close() {
+        if waitingCharges.close() { runner.cancel() }
+    }
+}
+
+/// A new charge given to a ``PostgresSandboxStore`` after ``PostgresSandboxStore/close()``.
+struct PostgresStoreClosed: Error, CustomStringConvertible {
+    var description: String { "the sandbox's PostgreSQL store is closed" }
 }

@@ -1,7 +1,9 @@
 import CitconSandbox
-import CitconSandboxPostgres
+@testable import CitconSandboxPostgres
 import CitconSandboxTesting
+import CitconUPI
 import Foundation
+import Synchronization
 import Testing
 
 /// Every sandbox store this repository ships. A new store joins by adding one case.
@@ -97,6 +99,56 @@ struct PostgresSandboxStoreConformanceTests {
             _ = try await http.call("POST", "/v1/cancels", token: server, body: #"{"id":"\#(id)","reference":"pg-c"}"#)
             #expect(await receiver.wait { $0.contains { $0.fields?["status"] == "cancelled" } })
         }
+    }
+
+    /// How many writers have started (read by the test that closes the store under them).
+    final class QueuedCount: Sendable {
+        let count = Mutex(0)
+    }
+
+    @Test("close() writes the charges queued before it, then refuses new ones; every charge acknowledged is stored")
+    func closeFinishesQueuedCharges() async throws {
+        let url = try #require(ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"])
+        let prefix = "c" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(12) + "_"
+        let store = try PostgresSandboxStore(url: url, tablePrefix: prefix, connectTimeout: .seconds(60))
+        _ = try await store.migrate()
+        func record(_ index: Int) -> ChargeRecord {
+            ChargeRecord(id: "9\(index)", chargeToken: "ct-9\(index)", reference: "close-\(index)", amount: 100, currency: "USD",
+                         country: "US", autoCapture: false, note: "", method: "alipay", status: .initiated, urls: CPayUrls(),
+                         returnURL: nil, timeCreated: 1000, expiresAt: 10_000)
+        }
+        // 64 writers queue their charges; close() comes while half of them have started,
+        // so that some charges are queued or being written and others come after it.
+        let queued = QueuedCount()
+        let outcomes = try await withThrowingTaskGroup(of: (Int, (any Error)?).self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    queued.count.withLock { $0 += 1 }
+                    do {
+                        try await store.insertCharge(record(index))
+                        return (index, nil)
+                    } catch {
+                        return (index, error)
+                    }
+                }
+            }
+            while queued.count.withLock({ $0 }) < 32 { try await Task.sleep(for: .milliseconds(1)) }
+            store.close()
+            return try await group.reduce(into: [Int: (any Error)?]()) { $0[$1.0] = $1.1 }
+        }
+        let stored = outcomes.filter { $0.value == nil }.map(\.key)
+        #expect(!stored.isEmpty, "some charges were queued before close()")
+        for (index, error) in outcomes {
+            if let error { #expect(error is PostgresStoreClosed, "charge 9\(index) failed otherwise than as refused after close(): \(error)") }
+        }
+        await #expect(throws: (any Error).self) { try await store.insertCharge(record(64)) }
+        let reopened = try PostgresSandboxStore(url: url, tablePrefix: prefix, connectTimeout: .seconds(60))
+        defer { reopened.close() }
+        _ = try await reopened.migrate()
+        for index in stored {
+            #expect(try await reopened.charge(id: "9\(index)") == record(index), "acknowledged charge 9\(index) is stored")
+        }
+        #expect(try await reopened.chargeCount() == stored.count)
     }
 
     @Test("two instances on one database: one merchant, unique references, a charge paid through the other's wallet, each IPN once; a dead claimer's IPN is taken over")

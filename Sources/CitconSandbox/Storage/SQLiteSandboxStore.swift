@@ -1,5 +1,4 @@
 import CitconUPI
-import NIOConcurrencyHelpers
 import Foundation
 
 /// ``SandboxStore`` on one SQLite file, through SQLiteNIO. WAL journal with
@@ -22,14 +21,7 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
     public static let maximumBatch = 256
     private let writer: SQLiteDatabase
     private let reader: SQLiteDatabase
-    private let state = NIOLockedValueBox(WriteQueue())
-
-    /// The writes waiting for a commit, and whether a drain is running.
-    private struct WriteQueue {
-        var pending: [WriteJob] = []
-        var draining = false
-        var closed = false
-    }
+    private let queue = CommitQueue<WriteJob>()
 
     /// A write waiting for the next commit: a new charge (the commonest write, which
     /// neighbours in a batch insert together), or any other write, run in a savepoint.
@@ -124,7 +116,7 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
     deinit {
         // A store dropped without close() still closes its connections (SQLiteNIO requires it).
         // No drain runs here: a drain holds the store.
-        if !state.withLockedValue(\.closed) { closeConnections() }
+        if !queue.isClosed { closeConnections() }
     }
 
     /// Closes both connections, once no write is left (called exactly once: by
@@ -139,7 +131,7 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
 
     /// Runs a read on the reading connection.
     private func read<T: Sendable>(_ body: (SQLiteDatabase) async throws -> T) async throws -> T {
-        guard !state.withLockedValue(\.closed) else { throw Self.closedError }
+        guard !queue.isClosed else { throw Self.closedError }
         return try await body(reader)
     }
 
@@ -163,17 +155,10 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
 
     /// Queues `job` and starts a drain unless one runs.
     private func enqueue(_ job: WriteJob) {
-        let start = state.withLockedValue { queue -> Bool? in
-            guard !queue.closed else { return nil }
-            queue.pending.append(job)
-            guard !queue.draining else { return false }
-            queue.draining = true
-            return true
-        }
-        switch start {
-        case nil: job.finish(Self.closedError)
-        case true?: Task { await self.drain() }
-        case false?: break
+        switch queue.enqueue(job) {
+        case .closed: job.finish(Self.closedError)
+        case .drain: Task { await self.drain() }
+        case .queued: break
         }
     }
 
@@ -181,15 +166,10 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
     private func drain() async {
         let batchSize = groupCommit ? Self.maximumBatch : 1
         while true {
-            let (jobs, closed) = state.withLockedValue { queue -> ([WriteJob], Bool) in
-                let jobs = Array(queue.pending.prefix(batchSize))
-                queue.pending.removeFirst(jobs.count)
-                if jobs.isEmpty { queue.draining = false }
-                return (jobs, queue.closed)
-            }
+            let (jobs, closeStorage) = queue.nextBatch(limit: batchSize)
             if jobs.isEmpty {
                 // close() came while this drain ran: the connections are closed now, after the last write.
-                if closed { closeConnections() }
+                if closeStorage { closeConnections() }
                 return
             }
             await commit(jobs)
@@ -533,10 +513,6 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
     /// Closes the database: writes queued so far are still committed, later ones and
     /// every later read fail.
     public func close() {
-        let closeNow = state.withLockedValue { queue -> Bool in
-            defer { queue.closed = true }
-            return !queue.closed && !queue.draining
-        }
-        if closeNow { closeConnections() }
+        if queue.close() { closeConnections() }
     }
 }
