@@ -215,28 +215,28 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     /// When some id or charge token is taken the statement writes nothing, and each
     /// charge is then written on its own, which tells which it was.
     private func write(_ jobs: [NewCharge]) async {
-        guard jobs.count > 1 else {
-            for job in jobs { job.finish(await result { try await self.insertAlone(job.charge, doc: job.doc) }) }
-            return
-        }
+        guard jobs.count > 1 else { return await writeOneByOne(jobs) }
         do {
             let stored = try await insertTogether(jobs)
             for job in jobs {
                 job.finish(stored.contains(job.charge.id) ? nil : APIError.duplicateReference(job.charge.reference))
             }
         } catch where PostgresSupport.isUniqueViolation(error) {
-            for job in jobs { job.finish(await result { try await self.insertAlone(job.charge, doc: job.doc) }) }
+            await writeOneByOne(jobs)
         } catch {
             for job in jobs { job.finish(error) }
         }
     }
 
-    private func result(_ body: () async throws -> Void) async -> (any Error)? {
-        do {
-            try await body()
-            return nil
-        } catch {
-            return error
+    /// Writes each charge in its own statement and answers it with that statement's outcome.
+    private func writeOneByOne(_ jobs: [NewCharge]) async {
+        for job in jobs {
+            do {
+                try await insertAlone(job.charge, doc: job.doc)
+                job.finish(nil)
+            } catch {
+                job.finish(error)
+            }
         }
     }
 

@@ -52,6 +52,20 @@ import Testing
 
 @Suite("Sandbox identifiers")
 struct IdentifierTests {
+    @Test("random hex is two lower-case hex digits per byte, whatever the count, and differs")
+    func hexTokens() {
+        for count in [0, 1, 7, 8, 9, 16, 24, 33] {
+            let drawn = (0..<200).map { _ in randomHex(bytes: count) }
+            #expect(drawn.allSatisfy { $0.utf8.count == 2 * count && $0.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) } },
+                    "\(count) bytes")
+            if count >= 8 { #expect(Set(drawn).count == drawn.count, "\(count) bytes") }
+        }
+        // Every hex digit about equally often (24 bytes × 500: 1 500 of each, give or take 200).
+        var counts = [UInt8: Int]()
+        for _ in 0..<500 { for digit in randomHex(bytes: 24).utf8 { counts[digit, default: 0] += 1 } }
+        #expect(counts.count == 16 && counts.values.allSatisfy { abs($0 - 1500) < 200 })
+    }
+
     @Test("transaction ids are 19 decimal digits, the first not zero, and differ")
     func transactionIDs() {
         let ids = (0..<2000).map { _ in randomDigits(19) }

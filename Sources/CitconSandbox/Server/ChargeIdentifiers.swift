@@ -50,15 +50,10 @@ final class ChargeIdentifiers: Sendable {
         // 84 random bits of their own (the id, which is public, tells nothing of them):
         // the second word, and 20 of the first word's high 32 bits. Written at once.
         let token = String(unsafeUninitializedCapacity: 32) { buffer in
-            let digits: StaticString = "0123456789abcdef"
-            let parts: [(value: UInt64, count: Int)] = [(time, 11), (second, 16), (first >> 44, 5)]
             var index = 0
-            for part in parts {
-                for place in (0..<part.count).reversed() {
-                    buffer[index] = digits.utf8Start[Int(truncatingIfNeeded: (part.value >> UInt64(4 * place)) & 0xF)]
-                    index += 1
-                }
-            }
+            writeHex(time, digits: 11, into: buffer, at: &index)
+            writeHex(second, digits: 16, into: buffer, at: &index)
+            writeHex(first >> 44, digits: 5, into: buffer, at: &index)
             return index
         }
         return (String(number), token)

@@ -69,18 +69,26 @@ func epochMilliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).
 
 /// `count` random bytes (from the system's CSPRNG) as lower-case hex.
 func randomHex(bytes count: Int) -> String {
-    let digits = Array("0123456789abcdef".utf8)
     var generator = SystemRandomNumberGenerator()
-    var out = [UInt8]()
-    out.reserveCapacity(count * 2)
-    var word: UInt64 = 0
-    for index in 0..<count {
-        if index % 8 == 0 { word = generator.next() }
-        let byte = UInt8(truncatingIfNeeded: word >> (8 * UInt64(index % 8)))
-        out.append(digits[Int(byte >> 4)])
-        out.append(digits[Int(byte & 0x0F)])
+    return String(unsafeUninitializedCapacity: count * 2) { buffer in
+        var index = 0
+        for start in stride(from: 0, to: count, by: 8) {
+            writeHex(generator.next(), digits: 2 * min(8, count - start), into: buffer, at: &index)
+        }
+        return index
     }
-    return String(decoding: out, as: UTF8.self)
+}
+
+/// Writes the last `digits` hex digits of `value` (lower case, the most significant
+/// first, zero-padded) into `buffer` at `index`, and moves `index` past them. The
+/// caller has made room for them.
+@inline(__always)
+func writeHex(_ value: UInt64, digits: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at index: inout Int) {
+    let hex: StaticString = "0123456789abcdef"
+    for place in (0..<digits).reversed() {
+        buffer[index] = hex.utf8Start[Int(truncatingIfNeeded: (value >> UInt64(4 * place)) & 0xF)]
+        index += 1
+    }
 }
 
 /// `count` random decimal digits, the first not zero: transaction ids as the live API

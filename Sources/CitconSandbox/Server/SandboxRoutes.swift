@@ -30,8 +30,11 @@ struct SandboxRoutes: Sendable {
     /// parameters is found in a table, without splitting the path.)
     static func pattern(_ method: String, _ path: String) -> String? {
         if let fixed = fixedRoutes[method]?[path] { return fixed }
-        return routes.first { $0.method == method && $0.path.contains(":") && matches($0.path, path) }?.path
+        return parameterRoutes.first { $0.method == method && matches($0.path, path) }?.path
     }
+
+    /// The routes with `:name` parameters, in their order.
+    private static let parameterRoutes = routes.filter { $0.path.contains(":") }
 
     /// The routes without parameters, by method then path.
     private static let fixedRoutes: [String: [String: String]] = routes.filter { !$0.path.contains(":") }

@@ -43,22 +43,20 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
     public func insertCharge(_ charge: ChargeRecord) async throws {
         try lock.withLock {
             // A taken reference is told first, as the SQL stores tell it.
-            guard references[charge.reference] == nil else { throw APIError.duplicateReference(charge.reference) }
+            try requireFree(charge.reference)
             guard charges[charge.id] == nil, chargeIDsByToken[charge.chargeToken] == nil else {
                 throw ChargeIdentifiersTaken(id: charge.id)
             }
-            try claim(charge.reference, for: charge.id)
+            references[charge.reference] = charge.id
             charges[charge.id] = charge
             chargeIDsByToken[charge.chargeToken] = charge.id
             insertionOrder.append(charge.id)
         }
     }
 
-    private func claim(_ reference: String, for id: String) throws {
-        guard references[reference] == nil else {
-            throw APIError.duplicateReference(reference)
-        }
-        references[reference] = id
+    /// Refuses a reference some charge or operation has claimed.
+    private func requireFree(_ reference: String) throws {
+        guard references[reference] == nil else { throw APIError.duplicateReference(reference) }
     }
 
     public func charge(id: String) async throws -> ChargeRecord? { lock.withLock { charges[id] } }
@@ -75,9 +73,7 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
                 guard reference != charge.reference else {
                     throw APIError(.duplicateReference, "reference: must differ from the charge's own reference")
                 }
-                guard references[reference] == nil else {
-                    throw APIError.duplicateReference(reference)
-                }
+                try requireFree(reference)
             }
             let (value, changed) = try charge.apply(now: now, body)  // throwing here changes nothing: the claim comes after
             if let reference { references[reference] = id }

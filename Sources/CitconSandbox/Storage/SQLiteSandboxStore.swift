@@ -182,8 +182,9 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
     private func commit(_ jobs: [WriteJob]) async {
         let db = writer
         // The commonest batch, new charges alone: one statement, committed by itself
-        // (one trip to SQLite's thread instead of four). A reference used before aborts
-        // it whole; the batch then runs the general way, which answers each its own.
+        // (one trip to SQLite's thread instead of four). A reference used before, or an
+        // id or charge token another charge has, aborts it whole; the batch then runs the
+        // general way, which answers each its own.
         let charges = jobs.compactMap(\.newCharge)
         if charges.count == jobs.count {
             do {
@@ -258,12 +259,12 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         var refusals: [(Int, any Error)] = []
         // Repeats within the batch are refused here, so that each reference, id and
         // token below is the batch's only one.
-        var references = Set<String>(), identifiers = Set<String>()
+        var references = Set<String>(), ids = Set<String>(), tokens = Set<String>()
         var candidates: [(offset: Int, charge: ChargeRecord, document: Data)] = []
         for (offset, (charge, document)) in charges.enumerated() {
             if !references.insert(charge.reference).inserted {
                 refusals.append((offset, APIError.duplicateReference(charge.reference)))
-            } else if !identifiers.insert(charge.id).inserted || !identifiers.insert("token " + charge.chargeToken).inserted {
+            } else if !ids.insert(charge.id).inserted || !tokens.insert(charge.chargeToken).inserted {
                 references.remove(charge.reference)
                 refusals.append((offset, ChargeIdentifiersTaken(id: charge.id)))
             } else {
