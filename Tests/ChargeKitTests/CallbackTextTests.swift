@@ -94,6 +94,34 @@ import Testing
         #expect(callback.hashValue == copy.hashValue)
     }
 
+    /// A parsed callback keeps its payment info as places in the URL (one reference to
+    /// the URL for them all); set in code, it keeps the value. Either way it reads,
+    /// compares, hashes and codes as the ``Zettle/PaymentInfo`` it stands for.
+    @Test func paymentInfoReadFromPlacesOrSetInCode() throws {
+        let parsed = try Zettle.Callback(url: Self.zettle[1].url)
+        let info = parsed.paymentInfo
+        #expect(info.obfuscatedPan == "**** **** **** 1111" && info.applicationName == "VISA CREDIT")
+        #expect(info.aid == "A0000000031010" && info.tsi == "E800" && info.entryMode == .emv && info.panHash == nil)
+        var rebuilt = Zettle.PaymentInfo()
+        rebuilt.referenceNumber = "ABC123"
+        rebuilt.entryMode = .emv
+        rebuilt.obfuscatedPan = "**** **** **** 1111"
+        rebuilt.cardBrand = "VISA"
+        rebuilt.aid = "A0000000031010"
+        rebuilt.tsi = "E800"
+        rebuilt.tvr = "0000008000"
+        rebuilt.applicationName = "VISA CREDIT"
+        #expect(rebuilt == info && rebuilt.hashValue == info.hashValue)
+        var changed = parsed
+        changed.paymentInfo = rebuilt
+        #expect(changed == parsed && changed.hashValue == parsed.hashValue, "set in code, equal by value")
+        #expect(try Self.json(changed) == Self.zettle[1].json)
+        rebuilt.cardBrand = "MASTERCARD"
+        changed.paymentInfo = rebuilt
+        #expect(changed != parsed && changed.paymentInfo.cardBrand == "MASTERCARD")
+        #expect(parsed.paymentInfo.cardBrand == "VISA", "the parsed value keeps its own")
+    }
+
     @Test func paymentInfoSetInCodeIsNotEmpty() {
         var info = Zettle.PaymentInfo()
         #expect(info.isEmpty)

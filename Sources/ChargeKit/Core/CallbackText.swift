@@ -12,49 +12,36 @@
 public struct CallbackText: Hashable, Sendable, Codable {
     /// The string the value is in: the callback URL, or the value itself once set.
     private var source: String
-    /// Where the value starts in `source` (UTF-8 offset), or one of the two markers.
-    private var start: UInt32
-    /// Where it ends, with ``escapedFlag`` set when the bytes hold `%XX` escapes.
-    private var end: UInt32
+    /// Where the value is in `source`, or one of the two markers.
+    private var place: TextPlace
 
-    private static let absent = UInt32.max
-    /// The value is the whole of `source` (set in code), as it is.
-    private static let whole = UInt32.max - 1
-    private static let escapedFlag: UInt32 = 1 << 31
     /// The longest string a value can be found in: offsets fit in 31 bits.
-    static let maximumSourceLength = Int(Int32.max)
+    static let maximumSourceLength = TextPlace.maximumSourceLength
 
     /// An absent value, or a value set in code.
     public init(wrappedValue: String?) {
         source = wrappedValue ?? ""
-        start = wrappedValue == nil ? Self.absent : Self.whole
-        end = 0
+        place = wrappedValue == nil ? .absent : .whole
+    }
+
+    /// A value at `place` of the callback URL `source` (absent when the place is).
+    init(source: String, place: TextPlace) {
+        self.source = source
+        self.place = place
     }
 
     /// A value at `range` of the callback URL `source` (at most
     /// ``maximumSourceLength`` bytes long), checked when it was read.
     init(source: String, range: Range<Int>, escaped: Bool) {
-        self.source = source
-        start = UInt32(truncatingIfNeeded: range.lowerBound)
-        end = UInt32(truncatingIfNeeded: range.upperBound) | (escaped ? Self.escapedFlag : 0)
+        self.init(source: source, place: TextPlace(range, escaped: escaped))
     }
 
     /// Whether the callback carried the value (without decoding it).
-    var isPresent: Bool { start != Self.absent }
+    var isPresent: Bool { place.isPresent }
 
     /// The value, decoded; `nil` when the callback did not carry it.
     public var wrappedValue: String? {
-        get {
-            if start >= Self.whole { return start == Self.whole ? source : nil }
-            let range = Int(start)..<Int(end & ~Self.escapedFlag), escaped = end & Self.escapedFlag != 0
-            if let text = source.utf8.withContiguousStorageIfAvailable({ bytes in
-                PercentEncoding.decodeChecked(UnsafeBufferPointer(rebasing: bytes[range]), escaped: escaped)
-            }) {
-                return text
-            }
-            let bytes = Array(source.utf8.dropFirst(range.lowerBound).prefix(range.count))
-            return bytes.withUnsafeBufferPointer { PercentEncoding.decodeChecked($0, escaped: escaped) }
-        }
+        get { place.value(in: source) }
         set { self = CallbackText(wrappedValue: newValue) }
     }
 
@@ -70,6 +57,54 @@ public struct CallbackText: Hashable, Sendable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(wrappedValue)
+    }
+}
+
+/// Where a text value of a parsed callback is in the callback URL's string: 8 bytes
+/// and no reference, so that a group of values (Zettle's payment info) keeps the
+/// string once for them all. The owner keeps the string and reads the value with
+/// ``value(in:)``.
+struct TextPlace: Hashable, Sendable {
+    /// Where the value starts (UTF-8 offset), or one of the two markers.
+    private var start: UInt32
+    /// Where it ends, with ``escapedFlag`` set when the bytes hold `%XX` escapes.
+    private var end: UInt32
+
+    private static let escapedFlag: UInt32 = 1 << 31
+    /// The longest string a value can be found in: offsets fit in 31 bits.
+    static let maximumSourceLength = Int(Int32.max)
+
+    private init(start: UInt32, end: UInt32) {
+        self.start = start
+        self.end = end
+    }
+
+    /// No value.
+    static var absent: TextPlace { TextPlace(start: .max, end: 0) }
+    /// The value is the whole string, as it is (a value set in code).
+    static var whole: TextPlace { TextPlace(start: .max - 1, end: 0) }
+
+    /// The bytes at `range` of a string of at most ``maximumSourceLength`` bytes;
+    /// `escaped` when they hold `%XX` escapes (already checked).
+    init(_ range: Range<Int>, escaped: Bool) {
+        start = UInt32(truncatingIfNeeded: range.lowerBound)
+        end = UInt32(truncatingIfNeeded: range.upperBound) | (escaped ? Self.escapedFlag : 0)
+    }
+
+    /// Whether there is a value.
+    var isPresent: Bool { start != .max }
+
+    /// The value in `source`, decoded; `nil` when absent.
+    func value(in source: String) -> String? {
+        if start >= .max - 1 { return start == .max - 1 ? source : nil }
+        let range = Int(start)..<Int(end & ~Self.escapedFlag), escaped = end & Self.escapedFlag != 0
+        if let text = source.utf8.withContiguousStorageIfAvailable({ bytes in
+            PercentEncoding.decodeChecked(UnsafeBufferPointer(rebasing: bytes[range]), escaped: escaped)
+        }) {
+            return text
+        }
+        let bytes = Array(source.utf8.dropFirst(range.lowerBound).prefix(range.count))
+        return bytes.withUnsafeBufferPointer { PercentEncoding.decodeChecked($0, escaped: escaped) }
     }
 }
 

@@ -26,8 +26,8 @@ struct FieldReader {
         func isChecked(untakenOnly: Bool) -> Bool { !(untakenOnly && taken) }
     }
 
-    /// The URL, whose string the values taken as ``CallbackText`` point into.
-    private let source: String
+    /// The URL, whose string the values taken as ``CallbackText`` or ``TextPlace`` point into.
+    let source: String
     private let bytes: UnsafeBufferPointer<UInt8>
     private let parts: URLBytes
     /// The fields, in order: the first `count` places of temporary storage.
@@ -44,9 +44,10 @@ struct FieldReader {
     private var fingerprints: UInt64 = 0
     /// Whether some name has bytes skipped (its fingerprint no longer says what it is compared as).
     private var skipped = false
-    /// Whether two fields' fingerprints set the same bit of ``fingerprints``: without
-    /// that, no name can appear twice (a name and its escaped spelling share a fingerprint).
-    private var sharedBits = false
+    /// The bits of ``fingerprints`` that two or more fields set: a name can appear twice
+    /// only among the fields that set one of them (a name and its escaped spelling share
+    /// a fingerprint), so only those are compared.
+    private var sharedBits: UInt64 = 0
 
     /// Reads `url` and gives its fields to `body`; the reader lives only as long as
     /// `body` runs (it points into the URL's bytes and into temporary storage).
@@ -148,7 +149,7 @@ struct FieldReader {
                 try PercentEncoding.check(UnsafeBufferPointer(rebasing: bytes[segment.value]), field: name(index))
             }
             let bit = Self.bit(place.pointee.fingerprint)
-            if fingerprints & bit != 0 { sharedBits = true }
+            sharedBits |= fingerprints & bit
             fingerprints |= bit
         }
         self.fingerprints = fingerprints
@@ -209,9 +210,17 @@ struct FieldReader {
     func text(
         _ index: Int, check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void
     ) throws(ChargeKitError) -> CallbackText {
+        CallbackText(source: source, place: try place(index, check: check))
+    }
+
+    /// The field's value as a place in ``source``, after `check` accepts its bytes (decoded).
+    @inline(__always)
+    func place(
+        _ index: Int, check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void
+    ) throws(ChargeKitError) -> TextPlace {
         try withValue(index, check)
         let segment = field(index).segment
-        return CallbackText(source: source, range: segment.value, escaped: segment.valueEscaped)
+        return TextPlace(segment.value, escaped: segment.valueEscaped)
     }
 
     /// Runs `body` on the field's value, as UTF-8 bytes (decoded into temporary
@@ -312,15 +321,29 @@ struct FieldReader {
         return try text(index, check: check)
     }
 
+    /// Takes a field's value as a place in ``source``, after `check` accepts its bytes
+    /// (decoded); absent when the field is.
+    @inline(__always)
+    mutating func takePlace(
+        _ name: StaticString, check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void
+    ) throws(ChargeKitError) -> TextPlace {
+        guard let index = index(of: name) else { return .absent }
+        markTaken(index)
+        return try place(index, check: check)
+    }
+
     /// Refuses a name that appears twice (among the fields not taken, when `untakenOnly`).
     /// - Throws: ``ChargeKitError/duplicateField(_:)`` naming the second occurrence.
     func refuseDuplicates(untakenOnly: Bool = false) throws(ChargeKitError) {
-        guard sharedBits else { return }
+        let shared = sharedBits
+        guard shared != 0 else { return }
         // (The fields are read through a local: a helper closing over `self` copies the reader.)
         let fields = fields
-        // Callbacks carry a dozen fields: comparing fingerprints pairwise beats hashing.
+        // Callbacks carry a dozen fields: comparing the few whose fingerprints share a bit
+        // pairwise beats hashing.
         if count <= 32 {
-            for index in 0..<count where fields[index].isChecked(untakenOnly: untakenOnly) {
+            for index in 0..<count where Self.bit(fields[index].fingerprint) & shared != 0
+                && fields[index].isChecked(untakenOnly: untakenOnly) {
                 for earlier in 0..<index where fields[earlier].fingerprint == fields[index].fingerprint
                     && fields[earlier].isChecked(untakenOnly: untakenOnly) && sameName(earlier, index) {
                     throw .duplicateField(name(index))
@@ -399,24 +422,38 @@ package enum FieldRules {
         guard !bytes.isEmpty else { throw .invalidField(field(), rule: "must not be empty") }
     }
 
-    /// Whether every byte is printable ASCII (0x20–0x7E): eight at a time, then one by one.
-    @inline(__always)
+    /// Whether every byte is printable ASCII (0x20–0x7E): eight at a time, the last
+    /// eight (or four) overlapping those already checked rather than one by one.
+    /// (Called, not inlined: inlined into each field's check it left the callers too
+    /// large for the compiler to inline their field lookups.)
+    @inline(never)
     static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let start = bytes.baseAddress else { return true }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        var index = 0
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(start + index).loadUnaligned(as: UInt64.self)
-            // A byte below 0x20 borrows into its high bit, one of 0x7F or more carries
-            // into it or has it: "any flagged" is exact (a false flag sits only above a true one).
-            guard ((word &- ones &* 0x20) | (word &+ ones) | word) & highs == 0 else { return false }
-            index += 8
+        let count = bytes.count
+        let raw = UnsafeRawPointer(start)
+        if count >= 8 {
+            var index = 0
+            while index + 8 <= count {
+                guard isPrintableASCII(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) else { return false }
+                index += 8
+            }
+            return index == count || isPrintableASCII(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
         }
-        while index < bytes.count {
-            guard start[index] >= 0x20 && start[index] < 0x7F else { return false }
-            index += 1
+        if count >= 4 {
+            let low = UInt64(raw.loadUnaligned(as: UInt32.self)), high = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            return isPrintableASCII(low | high << 32)
         }
+        for index in 0..<count where start[index] < 0x20 || start[index] >= 0x7F { return false }
         return true
+    }
+
+    /// Whether all eight bytes of `word` are printable ASCII.
+    @inline(__always)
+    private static func isPrintableASCII(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        // A byte below 0x20 borrows into its high bit, one of 0x7F or more carries
+        // into it or has it: "any flagged" is exact (a false flag sits only above a true one).
+        return ((word &- ones &* 0x20) | (word &+ ones) | word) & highs == 0
     }
 
     /// The app's extra parameters: non-empty names, none reserved, none twice (counting

@@ -62,52 +62,114 @@ extension Zettle {
         /// Makes empty payment info.
         public init() {}
 
-        mutating func read(_ fields: inout FieldReader) throws(ChargeKitError) {
-            /// The rule of every payment info field: non-empty printable ASCII, at most `limit` bytes.
-            @inline(__always)
-            func checkField(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString, limit: Int) throws(ChargeKitError) {
-                try FieldRules.nonEmpty(bytes, field: name.description)
-                try FieldRules.printableASCII(bytes, field: name.description, limit: limit)
-            }
-            /// A text field that passes the rule and then `check` (inlined, so that each
-            /// literal name's fingerprint is worked out by the compiler).
-            @inline(__always)
-            func text(
-                _ name: StaticString, limit: Int = 128,
-                check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void = { _ in }
-            ) throws(ChargeKitError) -> CallbackText {
-                try fields.takeText(name) { bytes throws(ChargeKitError) in
-                    try checkField(bytes, name, limit: limit)
-                    try check(bytes)
+        /// Payment info whose text values are at `places` of the callback URL `source`.
+        init(source: String, places: Places) {
+            _referenceNumber = CallbackText(source: source, place: places.referenceNumber)
+            entryMode = places.entryMode
+            _obfuscatedPan = CallbackText(source: source, place: places.obfuscatedPan)
+            _panHash = CallbackText(source: source, place: places.panHash)
+            _cardBrand = CallbackText(source: source, place: places.cardBrand)
+            _aid = CallbackText(source: source, place: places.aid)
+            _tsi = CallbackText(source: source, place: places.tsi)
+            _tvr = CallbackText(source: source, place: places.tvr)
+            _applicationName = CallbackText(source: source, place: places.applicationName)
+            numberOfInstallments = places.numberOfInstallments
+            _installmentAmount = CallbackText(source: source, place: places.installmentAmount)
+            _authorizationCode = CallbackText(source: source, place: places.authorizationCode)
+        }
+
+        /// Where a parsed callback's payment info values are in its URL: plain places,
+        /// so that reading them holds the URL's string once (in ``Storage``), not once
+        /// per value.
+        struct Places: Sendable {
+            var referenceNumber = TextPlace.absent, obfuscatedPan = TextPlace.absent, panHash = TextPlace.absent
+            var cardBrand = TextPlace.absent, aid = TextPlace.absent, tsi = TextPlace.absent, tvr = TextPlace.absent
+            var applicationName = TextPlace.absent, installmentAmount = TextPlace.absent, authorizationCode = TextPlace.absent
+            var entryMode: EntryMode?
+            var numberOfInstallments: Int?
+
+            /// Takes and checks the payment info fields.
+            init(reading fields: inout FieldReader) throws(ChargeKitError) {
+                /// The rule of every payment info field: non-empty printable ASCII, at most `limit` bytes.
+                @inline(__always)
+                func checkField(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString, limit: Int) throws(ChargeKitError) {
+                    try FieldRules.nonEmpty(bytes, field: name.description)
+                    try FieldRules.printableASCII(bytes, field: name.description, limit: limit)
+                }
+                /// A text field that passes the rule and then `check` (inlined, so that each
+                /// literal name's fingerprint is worked out by the compiler).
+                @inline(__always)
+                func text(
+                    _ name: StaticString, limit: Int = 128,
+                    check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void = { _ in }
+                ) throws(ChargeKitError) -> TextPlace {
+                    try fields.takePlace(name) { bytes throws(ChargeKitError) in
+                        try checkField(bytes, name, limit: limit)
+                        try check(bytes)
+                    }
+                }
+                referenceNumber = try text("referenceNumber")
+                entryMode = try fields.take("entryMode") { bytes throws(ChargeKitError) in
+                    try checkField(bytes, "entryMode", limit: 128)
+                    return EntryMode(wireBytes: bytes)
+                }
+                obfuscatedPan = try text("obfuscatedPan", limit: 32) { bytes throws(ChargeKitError) in
+                    guard bytes.allSatisfy({ DecimalText.isDigit($0) || $0 == 0x2A || $0 == 0x20 }),
+                          bytes.suffix(4).allSatisfy(DecimalText.isDigit)
+                    else { throw .invalidField("obfuscatedPan", rule: "must be masked like '**** **** **** 1111'") }
+                }
+                panHash = try text("panHash", limit: 256)
+                cardBrand = try text("cardBrand", limit: 40)
+                aid = try text("AID", limit: 32)
+                tsi = try text("TSI", limit: 16)
+                tvr = try text("TVR", limit: 16)
+                applicationName = try text("applicationName", limit: 64)
+                authorizationCode = try text("authorizationCode", limit: 64)
+                numberOfInstallments = try fields.take("numberOfInstallments") { bytes throws(ChargeKitError) in
+                    try checkField(bytes, "numberOfInstallments", limit: 3)
+                    guard let number = Int(String(decoding: bytes, as: UTF8.self)), (1...999).contains(number) else {
+                        throw .invalidField("numberOfInstallments", rule: "must be a whole number from 1 to 999")
+                    }
+                    return number
+                }
+                installmentAmount = try text("installmentAmount", limit: 20) { bytes throws(ChargeKitError) in
+                    _ = try DecimalText.parse(String(decoding: bytes, as: UTF8.self), field: "installmentAmount")
                 }
             }
-            _referenceNumber = try text("referenceNumber")
-            entryMode = try fields.take("entryMode") { bytes throws(ChargeKitError) in
-                try checkField(bytes, "entryMode", limit: 128)
-                return EntryMode(wireBytes: bytes)
+        }
+
+        /// The payment info a parsed callback keeps: its places in the callback URL
+        /// (made into ``PaymentInfo`` when read), or a value set in code. Equal, hashed
+        /// and coded as the ``PaymentInfo`` it stands for.
+        struct Storage: Hashable, Sendable, Codable {
+            private enum Form: Sendable {
+                case places(source: String, Places)
+                /// Boxed: the parsed form stays small (and a parser never makes this one).
+                indirect case value(PaymentInfo)
             }
-            _obfuscatedPan = try text("obfuscatedPan", limit: 32) { bytes throws(ChargeKitError) in
-                guard bytes.allSatisfy({ DecimalText.isDigit($0) || $0 == 0x2A || $0 == 0x20 }),
-                      bytes.suffix(4).allSatisfy(DecimalText.isDigit)
-                else { throw .invalidField("obfuscatedPan", rule: "must be masked like '**** **** **** 1111'") }
-            }
-            _panHash = try text("panHash", limit: 256)
-            _cardBrand = try text("cardBrand", limit: 40)
-            _aid = try text("AID", limit: 32)
-            _tsi = try text("TSI", limit: 16)
-            _tvr = try text("TVR", limit: 16)
-            _applicationName = try text("applicationName", limit: 64)
-            _authorizationCode = try text("authorizationCode", limit: 64)
-            numberOfInstallments = try fields.take("numberOfInstallments") { bytes throws(ChargeKitError) in
-                try checkField(bytes, "numberOfInstallments", limit: 3)
-                guard let number = Int(String(decoding: bytes, as: UTF8.self)), (1...999).contains(number) else {
-                    throw .invalidField("numberOfInstallments", rule: "must be a whole number from 1 to 999")
+            private var form: Form
+
+            /// The payment info read from a callback URL.
+            init(source: String, places: Places) { form = .places(source: source, places) }
+
+            /// Payment info set in code.
+            init(_ value: PaymentInfo) { form = .value(value) }
+
+            /// The payment info.
+            var value: PaymentInfo {
+                switch form {
+                case .places(let source, let places): PaymentInfo(source: source, places: places)
+                case .value(let value): value
                 }
-                return number
             }
-            _installmentAmount = try text("installmentAmount", limit: 20) { bytes throws(ChargeKitError) in
-                _ = try DecimalText.parse(String(decoding: bytes, as: UTF8.self), field: "installmentAmount")
-            }
+
+            static func == (lhs: Storage, rhs: Storage) -> Bool { lhs.value == rhs.value }
+
+            func hash(into hasher: inout Hasher) { value.hash(into: &hasher) }
+
+            init(from decoder: any Decoder) throws { form = .value(try PaymentInfo(from: decoder)) }
+
+            func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
         }
     }
 
@@ -185,8 +247,8 @@ extension Zettle {
         }
         /// The payment info on an `izettle://api/` success.
         public var paymentInfo: PaymentInfo {
-            get { storage.fields.paymentInfo }
-            set { storage = storage.changing { $0.paymentInfo = newValue } }
+            get { storage.fields.paymentInfo.value }
+            set { storage = storage.changing { $0.paymentInfo = PaymentInfo.Storage(newValue) } }
         }
         /// The correlation nonce ChargeKit put on the callback URL.
         public var nonce: Nonce? {
@@ -216,7 +278,7 @@ extension Zettle {
             var errorCode: ErrorCode?
             var errorMessage: CallbackText
             var reference: CallbackText
-            var paymentInfo: PaymentInfo
+            var paymentInfo: PaymentInfo.Storage
             var nonce: Nonce?
             var extraItems: [QueryItem]
             var callbackMarker: CallbackText
@@ -270,13 +332,12 @@ extension Zettle {
                 if !failed { throw .missingField("errorCode") }
                 callbackMarker = CallbackText(wrappedValue: "failure")
             }
-            var paymentInfo = PaymentInfo()
-            try paymentInfo.read(&fields)
+            let paymentInfo = try PaymentInfo.Places(reading: &fields)
             if failed, let name = PaymentInfo.wireNames.first(where: fields.contains) {
                 throw .unexpectedField(name.description, rule: "a failure callback carries no payment info")
             }
             return Fields(callbackURL: fields.baseText, succeeded: !failed, errorCode: errorCode, errorMessage: errorMessage,
-                          reference: reference, paymentInfo: consume paymentInfo, nonce: nonce, extraItems: fields.remaining,
+                          reference: reference, paymentInfo: PaymentInfo.Storage(source: fields.source, places: paymentInfo), nonce: nonce, extraItems: fields.remaining,
                           callbackMarker: callbackMarker)
         }
 
