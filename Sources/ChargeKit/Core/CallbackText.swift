@@ -4,7 +4,8 @@
 ///
 /// Parsing a callback validates each value on the URL's bytes and makes no string for
 /// it; the result holds the URL's string once per value (a reference, not a copy) and
-/// where the value is. Reading the property decodes the value (its `%XX` escapes,
+/// where the value is (Zettle's payment info holds it once for all its values, as
+/// places: see `TextPlace`). Reading the property decodes the value (its `%XX` escapes,
 /// already checked); setting it keeps the new string as it is. Two values are equal,
 /// hash and code as their text, wherever it is kept. You never need to name this type:
 /// the properties are plain `String?`.
