@@ -16,9 +16,6 @@ public struct CallbackText: Hashable, Sendable, Codable {
     /// Where the value is in `source`, or one of the two markers.
     private var place: TextPlace
 
-    /// The longest string a value can be found in: offsets fit in 31 bits.
-    static let maximumSourceLength = TextPlace.maximumSourceLength
-
     /// An absent value, or a value set in code.
     public init(wrappedValue: String?) {
         source = wrappedValue ?? ""
@@ -32,7 +29,7 @@ public struct CallbackText: Hashable, Sendable, Codable {
     }
 
     /// A value at `range` of the callback URL `source` (at most
-    /// ``maximumSourceLength`` bytes long), checked when it was read.
+    /// `TextPlace.maximumSourceLength` bytes long), checked when it was read.
     init(source: String, range: Range<Int>, escaped: Bool) {
         self.init(source: source, place: TextPlace(range, escaped: escaped))
     }
@@ -72,6 +69,8 @@ struct TextPlace: Hashable, Sendable {
     private var end: UInt32
 
     private static let escapedFlag: UInt32 = 1 << 31
+    /// The `start` of ``absent`` and of ``whole``: no offset reaches them.
+    private static let absentStart = UInt32.max, wholeStart = UInt32.max - 1
     /// The longest string a value can be found in: offsets fit in 31 bits.
     static let maximumSourceLength = Int(Int32.max)
 
@@ -81,9 +80,9 @@ struct TextPlace: Hashable, Sendable {
     }
 
     /// No value.
-    static var absent: TextPlace { TextPlace(start: .max, end: 0) }
+    static var absent: TextPlace { TextPlace(start: absentStart, end: 0) }
     /// The value is the whole string, as it is (a value set in code).
-    static var whole: TextPlace { TextPlace(start: .max - 1, end: 0) }
+    static var whole: TextPlace { TextPlace(start: wholeStart, end: 0) }
 
     /// The bytes at `range` of a string of at most ``maximumSourceLength`` bytes;
     /// `escaped` when they hold `%XX` escapes (already checked).
@@ -93,11 +92,11 @@ struct TextPlace: Hashable, Sendable {
     }
 
     /// Whether there is a value.
-    var isPresent: Bool { start != .max }
+    var isPresent: Bool { start != Self.absentStart }
 
     /// The value in `source`, decoded; `nil` when absent.
     func value(in source: String) -> String? {
-        if start >= .max - 1 { return start == .max - 1 ? source : nil }
+        if start >= Self.wholeStart { return start == Self.wholeStart ? source : nil }
         let range = Int(start)..<Int(end & ~Self.escapedFlag), escaped = end & Self.escapedFlag != 0
         if let text = source.utf8.withContiguousStorageIfAvailable({ bytes in
             PercentEncoding.decodeChecked(UnsafeBufferPointer(rebasing: bytes[range]), escaped: escaped)

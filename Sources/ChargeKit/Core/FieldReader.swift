@@ -56,8 +56,8 @@ struct FieldReader {
     static func read<T>(
         _ url: String, maximumLength: Int, _ body: (inout FieldReader) throws(ChargeKitError) -> T
     ) throws(ChargeKitError) -> T {
-        // Values are kept as 31-bit offsets into the URL (``CallbackText``).
-        let limit = Swift.min(maximumLength, CallbackText.maximumSourceLength)
+        // Values are kept as 31-bit offsets into the URL (``TextPlace``).
+        let limit = Swift.min(maximumLength, TextPlace.maximumSourceLength)
         guard url.utf8.count <= limit else { throw .urlTooLong(limit: limit) }
         var url = url
         // Made contiguous before it is shared, so that reading its bytes copies nothing
