@@ -112,6 +112,49 @@ struct ByteReaderTests {
         }
     }
 
+    @Test("names matched before parsing: the first field whose name came before is refused, known or not, however spelled")
+    func duplicatesInFieldOrder() {
+        // Known names (matched to slots up front), their escaped spellings, and extras
+        // (compared pairwise): the error names the first field whose name came before,
+        // as a plain in-order comparison of the decoded names finds it.
+        let spellings: [(wire: String, name: String)] = [
+            ("reference", "reference"), ("refer%65nce", "reference"), ("AID", "AID"), ("%41ID", "AID"),
+            ("entryMode", "entryMode"), ("x1", "x1"), ("%781", "x1"), ("x2", "x2"), ("TSI", "TSI"), ("TVR", "TVR"),
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<400 {
+            let picks = (0..<Int.random(in: 1...7, using: &generator)).map { _ in spellings.randomElement(using: &generator)! }
+            var seen = Set<String>()
+            let expected = picks.first { !seen.insert($0.name).inserted }?.name
+            let query = picks.enumerated().map { "\($0.element.wire)=V\($0.offset)" }.joined(separator: "&")
+            do {
+                _ = try Zettle.Callback(url: "app://r?" + query)
+                #expect(expected == nil, "\(query)")
+            } catch {
+                if let expected {
+                    #expect(error == .duplicateField(expected), "\(query)")
+                } else if case .duplicateField = error {
+                    Issue.record("\(query): \(error)")
+                }
+            }
+        }
+    }
+
+    @Test("every payment info field is found in any order (names sharing a bucket included)")
+    func paymentInfoInAnyOrder() throws {
+        let pairs = ["referenceNumber=R9", "entryMode=EMV", "obfuscatedPan=****%201111", "panHash=H1", "cardBrand=VISA",
+                     "AID=A0000000031010", "TSI=E800", "TVR=0000008000", "applicationName=VISA%20CREDIT",
+                     "numberOfInstallments=3", "installmentAmount=3.33", "authorizationCode=OK1", "reference=R1"]
+        let reference = try Zettle.Callback(url: "app://r?" + pairs.joined(separator: "&")).paymentInfo
+        #expect(reference.panHash == "H1" && reference.authorizationCode == "OK1" && reference.numberOfInstallments == 3)
+        #expect(reference.applicationName == "VISA CREDIT" && reference.obfuscatedPan == "**** 1111")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            let shuffled = pairs.shuffled(using: &generator).joined(separator: "&")
+            #expect(try Zettle.Callback(url: "app://r?" + shuffled).paymentInfo == reference, "\(shuffled)")
+        }
+    }
+
     @Test("a space, control character or DEL is refused wherever it is, at every position, in every sixteen-byte step")
     func controlCharactersAnywhere() throws {
         for position in 6..<Self.approved.utf8.count {

@@ -17,6 +17,9 @@ struct FieldReader {
         /// Leading name bytes that comparisons skip (Credit Card Terminal's `$`).
         var skip: Int32 = 0
         var taken = false
+        /// Whether the name is one of the parser's ``FieldNames`` (its duplicates are
+        /// found by its slot, not by comparing it with the other fields).
+        var named = false
         /// The name's length and end bytes, so that most unequal names differ here.
         var fingerprint: UInt64
 
@@ -35,8 +38,9 @@ struct FieldReader {
     /// How many fields the query holds.
     private(set) var count = 0
     /// The most places kept in temporary storage on the stack (the standard library
-    /// allocates up to 1 KiB there, more on the heap).
-    private static let stackCapacity = 1024 / MemoryLayout<Field>.stride
+    /// allocates up to 1 KiB there, more on the heap), less two places for the slots of
+    /// a parser's ``FieldNames`` (28 names; more go on the heap).
+    private static let stackCapacity = 1024 / MemoryLayout<Field>.stride - 2
     /// Names that held escapes, decoded (few callbacks have any).
     private var decodedNames: [String] = []
     /// One bit per field's fingerprint (``bit(_:)``), so that looking for an absent
@@ -46,15 +50,23 @@ struct FieldReader {
     private var skipped = false
     /// The bits of ``fingerprints`` that two or more fields set: a name can appear twice
     /// only among the fields that set one of them (a name and its escaped spelling share
-    /// a fingerprint), so only those are compared.
+    /// a fingerprint), so only those are compared. (Fields with one of the parser's
+    /// ``FieldNames`` are left out: their duplicates are found by their slot.)
     private var sharedBits: UInt64 = 0
+    /// For each of the parser's ``FieldNames``, the index of the field that has it, or -1
+    /// (empty when the reader was given no names).
+    private let slots: UnsafeMutableBufferPointer<Int32>
+    /// The first field whose name is one of the parser's names and came before.
+    private var namedDuplicate = Int.max
 
     /// Reads `url` and gives its fields to `body`; the reader lives only as long as
     /// `body` runs (it points into the URL's bytes and into temporary storage).
     /// - Throws: ``ChargeKitError/urlTooLong(limit:)`` over `maximumLength` bytes, what
     ///   ``URLBytes`` and percent-decoding refuse, or `body`'s error.
-    static func read<T>(
-        _ url: String, maximumLength: Int, _ body: (inout FieldReader) throws(ChargeKitError) -> T
+    /// - Parameter names: the names the parser takes fields by (``take(_:)`` and the
+    ///   like); each field is matched to them once, before `body` runs.
+    static func read<T, Names: FieldNameMatcher>(
+        _ url: String, maximumLength: Int, names: Names, _ body: (inout FieldReader) throws(ChargeKitError) -> T
     ) throws(ChargeKitError) -> T {
         // Values are kept as 31-bit offsets into the URL (``TextPlace``).
         let limit = Swift.min(maximumLength, TextPlace.maximumSourceLength)
@@ -75,12 +87,21 @@ struct FieldReader {
             // (A loop, not a local function: one would box the variables it captures.)
             var capacity = Self.stackCapacity
             while true {
-                let needed = withUnsafeTemporaryAllocation(of: Field.self, capacity: capacity) { storage -> Int? in
+                // The fields' places, then (in the places after them) the names' slots.
+                let nameCount = names.count
+                let slotPlaces = (nameCount * MemoryLayout<Int32>.stride + MemoryLayout<Field>.stride - 1) / MemoryLayout<Field>.stride
+                let needed = withUnsafeTemporaryAllocation(of: Field.self, capacity: capacity + slotPlaces) { places -> Int? in
+                    let storage = UnsafeMutableBufferPointer(rebasing: places[0..<capacity])
                     do throws(ChargeKitError) {
                         let scan = try Self.scan(bytes, into: storage)
                         guard scan.count <= storage.count else { return scan.count }
-                        var reader = FieldReader(source, bytes, scan: scan, storage: storage)
-                        try reader.prepare()
+                        let slots = UnsafeMutableBufferPointer(
+                            start: UnsafeMutableRawPointer(places.baseAddress.unsafelyUnwrapped + capacity)
+                                .bindMemory(to: Int32.self, capacity: nameCount),
+                            count: nameCount)
+                        slots.initialize(repeating: -1)
+                        var reader = FieldReader(source, bytes, scan: scan, storage: storage, slots: slots)
+                        try reader.prepare(names)
                         output = try body(&reader)
                     } catch {
                         failure = error
@@ -96,6 +117,15 @@ struct FieldReader {
         // Moved out, not copied: a result struct's copy and destroy go through its value witnesses.
         guard let output = output.take() else { throw .invalidURL("url", rule: "could not be read") }
         return output
+    }
+
+    /// Reads `url` for a parser that looks its fields up by name (``index(of:)-(StaticString)``),
+    /// with no ``FieldNames``.
+    @inline(__always)
+    static func read<T>(
+        _ url: String, maximumLength: Int, _ body: (inout FieldReader) throws(ChargeKitError) -> T
+    ) throws(ChargeKitError) -> T {
+        try read(url, maximumLength: maximumLength, names: NoFieldNames(), body)
     }
 
     /// What one scan found: the URL's parts and how many pairs its query holds (the
@@ -122,20 +152,26 @@ struct FieldReader {
     }
 
     /// A reader of the pairs `scan` stored; ``prepare()`` then checks their escapes.
-    private init(_ source: String, _ bytes: UnsafeBufferPointer<UInt8>, scan: Scan, storage: UnsafeMutableBufferPointer<Field>) {
+    private init(
+        _ source: String, _ bytes: UnsafeBufferPointer<UInt8>, scan: Scan, storage: UnsafeMutableBufferPointer<Field>,
+        slots: UnsafeMutableBufferPointer<Int32>
+    ) {
         self.source = source
         self.bytes = bytes
         parts = scan.parts
         fields = storage
         count = scan.count
+        self.slots = slots
     }
 
     /// Checks, in order, the escapes the scan could not vouch for (see
-    /// ``URLBytes/Segment/escapesPlain``), decodes the names that hold any, and notes
-    /// the fields' fingerprints. (A method, not part of the initializer: a throwing
-    /// initializer that loops over `self` made the compiler copy the whole reader.)
-    private mutating func prepare() throws(ChargeKitError) {
+    /// ``URLBytes/Segment/escapesPlain``), decodes the names that hold any, matches each
+    /// field to the parser's `names`, and notes the fields' fingerprints. (A method, not
+    /// part of the initializer: a throwing initializer that loops over `self` made the
+    /// compiler copy the whole reader.)
+    private mutating func prepare(_ names: some FieldNameMatcher) throws(ChargeKitError) {
         var fingerprints: UInt64 = 0
+        let matching = names.count > 0
         for index in 0..<count {
             let place = fields.baseAddress.unsafelyUnwrapped + index
             let segment = place.pointee.segment
@@ -149,21 +185,45 @@ struct FieldReader {
                 try PercentEncoding.check(UnsafeBufferPointer(rebasing: bytes[segment.value]), field: name(index))
             }
             let bit = Self.bit(place.pointee.fingerprint)
-            sharedBits |= fingerprints & bit
+            if matching, let slot = slot(of: index, in: names) {
+                place.pointee.named = true
+                if slots[slot] < 0 {
+                    slots[slot] = Int32(index)
+                } else if index < namedDuplicate {
+                    namedDuplicate = index
+                }
+            } else {
+                sharedBits |= fingerprints & bit
+            }
             fingerprints |= bit
         }
         self.fingerprints = fingerprints
     }
 
+    /// The slot among `names` of the field's name (decoded), if it is one of them.
     @inline(__always)
-    private static func fingerprint(_ name: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    private func slot(of index: Int, in names: some FieldNameMatcher) -> Int? {
+        let field = field(index)
+        guard field.decodedName >= 0 else {
+            return names.slot(of: UnsafeBufferPointer(rebasing: bytes[field.segment.name]), fingerprint: field.fingerprint)
+        }
+        var name = decodedNames[Int(field.decodedName)]
+        return name.withUTF8 { names.slot(of: $0, fingerprint: field.fingerprint) }
+    }
+
+    @inline(__always)
+    static func fingerprint(_ name: UnsafeBufferPointer<UInt8>) -> UInt64 {
         guard let first = name.first, let last = name.last else { return 0 }
         return UInt64(name.count) << 32 | UInt64(first) << 16 | UInt64(name[name.count / 2]) << 8 | UInt64(last)
     }
 
     /// The bit of ``fingerprints`` a fingerprint sets.
     @inline(__always)
-    private static func bit(_ fingerprint: UInt64) -> UInt64 { 1 << ((fingerprint &* 0x9E37_79B9_7F4A_7C15) >> 58) }
+    private static func bit(_ fingerprint: UInt64) -> UInt64 { 1 << bucket(fingerprint) }
+
+    /// Which of 64 buckets a fingerprint falls in (a few bits of a multiplicative hash).
+    @inline(__always)
+    static func bucket(_ fingerprint: UInt64) -> Int { Int(truncatingIfNeeded: (fingerprint &* 0x9E37_79B9_7F4A_7C15) >> 58) }
 
     /// The URL before its query, such as `com-your-app://action/`.
     var base: String { bytes.string(parts.base) }
@@ -288,13 +348,22 @@ struct FieldReader {
         return nil
     }
 
+    /// The position of the field with one of the parser's names (given to
+    /// ``read(_:maximumLength:names:_:)``): a load, matched before the parser ran.
+    @inline(__always)
+    func index(of name: FieldName) -> Int? {
+        guard !slots.isEmpty else { return index(of: name.text) }
+        let index = slots[name.slot]
+        return index < 0 ? nil : Int(index)
+    }
+
     /// Whether a field of that name is present.
     @inline(__always)
-    func contains(_ name: StaticString) -> Bool { index(of: name) != nil }
+    func contains(_ name: FieldName) -> Bool { index(of: name) != nil }
 
     /// Takes a field's value; `nil` when absent. An empty value counts as present.
     @inline(__always)
-    mutating func take(_ name: StaticString) -> String? {
+    mutating func take(_ name: FieldName) -> String? {
         guard let index = index(of: name) else { return nil }
         markTaken(index)
         return value(index)
@@ -303,7 +372,7 @@ struct FieldReader {
     /// Takes a field and gives `body` its value's bytes (decoded); `nil` when absent.
     @inline(__always)
     mutating func take<T>(
-        _ name: StaticString, reading body: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> T
+        _ name: FieldName, reading body: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> T
     ) throws(ChargeKitError) -> T? {
         guard let index = index(of: name) else { return nil }
         markTaken(index)
@@ -314,7 +383,7 @@ struct FieldReader {
     /// bytes (decoded); absent when the field is.
     @inline(__always)
     mutating func takeText(
-        _ name: StaticString, check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void
+        _ name: FieldName, check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void
     ) throws(ChargeKitError) -> CallbackText {
         guard let index = index(of: name) else { return CallbackText(wrappedValue: nil) }
         markTaken(index)
@@ -325,7 +394,7 @@ struct FieldReader {
     /// (decoded); absent when the field is.
     @inline(__always)
     mutating func takePlace(
-        _ name: StaticString, check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void
+        _ name: FieldName, check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void
     ) throws(ChargeKitError) -> TextPlace {
         guard let index = index(of: name) else { return .absent }
         markTaken(index)
@@ -335,26 +404,36 @@ struct FieldReader {
     /// Refuses a name that appears twice (among the fields not taken, when `untakenOnly`).
     /// - Throws: ``ChargeKitError/duplicateField(_:)`` naming the second occurrence.
     func refuseDuplicates(untakenOnly: Bool = false) throws(ChargeKitError) {
+        // A named field's duplicate was found when it was matched to its slot (taking
+        // a named field never leaves out its duplicate: `untakenOnly` is for readers
+        // without names); the others are compared here. The first field whose name came
+        // before is named, as if all were compared in order.
+        let named = namedDuplicate
         let shared = sharedBits
-        guard shared != 0 else { return }
+        guard shared != 0 else {
+            if named < count { throw .duplicateField(name(named)) }
+            return
+        }
         // (The fields are read through a local: a helper closing over `self` copies the reader.)
         let fields = fields
         // Callbacks carry a dozen fields: comparing the few whose fingerprints share a bit
         // pairwise beats hashing.
         if count <= 32 {
-            for index in 0..<count where Self.bit(fields[index].fingerprint) & shared != 0
+            for index in 0..<Swift.min(count, named) where !fields[index].named && Self.bit(fields[index].fingerprint) & shared != 0
                 && fields[index].isChecked(untakenOnly: untakenOnly) {
-                for earlier in 0..<index where fields[earlier].fingerprint == fields[index].fingerprint
+                for earlier in 0..<index where !fields[earlier].named && fields[earlier].fingerprint == fields[index].fingerprint
                     && fields[earlier].isChecked(untakenOnly: untakenOnly) && sameName(earlier, index) {
                     throw .duplicateField(name(index))
                 }
             }
         } else {
             var seen = Set<String>(minimumCapacity: count)
-            for index in 0..<count where fields[index].isChecked(untakenOnly: untakenOnly) && !seen.insert(name(index)).inserted {
+            for index in 0..<Swift.min(count, named) where !fields[index].named && fields[index].isChecked(untakenOnly: untakenOnly)
+                && !seen.insert(name(index)).inserted {
                 throw .duplicateField(name(index))
             }
         }
+        if named < count { throw .duplicateField(name(named)) }
     }
 
     private func sameName(_ a: Int, _ b: Int) -> Bool {
@@ -370,6 +449,118 @@ struct FieldReader {
         var items: [QueryItem] = []
         for index in 0..<count where !fields[index].taken { items.append(item(index)) }
         return items
+    }
+}
+
+/// What a ``FieldReader`` matches each field's name against before the parser runs:
+/// a parser's ``FieldNames``, or ``NoFieldNames`` (the reader is then specialized to
+/// do nothing of the kind).
+protocol FieldNameMatcher {
+    /// How many names there are (each has a slot).
+    var count: Int { get }
+    /// The slot of the name `name` spells (whose fingerprint is `fingerprint`), if it is one of these.
+    func slot(of name: UnsafeBufferPointer<UInt8>, fingerprint: UInt64) -> Int?
+}
+
+/// No names: fields are found by comparing names (``FieldReader/index(of:)-(StaticString)``).
+struct NoFieldNames: FieldNameMatcher {
+    var count: Int { 0 }
+    func slot(of name: UnsafeBufferPointer<UInt8>, fingerprint: UInt64) -> Int? { nil }
+}
+
+/// A name a callback parser takes a field by, with its place among the parser's
+/// ``FieldNames``.
+struct FieldName: Sendable {
+    /// The name's position in its ``FieldNames``.
+    let slot: Int
+    /// The name as sent.
+    let text: StaticString
+}
+
+/// The names one callback parser takes fields by. A ``FieldReader`` given them matches
+/// each field of the query to its name once, as it prepares the fields (each name's
+/// bytes compared once, after a fingerprint), so that taking a field is a load and
+/// looking for an absent one costs nothing; a name sent twice is found by its slot.
+final class FieldNames: FieldNameMatcher, @unchecked Sendable {
+    // (@unchecked: the tables below are written once, in `init`, and only read after.)
+
+    /// One name: its fingerprint, its bytes and the next name in its bucket (-1 for none).
+    private struct Entry {
+        var fingerprint: UInt64
+        var bytes: UnsafePointer<UInt8>
+        var next: Int
+    }
+
+    /// How many names there are.
+    let count: Int
+    /// The names, each at its slot.
+    private let entries: UnsafeMutablePointer<Entry>
+    /// For each of the 64 buckets of ``FieldReader/bucket(_:)``, the first name in it
+    /// (its slot), or -1.
+    private let heads: UnsafeMutablePointer<Int>
+
+    /// The names `names`, each of which must be at its own slot (`0..<names.count`, in
+    /// order) and appear once.
+    init(_ names: [FieldName]) {
+        precondition(names.indices.allSatisfy { names[$0].slot == $0 }, "each field name must be at its slot")
+        count = names.count
+        entries = .allocate(capacity: Swift.max(names.count, 1))
+        heads = .allocate(capacity: 64)
+        heads.initialize(repeating: -1, count: 64)
+        for slot in names.indices.reversed() {
+            let text = names[slot].text
+            precondition(!names.indices.contains { $0 != slot && names[$0].text.bytes.elementsEqual(text.bytes) },
+                         "a field name must appear once")
+            let fingerprint = FieldReader.fingerprint(text.bytes)
+            let bucket = FieldReader.bucket(fingerprint)
+            (entries + slot).initialize(to: Entry(fingerprint: fingerprint, bytes: text.utf8Start, next: heads[bucket]))
+            heads[bucket] = slot
+        }
+    }
+
+    deinit {
+        entries.deallocate()
+        heads.deallocate()
+    }
+
+    /// The slot of the name `name` spells (whose fingerprint is `fingerprint`), if it
+    /// is one of these.
+    @inline(__always)
+    func slot(of name: UnsafeBufferPointer<UInt8>, fingerprint: UInt64) -> Int? {
+        var slot = heads[FieldReader.bucket(fingerprint)]
+        while slot >= 0 {
+            let entry = entries[slot]
+            // (Equal fingerprints: the same length, so the bytes are compared.)
+            if entry.fingerprint == fingerprint && Self.sameBytes(name.baseAddress.unsafelyUnwrapped, entry.bytes, count: name.count) {
+                return slot
+            }
+            slot = entry.next
+        }
+        return nil
+    }
+
+    /// Whether the `count` bytes at `a` and `b` are equal: a word at a time, the last
+    /// word overlapping the one before rather than byte by byte (names are short).
+    @inline(__always)
+    private static func sameBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let a = UnsafeRawPointer(a), b = UnsafeRawPointer(b)
+        if count >= 8 {
+            var offset = 0
+            while offset + 8 < count {
+                guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                else { return false }
+                offset += 8
+            }
+            return a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        }
+        if count >= 4 {
+            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+                && a.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self) == b.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        }
+        for offset in 0..<count where a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) {
+            return false
+        }
+        return true
     }
 }
 

@@ -214,9 +214,23 @@ public enum SumUp {
 
             /// Reads a callback's fields (built at once at the end: assigning them one by
             /// one in an initializer made the compiler copy the finished value).
+            /// The names the callback's fields are taken by.
+            enum Name {
+                static let status = FieldName(slot: 0, text: "smp-status")
+                static let transactionCode = FieldName(slot: 1, text: "smp-tx-code")
+                static let foreignTransactionID = FieldName(slot: 2, text: "foreign-tx-id")
+                static let message = FieldName(slot: 3, text: "smp-message")
+                static let receiptSent = FieldName(slot: 4, text: "smp-receipt-sent")
+                static let failureCause = FieldName(slot: 5, text: "smp-failure-cause")
+                static let nonce = FieldName(slot: 6, text: ChargeKitParameter.nonceName)
+                static let callback = FieldName(slot: 7, text: ChargeKitParameter.callbackName)
+                static let all = FieldNames([status, transactionCode, foreignTransactionID, message, receiptSent,
+                                             failureCause, nonce, callback])
+            }
+
             static func read(_ fields: inout FieldReader) throws(ChargeKitError) -> Fields {
                 try fields.refuseDuplicates()
-                guard let statusIndex = fields.index(of: "smp-status") else { throw .missingField("smp-status") }
+                guard let statusIndex = fields.index(of: Name.status) else { throw .missingField("smp-status") }
                 fields.markTaken(statusIndex)
                 let status = try fields.withValue(statusIndex) { bytes throws(ChargeKitError) in
                     try FieldRules.nonEmpty(bytes, field: "smp-status")
@@ -225,32 +239,32 @@ public enum SumUp {
                     }
                     return status
                 }
-                let transactionCode = try fields.takeText("smp-tx-code") { bytes throws(ChargeKitError) in
+                let transactionCode = try fields.takeText(Name.transactionCode) { bytes throws(ChargeKitError) in
                     try FieldRules.nonEmpty(bytes, field: "smp-tx-code")
                     try FieldRules.printableASCII(bytes, field: "smp-tx-code", limit: 64)
                 }
-                let foreignTransactionID = try fields.takeText("foreign-tx-id") { bytes throws(ChargeKitError) in
+                let foreignTransactionID = try fields.takeText(Name.foreignTransactionID) { bytes throws(ChargeKitError) in
                     try SumUp.validateForeignTransactionID(bytes, field: "foreign-tx-id")
                 }
-                let message = try fields.takeText("smp-message") { bytes throws(ChargeKitError) in
+                let message = try fields.takeText(Name.message) { bytes throws(ChargeKitError) in
                     try FieldRules.text(bytes, field: "smp-message", limit: 1024)
                 }
                 var receiptSent: Bool?
-                if let receipt = fields.take("smp-receipt-sent") {
+                if let receipt = fields.take(Name.receiptSent) {
                     guard receipt == "true" || receipt == "false" else {
                         throw .invalidField("smp-receipt-sent", rule: "must be true or false")
                     }
                     receiptSent = receipt == "true"
                 }
                 var failureCause: FailureCause?
-                if let cause = fields.take("smp-failure-cause") {
+                if let cause = fields.take(Name.failureCause) {
                     try FieldRules.printableASCII(cause, field: "smp-failure-cause", limit: 64)
                     failureCause = FailureCause(wireValue: cause)
                 }
-                let nonce = try fields.take(ChargeKitParameter.nonceName).map { text throws(ChargeKitError) in
+                let nonce = try fields.take(Name.nonce).map { text throws(ChargeKitError) in
                     try Nonce(text, field: ChargeKitParameter.nonce)
                 }
-                if fields.contains(ChargeKitParameter.callbackName) {
+                if fields.contains(Name.callback) {
                     throw .unexpectedField(ChargeKitParameter.callback, rule: "SumUp callbacks carry smp-status instead")
                 }
                 let remaining = fields.remaining
@@ -265,7 +279,7 @@ public enum SumUp {
 
         /// Parses and validates a callback URL.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
-            self = try FieldReader.read(url, maximumLength: maximumLength) { fields throws(ChargeKitError) in
+            self = try FieldReader.read(url, maximumLength: maximumLength, names: Fields.Name.all) { fields throws(ChargeKitError) in
                 Callback(storage: SharedFields(try Fields.read(&fields)))
             }
         }

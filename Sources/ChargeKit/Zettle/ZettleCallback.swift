@@ -51,10 +51,27 @@ extension Zettle {
         /// The wire names of the payment info fields.
         public static let fieldNames = wireNames.map(\.description)
         /// ``fieldNames``, for comparing with a callback's bytes.
-        static let wireNames: [StaticString] = [
-            "referenceNumber", "entryMode", "obfuscatedPan", "panHash", "cardBrand", "AID", "TSI", "TVR",
-            "applicationName", "numberOfInstallments", "installmentAmount", "authorizationCode",
-        ]
+        static let wireNames: [StaticString] = Name.all.map(\.text)
+
+        /// The payment info's names, at their slots among a callback's names
+        /// (``Callback/Name``; the callback's own come first).
+        enum Name {
+            static let referenceNumber = FieldName(slot: 5, text: "referenceNumber")
+            static let entryMode = FieldName(slot: 6, text: "entryMode")
+            static let obfuscatedPan = FieldName(slot: 7, text: "obfuscatedPan")
+            static let panHash = FieldName(slot: 8, text: "panHash")
+            static let cardBrand = FieldName(slot: 9, text: "cardBrand")
+            static let aid = FieldName(slot: 10, text: "AID")
+            static let tsi = FieldName(slot: 11, text: "TSI")
+            static let tvr = FieldName(slot: 12, text: "TVR")
+            static let applicationName = FieldName(slot: 13, text: "applicationName")
+            static let numberOfInstallments = FieldName(slot: 14, text: "numberOfInstallments")
+            static let installmentAmount = FieldName(slot: 15, text: "installmentAmount")
+            static let authorizationCode = FieldName(slot: 16, text: "authorizationCode")
+            /// In the order of ``PaymentInfo/fieldNames``.
+            static let all = [referenceNumber, entryMode, obfuscatedPan, panHash, cardBrand, aid, tsi, tvr,
+                              applicationName, numberOfInstallments, installmentAmount, authorizationCode]
+        }
 
         /// Whether no field is set.
         public var isEmpty: Bool { self == PaymentInfo() }
@@ -92,15 +109,14 @@ extension Zettle {
             init(reading fields: inout FieldReader) throws(ChargeKitError) {
                 /// The rule of every payment info field: non-empty printable ASCII, at most `limit` bytes.
                 @inline(__always)
-                func checkField(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString, limit: Int) throws(ChargeKitError) {
-                    try FieldRules.nonEmpty(bytes, field: name.description)
-                    try FieldRules.printableASCII(bytes, field: name.description, limit: limit)
+                func checkField(_ bytes: UnsafeBufferPointer<UInt8>, _ name: FieldName, limit: Int) throws(ChargeKitError) {
+                    try FieldRules.nonEmpty(bytes, field: name.text.description)
+                    try FieldRules.printableASCII(bytes, field: name.text.description, limit: limit)
                 }
-                /// A text field that passes the rule and then `check` (inlined, so that each
-                /// literal name's fingerprint is worked out by the compiler).
+                /// A text field that passes the rule and then `check`.
                 @inline(__always)
                 func text(
-                    _ name: StaticString, limit: Int = 128,
+                    _ name: FieldName, limit: Int = 128,
                     check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void = { _ in }
                 ) throws(ChargeKitError) -> TextPlace {
                     try fields.takePlace(name) { bytes throws(ChargeKitError) in
@@ -108,31 +124,31 @@ extension Zettle {
                         try check(bytes)
                     }
                 }
-                referenceNumber = try text("referenceNumber")
-                entryMode = try fields.take("entryMode") { bytes throws(ChargeKitError) in
-                    try checkField(bytes, "entryMode", limit: 128)
+                referenceNumber = try text(Name.referenceNumber)
+                entryMode = try fields.take(Name.entryMode) { bytes throws(ChargeKitError) in
+                    try checkField(bytes, Name.entryMode, limit: 128)
                     return EntryMode(wireBytes: bytes)
                 }
-                obfuscatedPan = try text("obfuscatedPan", limit: 32) { bytes throws(ChargeKitError) in
+                obfuscatedPan = try text(Name.obfuscatedPan, limit: 32) { bytes throws(ChargeKitError) in
                     guard bytes.allSatisfy({ DecimalText.isDigit($0) || $0 == 0x2A || $0 == 0x20 }),
                           bytes.suffix(4).allSatisfy(DecimalText.isDigit)
                     else { throw .invalidField("obfuscatedPan", rule: "must be masked like '**** **** **** 1111'") }
                 }
-                panHash = try text("panHash", limit: 256)
-                cardBrand = try text("cardBrand", limit: 40)
-                aid = try text("AID", limit: 32)
-                tsi = try text("TSI", limit: 16)
-                tvr = try text("TVR", limit: 16)
-                applicationName = try text("applicationName", limit: 64)
-                authorizationCode = try text("authorizationCode", limit: 64)
-                numberOfInstallments = try fields.take("numberOfInstallments") { bytes throws(ChargeKitError) in
-                    try checkField(bytes, "numberOfInstallments", limit: 3)
+                panHash = try text(Name.panHash, limit: 256)
+                cardBrand = try text(Name.cardBrand, limit: 40)
+                aid = try text(Name.aid, limit: 32)
+                tsi = try text(Name.tsi, limit: 16)
+                tvr = try text(Name.tvr, limit: 16)
+                applicationName = try text(Name.applicationName, limit: 64)
+                authorizationCode = try text(Name.authorizationCode, limit: 64)
+                numberOfInstallments = try fields.take(Name.numberOfInstallments) { bytes throws(ChargeKitError) in
+                    try checkField(bytes, Name.numberOfInstallments, limit: 3)
                     guard let number = Int(String(decoding: bytes, as: UTF8.self)), (1...999).contains(number) else {
                         throw .invalidField("numberOfInstallments", rule: "must be a whole number from 1 to 999")
                     }
                     return number
                 }
-                installmentAmount = try text("installmentAmount", limit: 20) { bytes throws(ChargeKitError) in
+                installmentAmount = try text(Name.installmentAmount, limit: 20) { bytes throws(ChargeKitError) in
                     _ = try DecimalText.parse(String(decoding: bytes, as: UTF8.self), field: "installmentAmount")
                 }
             }
@@ -286,7 +302,7 @@ extension Zettle {
 
         /// Parses and validates a callback URL.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
-            self = try FieldReader.read(url, maximumLength: maximumLength) { fields throws(ChargeKitError) in
+            self = try FieldReader.read(url, maximumLength: maximumLength, names: Name.fields) { fields throws(ChargeKitError) in
                 Callback(storage: SharedFields(try Callback.read(&fields)))
             }
         }
@@ -296,28 +312,39 @@ extension Zettle {
             try self.init(url: url.string, maximumLength: .max)
         }
 
+        /// The names a callback's fields are taken by: its own, then the payment info's
+        /// (``PaymentInfo/Name``).
+        enum Name {
+            static let errorMessage = FieldName(slot: 0, text: "errorMessage")
+            static let errorCode = FieldName(slot: 1, text: "errorCode")
+            static let reference = FieldName(slot: 2, text: "reference")
+            static let nonce = FieldName(slot: 3, text: ChargeKitParameter.nonceName)
+            static let callback = FieldName(slot: 4, text: ChargeKitParameter.callbackName)
+            static let fields = FieldNames([errorMessage, errorCode, reference, nonce, callback] + PaymentInfo.Name.all)
+        }
+
         /// Reads a callback's fields (built at once at the end: assigning them one by one
         /// in an initializer made the compiler copy the finished value).
         private static func read(_ fields: inout FieldReader) throws(ChargeKitError) -> Fields {
             try fields.refuseDuplicates()
-            let errorMessage = try fields.takeText("errorMessage") { bytes throws(ChargeKitError) in
+            let errorMessage = try fields.takeText(Name.errorMessage) { bytes throws(ChargeKitError) in
                 try FieldRules.text(bytes, field: "errorMessage", limit: 1024)
             }
-            let errorCode = try fields.take("errorCode") { bytes throws(ChargeKitError) in
+            let errorCode = try fields.take(Name.errorCode) { bytes throws(ChargeKitError) in
                 guard !bytes.isEmpty, bytes.count <= 64, bytes.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A }) else {
                     throw .invalidField("errorCode", rule: "must be a code such as CancelledByUser")
                 }
                 return ErrorCode(wireBytes: bytes)
             }
-            let reference = try fields.takeText("reference") { bytes throws(ChargeKitError) in
+            let reference = try fields.takeText(Name.reference) { bytes throws(ChargeKitError) in
                 try Zettle.validateReference(bytes, field: "reference")
             }
-            let nonce = try fields.take(ChargeKitParameter.nonceName).map { text throws(ChargeKitError) in
+            let nonce = try fields.take(Name.nonce).map { text throws(ChargeKitError) in
                 try Nonce(text, field: ChargeKitParameter.nonce)
             }
             let failed = errorCode != nil || errorMessage.isPresent
             enum Marker { case success, failure }
-            let marker = try fields.take(ChargeKitParameter.callbackName) { bytes throws(ChargeKitError) -> Marker in
+            let marker = try fields.take(Name.callback) { bytes throws(ChargeKitError) -> Marker in
                 if bytes.spells("success") { return .success }
                 if bytes.spells("failure") { return .failure }
                 throw .invalidField(ChargeKitParameter.callback, rule: "must be success or failure")
@@ -333,8 +360,8 @@ extension Zettle {
                 callbackMarker = CallbackText(wrappedValue: "failure")
             }
             let paymentInfo = try PaymentInfo.Places(reading: &fields)
-            if failed, let name = PaymentInfo.wireNames.first(where: fields.contains) {
-                throw .unexpectedField(name.description, rule: "a failure callback carries no payment info")
+            if failed, let name = PaymentInfo.Name.all.first(where: fields.contains) {
+                throw .unexpectedField(name.text.description, rule: "a failure callback carries no payment info")
             }
             return Fields(callbackURL: fields.baseText, succeeded: !failed, errorCode: errorCode, errorMessage: errorMessage,
                           reference: reference, paymentInfo: PaymentInfo.Storage(source: fields.source, places: paymentInfo), nonce: nonce, extraItems: fields.remaining,
