@@ -3,8 +3,9 @@
 /// once, and what is left (the app's own extra parameters) keeps its order.
 ///
 /// The URL is scanned once (``URLBytes``); names are compared as bytes with the
-/// parser's `StaticString` names, and a string is made only for a value that is taken
-/// and for what is left. Escapes are checked while scanning, so a malformed one is
+/// parser's names (given up front as ``FieldNames``, each field is matched to them
+/// once, before the parser runs; else a `StaticString` name is looked for when it is
+/// taken), and a string is made only for a value that is taken and for what is left. Escapes are checked while scanning, so a malformed one is
 /// refused before any field, as ``QueryURL`` refuses it; a value is decoded when it is
 /// read. The fields' places live in temporary storage (on the stack for a callback's
 /// dozen fields), so the reader allocates nothing and costs nothing to destroy.
