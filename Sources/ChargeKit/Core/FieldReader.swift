@@ -5,10 +5,11 @@
 /// The URL is scanned once (``URLBytes``); names are compared as bytes with the
 /// parser's names (given up front as ``FieldNames``, each field is matched to them
 /// once, before the parser runs; else a `StaticString` name is looked for when it is
-/// taken), and a string is made only for a value that is taken and for what is left. Escapes are checked while scanning, so a malformed one is
-/// refused before any field, as ``QueryURL`` refuses it; a value is decoded when it is
-/// read. The fields' places live in temporary storage (on the stack for a callback's
-/// dozen fields), so the reader allocates nothing and costs nothing to destroy.
+/// taken), and a string is made only for a value that is taken and for what is left.
+/// Escapes are checked while scanning, so a malformed one is refused before any field,
+/// as ``QueryURL`` refuses it; a value is decoded when it is read. The fields' places
+/// live in temporary storage (on the stack for a callback's dozen fields), so the
+/// reader allocates nothing and costs nothing to destroy.
 struct FieldReader {
     /// A field's place: plain values only, so that reading one costs no reference counting.
     private struct Field {
@@ -152,7 +153,7 @@ struct FieldReader {
         return Scan(parts: parts, count: count)
     }
 
-    /// A reader of the pairs `scan` stored; ``prepare()`` then checks their escapes.
+    /// A reader of the pairs `scan` stored; ``prepare(_:)`` then checks their escapes.
     private init(
         _ source: String, _ bytes: UnsafeBufferPointer<UInt8>, scan: Scan, storage: UnsafeMutableBufferPointer<Field>,
         slots: UnsafeMutableBufferPointer<Int32>
