@@ -4,8 +4,7 @@
 ///
 /// The URL is scanned once (``URLBytes``); names are compared as bytes with the
 /// parser's names (given up front as ``FieldNames``, each field is matched to them
-/// once, before the parser runs; else a `StaticString` name is looked for when it is
-/// taken), and a string is made only for a value that is taken and for what is left.
+/// once, before the parser runs; else the parser tests each field's name), and a string is made only for a value that is taken and for what is left.
 /// Escapes are checked while scanning, so a malformed one is refused before any field,
 /// as ``QueryURL`` refuses it; a value is decoded when it is read. The fields' places
 /// live in temporary storage (on the stack for a callback's dozen fields), so the
@@ -45,12 +44,7 @@ struct FieldReader {
     private static let stackCapacity = 1024 / MemoryLayout<Field>.stride - 2
     /// Names that held escapes, decoded (few callbacks have any).
     private var decodedNames: [String] = []
-    /// One bit per field's fingerprint (``bit(_:)``), so that looking for an absent
-    /// name (most of a parser's optional fields) usually costs one test, not a walk.
-    private var fingerprints: UInt64 = 0
-    /// Whether some name has bytes skipped (its fingerprint no longer says what it is compared as).
-    private var skipped = false
-    /// The bits of ``fingerprints`` that two or more fields set: a name can appear twice
+    /// The bits (``bit(_:)``) that two or more fields' fingerprints set: a name can appear twice
     /// only among the fields that set one of them (a name and its escaped spelling share
     /// a fingerprint), so only those are compared. (Fields with one of the parser's
     /// ``FieldNames`` are left out: their duplicates are found by their slot.)
@@ -121,8 +115,8 @@ struct FieldReader {
         return output
     }
 
-    /// Reads `url` for a parser that looks its fields up by name (``index(of:)-(StaticString)``),
-    /// with no ``FieldNames``.
+    /// Reads `url` for a parser that finds its fields by testing each one's name
+    /// (``name(_:is:)``, ``name(_:hasPrefix:)``), with no ``FieldNames``.
     @inline(__always)
     static func read<T>(
         _ url: String, maximumLength: Int, _ body: (inout FieldReader) throws(ChargeKitError) -> T
@@ -172,6 +166,7 @@ struct FieldReader {
     /// part of the initializer: a throwing initializer that loops over `self` made the
     /// compiler copy the whole reader.)
     private mutating func prepare(_ names: some FieldNameMatcher) throws(ChargeKitError) {
+        // One bit per fingerprint (``bit(_:)``) of the fields without a slot.
         var fingerprints: UInt64 = 0
         let matching = names.count > 0
         for index in 0..<count {
@@ -196,10 +191,9 @@ struct FieldReader {
                 }
             } else {
                 sharedBits |= fingerprints & bit
+                fingerprints |= bit
             }
-            fingerprints |= bit
         }
-        self.fingerprints = fingerprints
     }
 
     /// The slot among `names` of the field's name (decoded), if it is one of them.
@@ -219,7 +213,7 @@ struct FieldReader {
         return UInt64(name.count) << 32 | UInt64(first) << 16 | UInt64(name[name.count / 2]) << 8 | UInt64(last)
     }
 
-    /// The bit of ``fingerprints`` a fingerprint sets.
+    /// The one bit of 64 a fingerprint sets (its ``bucket(_:)``).
     @inline(__always)
     private static func bit(_ fingerprint: UInt64) -> UInt64 { 1 << bucket(fingerprint) }
 
@@ -331,30 +325,16 @@ struct FieldReader {
     /// Skips the next `count` bytes of the field's name in later comparisons.
     mutating func skip(_ count: Int32, ofNameAt index: Int) {
         place(index).pointee.skip += count
-        skipped = true
     }
 
     /// Marks the field as read, so that ``remaining`` leaves it out.
     mutating func markTaken(_ index: Int) { place(index).pointee.taken = true }
 
-    /// The position of the field named `name`.
-    @inline(__always)
-    func index(of name: StaticString) -> Int? {
-        // Fingerprints first: one comparison rules out almost every other name.
-        let expected = Self.fingerprint(name.bytes)
-        guard fingerprints & Self.bit(expected) != 0 || skipped else { return nil }
-        for index in 0..<count where (fields[index].skip != 0 || fields[index].fingerprint == expected)
-            && self.name(index, is: name) {
-            return index
-        }
-        return nil
-    }
-
     /// The position of the field with one of the parser's names (given to
     /// ``read(_:maximumLength:names:_:)``): a load, matched before the parser ran.
     @inline(__always)
     func index(of name: FieldName) -> Int? {
-        guard !slots.isEmpty else { return index(of: name.text) }
+        precondition(name.slot < slots.count, "a field name taken from a reader not given its names")
         let index = slots[name.slot]
         return index < 0 ? nil : Int(index)
     }
@@ -464,7 +444,7 @@ protocol FieldNameMatcher {
     func slot(of name: UnsafeBufferPointer<UInt8>, fingerprint: UInt64) -> Int?
 }
 
-/// No names: fields are found by comparing names (``FieldReader/index(of:)-(StaticString)``).
+/// No names: the parser finds its fields by testing each one's name (``FieldReader/name(_:is:)``).
 struct NoFieldNames: FieldNameMatcher {
     var count: Int { 0 }
     func slot(of name: UnsafeBufferPointer<UInt8>, fingerprint: UInt64) -> Int? { nil }
