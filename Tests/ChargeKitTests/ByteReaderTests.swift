@@ -112,6 +112,23 @@ struct ByteReaderTests {
         }
     }
 
+    @Test("byte runs compare equal exactly when they are, at every length and every differing position")
+    func byteRunsCompare() {
+        for count in 0...40 {
+            let base = (0..<count).map { UInt8(0x41 + $0 % 26) }
+            base.withUnsafeBufferPointer { here in
+                #expect(here.equal(at: 0, to: here.baseAddress ?? UnsafePointer(bitPattern: 1)!, count: count))
+                for position in 0..<count {
+                    var other = base
+                    other[position] ^= 0x20
+                    other.withUnsafeBufferPointer { there in
+                        #expect(!here.equal(at: 0, to: there.baseAddress!, count: count), "length \(count), position \(position)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("names matched before parsing: the first field whose name came before is refused, known or not, however spelled")
     func duplicatesInFieldOrder() {
         // Known names (matched to slots up front), their escaped spellings, and extras

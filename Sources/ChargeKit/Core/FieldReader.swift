@@ -513,36 +513,12 @@ final class FieldNames: FieldNameMatcher, @unchecked Sendable {
         while slot >= 0 {
             let entry = entries[slot]
             // (Equal fingerprints: the same length, so the bytes are compared.)
-            if entry.fingerprint == fingerprint && Self.sameBytes(name.baseAddress.unsafelyUnwrapped, entry.bytes, count: name.count) {
+            if entry.fingerprint == fingerprint && name.equal(at: 0, to: entry.bytes, count: name.count) {
                 return slot
             }
             slot = entry.next
         }
         return nil
-    }
-
-    /// Whether the `count` bytes at `a` and `b` are equal: a word at a time, the last
-    /// word overlapping the one before rather than byte by byte (names are short).
-    @inline(__always)
-    private static func sameBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
-        let a = UnsafeRawPointer(a), b = UnsafeRawPointer(b)
-        if count >= 8 {
-            var offset = 0
-            while offset + 8 < count {
-                guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                else { return false }
-                offset += 8
-            }
-            return a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-        }
-        if count >= 4 {
-            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
-                && a.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self) == b.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
-        }
-        for offset in 0..<count where a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) {
-            return false
-        }
-        return true
     }
 }
 

@@ -246,22 +246,29 @@ extension UnsafeBufferPointer<UInt8> {
         return range.count - offset >= count && equal(at: range.lowerBound + offset, to: prefix.utf8Start, count: count)
     }
 
-    /// Whether the `count` bytes at `start` equal those at `other`, compared eight at a
-    /// time. The caller has checked that both runs are in bounds.
+    /// Whether the `count` bytes at `start` equal those at `other`: eight at a time, the
+    /// last eight (or four) overlapping those already compared rather than one by one
+    /// (names are short). The caller has checked that both runs are in bounds.
     @inline(__always)
     func equal(at start: Int, to other: UnsafePointer<UInt8>, count: Int) -> Bool {
         let here = UnsafeRawPointer(baseAddress.unsafelyUnwrapped + start), there = UnsafeRawPointer(other)
-        var offset = 0
-        while offset + 8 <= count {
-            guard here.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    == there.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
-            offset += 8
-        }
-        while offset < count {
-            guard here.load(fromByteOffset: offset, as: UInt8.self) == there.load(fromByteOffset: offset, as: UInt8.self) else {
-                return false
+        if count >= 8 {
+            var offset = 0
+            while offset + 8 < count {
+                guard here.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        == there.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+                offset += 8
             }
-            offset += 1
+            return here.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                == there.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        }
+        if count >= 4 {
+            return here.loadUnaligned(as: UInt32.self) == there.loadUnaligned(as: UInt32.self)
+                && here.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                == there.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        }
+        for offset in 0..<count where here.load(fromByteOffset: offset, as: UInt8.self) != there.load(fromByteOffset: offset, as: UInt8.self) {
+            return false
         }
         return true
     }
