@@ -49,9 +49,7 @@ extension Zettle {
         @CallbackText public var authorizationCode: String? = nil
 
         /// The wire names of the payment info fields.
-        public static let fieldNames = wireNames.map(\.description)
-        /// ``fieldNames``, for comparing with a callback's bytes.
-        static let wireNames: [StaticString] = Name.all.map(\.text)
+        public static let fieldNames = Name.all.map(\.text.description)
 
         /// The payment info's names, at their slots among a callback's names
         /// (``Callback/Name``; the callback's own come first).
