@@ -90,6 +90,23 @@ struct ByteReaderTests {
                 }
             }
         }
+        // Several pieces among runs of plain bytes of every length (decoding copies plain
+        // bytes a word at a time, so a run's length decides where the next `%` is found).
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                bytes += [UInt8](repeating: UInt8.random(in: 0x61...0x7A, using: &generator), count: Int.random(in: 0...19, using: &generator))
+                bytes += pieces.randomElement(using: &generator) ?? []
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let got = try? PercentEncoding.decode(text, field: "x")
+            #expect(got == reference(Array(text.utf8)), "\(text)")
+            let inPlace = try? Array(text.utf8).withUnsafeBufferPointer { buffer throws(ChargeKitError) in
+                try PercentEncoding.withDecodedChecked(buffer) { String(decoding: $0, as: UTF8.self) }
+            }
+            if let got { #expect(inPlace == got, "\(text)") }
+        }
     }
 
     @Test("a name sent twice is refused however it is spelled")
@@ -190,6 +207,63 @@ struct ByteReaderTests {
         // Non-ASCII text is not a control character: kept as sent.
         let callback = try SumUp.Callback(url: "app://r?smp-status=success&smp-message=Paiement%20r%C3%A9ussi&note=été#é")
         #expect(callback.message == "Paiement réussi" && callback.extraItems == [QueryItem("note", "été")] && callback.fragment == "é")
+    }
+
+    @Test("random URLs are cut into base, query pairs and fragment as a byte-by-byte reading cuts them, wherever '?', '#' and controls fall")
+    func partsAgreeWithReference() {
+        /// The rules read one byte at a time: the parts, or the error the scan throws first.
+        func reference(_ url: String) -> Result<QueryURL, ChargeKitError>? {
+            let bytes = Array(url.utf8)
+            if bytes.contains(where: { $0 < 0x21 || $0 == 0x7F }) {
+                return .failure(.invalidURL("url", rule: "contains a space or control character"))
+            }
+            let baseEnd = bytes.firstIndex(where: { $0 == 0x3F || $0 == 0x23 }) ?? bytes.count
+            let base = Array(bytes[..<baseEnd])
+            let scheme = base.firstIndex(of: 0x3A).map { Array(base[..<$0]) } ?? []
+            let schemeBytes = Set(Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.".utf8))
+            guard let first = scheme.first, (first | 0x20) >= 0x61, (first | 0x20) <= 0x7A, scheme.allSatisfy(schemeBytes.contains) else {
+                return .failure(.invalidURL("url", rule: "must start with a scheme such as 'my-app:'"))
+            }
+            var query: [UInt8] = [], fragment: [UInt8]?
+            if baseEnd < bytes.count {
+                let rest = Array(bytes[(baseEnd + 1)...])
+                if bytes[baseEnd] == 0x23 {
+                    fragment = rest
+                } else if let hash = rest.firstIndex(of: 0x23) {
+                    query = Array(rest[..<hash])
+                    fragment = Array(rest[(hash + 1)...])
+                } else {
+                    query = rest
+                }
+            }
+            var items: [QueryItem] = []
+            for pair in query.split(separator: 0x26, omittingEmptySubsequences: true) {
+                let equals = pair.firstIndex(of: 0x3D) ?? pair.endIndex
+                guard let name = try? PercentEncoding.decode(pair[..<equals], field: "x"),
+                      let value = try? PercentEncoding.decode(pair[equals...].dropFirst(), field: "x") else { return nil }
+                items.append(QueryItem(name, value))
+            }
+            return .success(QueryURL(base: String(decoding: base, as: UTF8.self), items: items,
+                                     fragment: fragment.map { String(decoding: $0, as: UTF8.self) }))
+        }
+        let pieces = ["app:", "x", "ab", "?", "#", "&", "=", ":", "%41", "%4", "é", " ", "\u{7F}", "\t", "-", "longer-run-of-bytes"]
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<6_000 {
+            let count = Int.random(in: 0...24, using: &generator)
+            let body = (0..<count).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            let url = (round % 4 == 0 ? "" : "app:") + body
+            let got = Result { () throws(ChargeKitError) in try QueryURL(parsing: url) }
+            switch (reference(url), got) {
+            case (.success(let want)?, .success(let parsed)):
+                #expect(parsed == want, "\(url)")
+            case (.failure(let want)?, .failure(let error)):
+                #expect(error == want, "\(url)")
+            case (nil, .failure(.malformedPercentEncoding)):
+                break
+            case (let want, let got):
+                Issue.record("\(url): expected \(String(describing: want)), got \(got)")
+            }
+        }
     }
 
     @Test("escapes that decode to bytes that are not UTF-8 name the field")

@@ -117,11 +117,7 @@ package enum PercentEncoding {
     private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) -> String {
         var failure: ChargeKitError?
         let text = String(unsafeUninitializedCapacity: Swift.max(bytes.count, 1)) { out in
-            var count = 0
-            guard let ascii = unescape(bytes, { byte in
-                out[count] = byte
-                count += 1
-            }) else {
+            guard let (count, ascii) = unescape(bytes, into: out.baseAddress) else {
                 failure = .malformedPercentEncoding(field: field(), rule: malformedEscapeRule)
                 return 0
             }
@@ -139,37 +135,60 @@ package enum PercentEncoding {
     /// Checks that `bytes` would decode (``decode(_:field:)-(Bytes,_)``'s rules and
     /// errors) without making a string: every `%` followed by two hex digits, and the
     /// decoded bytes UTF-8 (decoded in full only when an escape gives a non-ASCII byte).
+    @inline(never)   // rare (escapes the scan could not vouch for): kept out of its caller
     static func check(_ bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
-        guard let ascii = unescape(bytes, { _ in }) else {
+        guard let (_, ascii) = unescape(bytes, into: nil) else {
             throw .malformedPercentEncoding(field: field(), rule: malformedEscapeRule)
         }
         if !ascii { _ = try decode(bytes, field: field()) }
     }
 
-    /// The one reading of `%XX` escapes, for ``decode(_:field:)-(Bytes,_)`` and
-    /// ``check(_:field:)``: gives `emit` each decoded byte in order.
-    /// - Returns: whether every decoded byte is ASCII; `nil` at a `%` that is not
-    ///   followed by two hex digits.
+    /// The one reading of `%XX` escapes, for ``decode(_:field:)-(Bytes,_)``,
+    /// ``check(_:field:)`` and ``withDecodedChecked(_:_:)``: copies `bytes` to `out`
+    /// (when given; it must hold `bytes.count` bytes) with each escape decoded.
+    ///
+    /// Plain bytes are copied eight at a time while eight are left, the first `%` of a
+    /// word found with one subtraction (the output never gets ahead of the input, so
+    /// a whole word always fits, and what it writes past the `%` is overwritten next).
+    /// - Returns: the number of bytes written and whether every escape gave an ASCII
+    ///   byte; `nil` at a `%` that is not followed by two hex digits.
     @inline(__always)
-    private static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (UInt8) -> Void) -> Bool? {
-        var ascii = true
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            guard byte == 0x25 else {
-                emit(byte)
-                index += 1
-                continue
+    private static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>?) -> (count: Int, ascii: Bool)? {
+        guard let from = bytes.baseAddress else { return (0, true) }
+        let count = bytes.count
+        var index = 0, written = 0, ascii = true
+        while index < count {
+            while index + 8 <= count {
+                let word = UnsafeRawPointer(from + index).loadUnaligned(as: UInt64.self)
+                if let out { UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: UInt64.self) }
+                // A zero byte of `word ^ %%%%%%%%` is a `%`: the lowest high bit marks the first.
+                let percents = UInt64(littleEndian: word) ^ 0x2525_2525_2525_2525
+                let first = (percents &- 0x0101_0101_0101_0101) & ~percents & 0x8080_8080_8080_8080
+                guard first == 0 else {
+                    let plain = first.trailingZeroBitCount >> 3
+                    index += plain
+                    written += plain
+                    break
+                }
+                index += 8
+                written += 8
             }
-            guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else {
+            while index < count && from[index] != 0x25 {
+                out?[written] = from[index]
+                index += 1
+                written += 1
+            }
+            guard index < count else { break }
+            guard index + 2 < count, let high = hexValue(from[index + 1]), let low = hexValue(from[index + 2]) else {
                 return nil
             }
             let decoded = high << 4 | low
             ascii = ascii && decoded < 0x80
-            emit(decoded)
+            out?[written] = decoded
+            written += 1
             index += 3
         }
-        return ascii
+        return (written, ascii)
     }
 
     private static let malformedEscapeRule = "'%' must be followed by two hex digits"
@@ -193,12 +212,8 @@ package enum PercentEncoding {
         _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Result
     ) throws(ChargeKitError) -> Result {
         try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out throws(ChargeKitError) in
-            var count = 0
-            let wellFormed = unescape(bytes) { byte in
-                out[count] = byte
-                count += 1
-            } != nil
-            return try body(wellFormed ? UnsafeBufferPointer(rebasing: out[0..<count]) : bytes)
+            guard let (count, _) = unescape(bytes, into: out.baseAddress) else { return try body(bytes) }
+            return try body(UnsafeBufferPointer(rebasing: out[0..<count]))
         }
     }
 

@@ -4,8 +4,8 @@
 /// One pass, sixteen bytes at a time, checks the whole URL (no space or control
 /// character, a `scheme:`), finds `?` and `#`, and cuts the query into its
 /// `name=value` pairs as byte ranges, noting which part holds a `%` escape. Each
-/// sixteen bytes give one exact bit per byte that needs a look (a delimiter, or a byte
-/// outside `!`…`~`), and only those bytes are visited. Strings are made only by the
+/// sixteen bytes give one exact bit per byte that needs a look (a delimiter of the part
+/// the scan is in, or a byte outside `!`…`~`), and only those bytes are visited. Strings are made only by the
 /// caller, only for the parts it keeps.
 struct URLBytes {
     /// Everything before `?` (or before `#` without a query).
@@ -15,33 +15,59 @@ struct URLBytes {
     /// The fragment after `#`, if there is one.
     let fragment: Range<Int>?
 
-    /// Which part of the URL the scan is in.
-    private enum Part { case base, query, fragment }
-
     /// Scans `bytes` and gives `segment` the query's pairs in order. Empty segments
     /// (`a=1&&b=2`, a trailing `&`) carry nothing and are skipped; a segment without
     /// `=` is a name with an empty value. The pairs are given as they are found, before
     /// the rest of the URL is checked: the caller must not act on them if this throws.
+    ///
+    /// Three loops, one per part of the URL, each looking only at the bytes that matter
+    /// there: the base's `:` `?` `#`, the query's `&` `=` `%` `#`, and in every part a
+    /// space, a control character or DEL (refused) or a non-ASCII byte (kept). A loop
+    /// that meets the next part starts the next loop at the byte after it.
     /// - Throws: ``ChargeKitError/invalidURL(_:rule:)`` for a space or control
     ///   character, or without a `scheme:`.
     @inline(__always)
     init(_ bytes: UnsafeBufferPointer<UInt8>, segment: (Segment) -> Void) throws(ChargeKitError) {
         let count = bytes.count
         let start = bytes.baseAddress.unsafelyUnwrapped
-        var part = Part.base
         var colon = -1, baseEnd = count, queryStart = count, queryEnd = count, fragmentStart = -1
-        var pairStart = 0, equals = -1, firstPercent = -1, lastPercent = -1, plainEscapes = true
         var chunk = 0
-        while chunk < count {
-            var flags = Self.flags(start, at: chunk, count: count)
+        var inQuery = false
+        base: while chunk < count {
+            var flags = Self.flags(start, at: chunk, count: count, Self.baseDelimiters)
             while flags != 0 {
                 let index = chunk + flags.trailingZeroBitCount
                 flags &= flags &- 1
-                let byte = start[index]
-                guard byte > 0x20 && byte != 0x7F else { throw .invalidURL("url", rule: "contains a space or control character") }
-                switch part {
-                case .query:
-                    switch byte {
+                switch start[index] {
+                case 0x3A:   // the scheme's `:` is the first one
+                    if colon < 0 { colon = index }
+                case 0x3F:
+                    baseEnd = index
+                    queryStart = index + 1
+                    inQuery = true
+                    chunk = index + 1
+                    break base
+                case 0x23:
+                    baseEnd = index
+                    queryStart = index
+                    queryEnd = index
+                    fragmentStart = index + 1
+                    chunk = index + 1
+                    break base
+                case let byte:
+                    try Self.refuseControl(byte)
+                }
+            }
+            chunk += 16
+        }
+        if inQuery {
+            var pairStart = chunk, equals = -1, firstPercent = -1, lastPercent = -1, plainEscapes = true
+            query: while chunk < count {
+                var flags = Self.flags(start, at: chunk, count: count, Self.queryDelimiters)
+                while flags != 0 {
+                    let index = chunk + flags.trailingZeroBitCount
+                    flags &= flags &- 1
+                    switch start[index] {
                     case 0x3D:   // `=`: the first one ends the name
                         if equals < 0 { equals = index }
                     case 0x25:   // `%`
@@ -49,7 +75,7 @@ struct URLBytes {
                         lastPercent = index
                         // Looked at here, so that most values need no second look.
                         if !(index + 2 < count && PercentEncoding.isASCIIEscape(start[index + 1], start[index + 2])) { plainEscapes = false }
-                    case 0x26, 0x23:   // `&` ends a pair, `#` the query
+                    case 0x26:   // `&` ends a pair
                         Self.pair(pairStart..<index, equals: equals, firstPercent: firstPercent, lastPercent: lastPercent,
                                   plainEscapes: plainEscapes, segment)
                         pairStart = index + 1
@@ -57,41 +83,31 @@ struct URLBytes {
                         firstPercent = -1
                         lastPercent = -1
                         plainEscapes = true
-                        if byte == 0x23 {
-                            queryEnd = index
-                            fragmentStart = index + 1
-                            part = .fragment
-                        }
-                    default:   // `?`, `:` and non-ASCII bytes are plain in a query
-                        break
-                    }
-                case .base:
-                    switch byte {
-                    case 0x3A:   // the scheme's `:` is the first one
-                        if colon < 0 { colon = index }
-                    case 0x3F:
-                        baseEnd = index
-                        queryStart = index + 1
-                        pairStart = queryStart
-                        part = .query
-                    case 0x23:
-                        baseEnd = index
-                        queryStart = index
+                    case 0x23:   // `#` ends the query
                         queryEnd = index
                         fragmentStart = index + 1
-                        part = .fragment
-                    default:
-                        break
+                        chunk = index + 1
+                        break query
+                    case let byte:   // `?`, `:` and non-ASCII bytes are plain in a query
+                        try Self.refuseControl(byte)
                     }
-                case .fragment:
-                    break   // only checked: a space or control character was refused above
                 }
+                chunk += 16
             }
-            chunk += 16
-        }
-        if part == .query {
-            Self.pair(pairStart..<count, equals: equals, firstPercent: firstPercent, lastPercent: lastPercent,
+            Self.pair(pairStart..<queryEnd, equals: equals, firstPercent: firstPercent, lastPercent: lastPercent,
                       plainEscapes: plainEscapes, segment)
+        }
+        if fragmentStart >= 0 {
+            // Only checked: its bytes mean nothing to a callback.
+            while chunk < count {
+                var flags = Self.flags(start, at: chunk, count: count, Self.noDelimiters)
+                while flags != 0 {
+                    let index = chunk + flags.trailingZeroBitCount
+                    flags &= flags &- 1
+                    try Self.refuseControl(start[index])
+                }
+                chunk += 16
+            }
         }
         base = 0..<baseEnd
         query = queryStart..<queryEnd
@@ -99,6 +115,13 @@ struct URLBytes {
         guard colon > 0, Self.isScheme(start, colon: colon, count: count) else {
             throw .invalidURL("url", rule: "must start with a scheme such as 'my-app:'")
         }
+    }
+
+    /// Refuses a space, a control character or DEL (a byte outside `!`…`~` that is
+    /// not one of UTF-8's non-ASCII bytes).
+    @inline(__always)
+    private static func refuseControl(_ byte: UInt8) throws(ChargeKitError) {
+        guard byte >= 0x80 else { throw .invalidURL("url", rule: "contains a space or control character") }
     }
 
     /// Gives `segment` the pair in `range` (nothing when it is empty).
@@ -145,37 +168,44 @@ struct URLBytes {
         return true
     }
 
+    /// The bytes a part of the URL is cut at, four to a part (repeated to fill four).
+    private typealias Delimiters = SIMD4<UInt8>
+    /// The base's: the scheme's `:`, `?` and `#`.
+    private static var baseDelimiters: Delimiters { Delimiters(0x3A, 0x3F, 0x23, 0x23) }
+    /// The query's: `&`, `=`, `%` and `#`.
+    private static var queryDelimiters: Delimiters { Delimiters(0x26, 0x3D, 0x25, 0x23) }
+    /// The fragment's: none (a space, already looked at, fills the four).
+    private static var noDelimiters: Delimiters { Delimiters(repeating: 0x20) }
+
     /// One bit per byte of the sixteen from `chunk` (fewer at the end of the URL, the
     /// first byte in bit 0) that needs a look: one outside `!`…`~` (a space, a control
-    /// character, DEL or a non-ASCII byte) or a delimiter (`? # : & = %`).
+    /// character, DEL or a non-ASCII byte) or one of `delimiters`.
     @inline(__always)
-    private static func flags(_ start: UnsafePointer<UInt8>, at chunk: Int, count: Int) -> UInt32 {
-        if chunk + 16 <= count { return flags(UnsafeRawPointer(start + chunk).loadUnaligned(as: Bytes16.self)) }
+    private static func flags(_ start: UnsafePointer<UInt8>, at chunk: Int, count: Int, _ delimiters: Delimiters) -> UInt32 {
+        if chunk + 16 <= count { return flags(UnsafeRawPointer(start + chunk).loadUnaligned(as: Bytes16.self), delimiters) }
         let left = count - chunk
         if count >= 16 {
             // The last sixteen bytes, shifted past those already looked at.
-            return flags(UnsafeRawPointer(start + count - 16).loadUnaligned(as: Bytes16.self)) >> (16 - left)
+            return flags(UnsafeRawPointer(start + count - 16).loadUnaligned(as: Bytes16.self), delimiters) >> (16 - left)
         }
         // A URL shorter than sixteen bytes: copied, the rest of the lanes left out.
         var word = Bytes16(repeating: 0x41)
         withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(start: start + chunk, count: left)) }
-        return flags(word) & (1 << left &- 1)
+        return flags(word, delimiters) & (1 << left &- 1)
     }
 
-    /// The bits of ``flags(_:at:count:)`` for sixteen bytes in a vector.
+    /// The bits of ``flags(_:at:count:_:)`` for sixteen bytes in a vector.
     @inline(__always)
-    private static func flags(_ word: Bytes16) -> UInt32 {
+    private static func flags(_ word: Bytes16, _ delimiters: Delimiters) -> UInt32 {
         // Bytes below `!` wrap round to the top, so one unsigned comparison finds both ends.
         let shifted: Bytes16 = word &- Bytes16(repeating: 0x21)
         var marked: SIMDMask<SIMD16<Int8>> = shifted .> Bytes16(repeating: 0x7E - 0x21)
         // (One comparison per statement: a longer expression makes the compiler pick
         // the element-by-element generic operators.)
-        marked = marked .| (word .== Bytes16(repeating: 0x3F))
-        marked = marked .| (word .== Bytes16(repeating: 0x23))
-        marked = marked .| (word .== Bytes16(repeating: 0x3A))
-        marked = marked .| (word .== Bytes16(repeating: 0x26))
-        marked = marked .| (word .== Bytes16(repeating: 0x3D))
-        marked = marked .| (word .== Bytes16(repeating: 0x25))
+        marked = marked .| (word .== Bytes16(repeating: delimiters[0]))
+        marked = marked .| (word .== Bytes16(repeating: delimiters[1]))
+        marked = marked .| (word .== Bytes16(repeating: delimiters[2]))
+        marked = marked .| (word .== Bytes16(repeating: delimiters[3]))
         return bits(marked)
     }
 
