@@ -49,6 +49,34 @@ struct ByteReaderTests {
         }
     }
 
+    @Test("the card number rules, eight bytes at a time, agree with a byte-by-byte reading at every length and edge byte")
+    func cardNumberRuleEdges() {
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        // The bytes on each side of every byte a rule accepts, high bytes included.
+        let edges: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x29, 0x2A, 0x2B, 0x2F, 0x30, 0x39, 0x3A, 0x57, 0x58, 0x59, 0x7F, 0x80, 0xAA, 0xB0, 0xFF]
+        for length in 0...24 {
+            for position in 0..<Swift.max(length, 1) {
+                for edge in edges {
+                    for filler: UInt8 in [0x2A, 0x31, 0x58, 0x20] {
+                        var bytes = [UInt8](repeating: filler, count: length)
+                        if length > 0 { bytes[position] = edge }
+                        // Digits in the last four places, as a valid number has them, then the edge.
+                        var ending = bytes
+                        for index in ending.indices.suffix(4) where index != position { ending[index] = 0x34 }
+                        for sample in [bytes, ending] {
+                            let masked = sample.allSatisfy { isDigit($0) || $0 == 0x2A || $0 == 0x20 } && sample.suffix(4).allSatisfy(isDigit)
+                            let redacted = sample.count >= 4 && sample.suffix(4).allSatisfy(isDigit) && sample.dropLast(4).allSatisfy { $0 == 0x58 }
+                            sample.withUnsafeBufferPointer { buffer in
+                                #expect(FieldRules.isMaskedCardNumber(buffer) == masked, "\(sample)")
+                                #expect(FieldRules.isRedactedCardNumber(buffer) == redacted, "\(sample)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test("percent-decoding agrees with a byte-by-byte reading at every length and position, in a string and in place")
     func decodingAgreesWithReference() {
         /// The rule read one byte at a time: `nil` for a malformed escape or bytes that are not UTF-8.

@@ -571,38 +571,60 @@ package enum FieldRules {
         guard !bytes.isEmpty else { throw .invalidField(field(), rule: "must not be empty") }
     }
 
-    /// Whether every byte is printable ASCII (0x20–0x7E): eight at a time, the last
-    /// eight (or four) overlapping those already checked rather than one by one.
+    /// Whether every byte is printable ASCII (0x20–0x7E), eight at a time (``all(_:_:)``).
     /// (Called, not inlined: inlined into each field's check it left the callers too
     /// large for the compiler to inline their field lookups.)
     @inline(never)
     static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        all(bytes) { word in
+            // A byte below 0x20 borrows into its high bit, one of 0x7F or more carries
+            // into it or has it: "any flagged" is exact (a false flag sits only above a true one).
+            ~((word &- ByteWord.ones &* 0x20) | (word &+ ByteWord.ones) | word) & ByteWord.highs
+        }
+    }
+
+    /// A masked card number as Zettle sends it (`**** **** **** 1111`): digits, `*` and
+    /// spaces, the last four (or all, when fewer) digits.
+    static func isMaskedCardNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        all(UnsafeBufferPointer(rebasing: bytes.suffix(4)), ByteWord.digits)
+            && all(bytes) { ByteWord.digits($0) | ByteWord.equal($0, 0x2A) | ByteWord.equal($0, 0x20) }
+    }
+
+    /// A redacted card number as Credit Card Terminal sends it: `^X*[0-9]{4}$`.
+    static func isRedactedCardNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 4 && all(UnsafeBufferPointer(rebasing: bytes.suffix(4)), ByteWord.digits)
+            && all(UnsafeBufferPointer(rebasing: bytes.dropLast(4))) { ByteWord.equal($0, 0x58) }
+    }
+
+    /// Whether every byte passes `accepted`, a test of eight bytes at once that sets the
+    /// high bit of each byte it accepts (``ByteWord``; it sees ASCII bytes only: a byte
+    /// of 0x80 or more is refused before it). Eight at a time, the last eight (or four)
+    /// overlapping those already tested, fewer than four in one word padded with zeros.
+    @inline(__always)
+    static func all(_ bytes: UnsafeBufferPointer<UInt8>, _ accepted: (UInt64) -> UInt64) -> Bool {
         guard let start = bytes.baseAddress else { return true }
         let count = bytes.count
         let raw = UnsafeRawPointer(start)
+        /// Whether every byte of `word` is ASCII and accepted, in the bytes `mask` marks.
+        func test(_ word: UInt64, _ mask: UInt64 = ByteWord.highs) -> Bool {
+            word & ByteWord.highs == 0 && accepted(word) & mask == mask
+        }
         if count >= 8 {
             var index = 0
             while index + 8 <= count {
-                guard isPrintableASCII(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) else { return false }
+                guard test(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))) else { return false }
                 index += 8
             }
-            return index == count || isPrintableASCII(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+            return index == count || test(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)))
         }
         if count >= 4 {
-            let low = UInt64(raw.loadUnaligned(as: UInt32.self)), high = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
-            return isPrintableASCII(low | high << 32)
+            let low = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+            let high = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)))
+            return test(low | high << 32)
         }
-        for index in 0..<count where start[index] < 0x20 || start[index] >= 0x7F { return false }
-        return true
-    }
-
-    /// Whether all eight bytes of `word` are printable ASCII.
-    @inline(__always)
-    private static func isPrintableASCII(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        // A byte below 0x20 borrows into its high bit, one of 0x7F or more carries
-        // into it or has it: "any flagged" is exact (a false flag sits only above a true one).
-        return ((word &- ones &* 0x20) | (word &+ ones) | word) & highs == 0
+        var word: UInt64 = 0
+        for index in 0..<count { word |= UInt64(start[index]) << (8 * index) }
+        return test(word, ByteWord.highs & (1 << (8 * count) &- 1))
     }
 
     /// The app's extra parameters: non-empty names, none reserved, none twice (counting
@@ -669,5 +691,26 @@ package enum FieldRules {
         default:
             return false
         }
+    }
+}
+
+/// Tests of eight ASCII bytes at once, packed in a word (the first byte lowest): each
+/// gives the high bit of every byte that passes it. Exact for bytes below 0x80 (no
+/// byte carries into the next); ``FieldRules/all(_:_:)`` refuses the others first.
+enum ByteWord {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// The bytes that are ASCII digits: 0x30 or more, and not 0x3A or more.
+    @inline(__always)
+    static func digits(_ word: UInt64) -> UInt64 {
+        (word &+ ones &* (0x80 - 0x30)) & ~(word &+ ones &* (0x80 - 0x3A)) & highs
+    }
+
+    /// The bytes equal to `byte`.
+    @inline(__always)
+    static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let difference = word ^ (ones &* UInt64(byte))
+        return ~(((difference & ~highs) &+ ~highs) | difference) & highs
     }
 }

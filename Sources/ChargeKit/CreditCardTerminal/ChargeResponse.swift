@@ -310,9 +310,7 @@ extension CreditCardTerminal {
             }
 
             let redactedCardNumber = try fields.text(.redactedCardNumber, from: reader) { bytes throws(ChargeKitError) in
-                guard bytes.count >= 4, bytes.count <= 64, bytes.suffix(4).allSatisfy(DecimalText.isDigit),
-                      bytes.dropLast(4).allSatisfy({ $0 == 0x58 })
-                else { throw .invalidField(wire(.redactedCardNumber), rule: "must match ^X*[0-9]{4}$") }
+                guard bytes.count <= 64, FieldRules.isRedactedCardNumber(bytes) else { throw .invalidField(wire(.redactedCardNumber), rule: "must match ^X*[0-9]{4}$") }
             }
 
             let cardType = try fields[.cardType] < 0 ? nil : reader.withValue(fields[.cardType]) { bytes throws(ChargeKitError) in

@@ -128,9 +128,7 @@ extension Zettle {
                     return EntryMode(wireBytes: bytes)
                 }
                 obfuscatedPan = try text(Name.obfuscatedPan, limit: 32) { bytes throws(ChargeKitError) in
-                    guard bytes.allSatisfy({ DecimalText.isDigit($0) || $0 == 0x2A || $0 == 0x20 }),
-                          bytes.suffix(4).allSatisfy(DecimalText.isDigit)
-                    else { throw .invalidField("obfuscatedPan", rule: "must be masked like '**** **** **** 1111'") }
+                    guard FieldRules.isMaskedCardNumber(bytes) else { throw .invalidField("obfuscatedPan", rule: "must be masked like '**** **** **** 1111'") }
                 }
                 panHash = try text(Name.panHash, limit: 256)
                 cardBrand = try text(Name.cardBrand, limit: 40)
