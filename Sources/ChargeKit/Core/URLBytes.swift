@@ -31,12 +31,13 @@ struct URLBytes {
         let count = bytes.count
         let start = bytes.baseAddress.unsafelyUnwrapped
         var colon = -1, baseEnd = count, queryStart = count, queryEnd = count, fragmentStart = -1
+        // (Offsets stay below the URL's length plus sixteen: `&+` cannot overflow.)
         var chunk = 0
         var inQuery = false
         base: while chunk < count {
             var flags = Self.flags(start, at: chunk, count: count, Self.baseDelimiters)
             while flags != 0 {
-                let index = chunk + flags.trailingZeroBitCount
+                let index = chunk &+ flags.trailingZeroBitCount
                 flags &= flags &- 1
                 switch start[index] {
                 case 0x3A:   // the scheme's `:` is the first one
@@ -45,27 +46,27 @@ struct URLBytes {
                     baseEnd = index
                     queryStart = index + 1
                     inQuery = true
-                    chunk = index + 1
+                    chunk = index &+ 1
                     break base
                 case 0x23:
                     baseEnd = index
                     queryStart = index
                     queryEnd = index
                     fragmentStart = index + 1
-                    chunk = index + 1
+                    chunk = index &+ 1
                     break base
                 case let byte:
                     try Self.refuseControl(byte)
                 }
             }
-            chunk += 16
+            chunk &+= 16
         }
         if inQuery {
             var pairStart = chunk, equals = -1, firstPercent = -1, lastPercent = -1, plainEscapes = true
             query: while chunk < count {
                 var flags = Self.flags(start, at: chunk, count: count, Self.queryDelimiters)
                 while flags != 0 {
-                    let index = chunk + flags.trailingZeroBitCount
+                    let index = chunk &+ flags.trailingZeroBitCount
                     flags &= flags &- 1
                     switch start[index] {
                     case 0x3D:   // `=`: the first one ends the name
@@ -76,9 +77,9 @@ struct URLBytes {
                         // Looked at here, so that most values need no second look.
                         if !(index + 2 < count && PercentEncoding.isASCIIEscape(start[index + 1], start[index + 2])) { plainEscapes = false }
                     case 0x26:   // `&` ends a pair
-                        Self.pair(pairStart..<index, equals: equals, firstPercent: firstPercent, lastPercent: lastPercent,
+                        Self.pair(Range(uncheckedBounds: (pairStart, index)), equals: equals, firstPercent: firstPercent, lastPercent: lastPercent,
                                   plainEscapes: plainEscapes, segment)
-                        pairStart = index + 1
+                        pairStart = index &+ 1
                         equals = -1
                         firstPercent = -1
                         lastPercent = -1
@@ -86,15 +87,15 @@ struct URLBytes {
                     case 0x23:   // `#` ends the query
                         queryEnd = index
                         fragmentStart = index + 1
-                        chunk = index + 1
+                        chunk = index &+ 1
                         break query
                     case let byte:   // `?`, `:` and non-ASCII bytes are plain in a query
                         try Self.refuseControl(byte)
                     }
                 }
-                chunk += 16
+                chunk &+= 16
             }
-            Self.pair(pairStart..<queryEnd, equals: equals, firstPercent: firstPercent, lastPercent: lastPercent,
+            Self.pair(Range(uncheckedBounds: (pairStart, queryEnd)), equals: equals, firstPercent: firstPercent, lastPercent: lastPercent,
                       plainEscapes: plainEscapes, segment)
         }
         if fragmentStart >= 0 {
@@ -102,11 +103,11 @@ struct URLBytes {
             while chunk < count {
                 var flags = Self.flags(start, at: chunk, count: count, Self.noDelimiters)
                 while flags != 0 {
-                    let index = chunk + flags.trailingZeroBitCount
+                    let index = chunk &+ flags.trailingZeroBitCount
                     flags &= flags &- 1
                     try Self.refuseControl(start[index])
                 }
-                chunk += 16
+                chunk &+= 16
             }
         }
         base = 0..<baseEnd
@@ -132,7 +133,9 @@ struct URLBytes {
         guard !range.isEmpty else { return }
         let nameEnd = equals < 0 ? range.upperBound : equals
         let valueStart = equals < 0 ? range.upperBound : equals + 1
-        segment(Segment(name: range.lowerBound..<nameEnd, value: valueStart..<range.upperBound,
+        // In order by construction (a pair's first `=` is inside it): no checks needed.
+        segment(Segment(name: Range(uncheckedBounds: (range.lowerBound, nameEnd)),
+                        value: Range(uncheckedBounds: (valueStart, range.upperBound)),
                         nameEscaped: firstPercent >= 0 && firstPercent < nameEnd, valueEscaped: lastPercent >= valueStart,
                         escapesPlain: plainEscapes))
     }
