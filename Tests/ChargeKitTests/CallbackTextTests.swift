@@ -39,6 +39,9 @@ import Testing
          #"{"callbackURL":"my-app://fail","errorMessage":"com.izettle.session.error(10) - busy <UnderlyingError>: x","extraItems":[],"paymentInfo":{},"succeeded":false}"#),
         (#"my-app://ok?entryMode=CONTACTLESS&panHash=abc&numberOfInstallments=3&installmentAmount=10.50&authorizationCode=A1&chargekit-callback=success"#,
          #"{"callbackMarker":"success","callbackURL":"my-app://ok","extraItems":[],"paymentInfo":{"authorizationCode":"A1","entryMode":"CONTACTLESS","installmentAmount":"10.50","numberOfInstallments":3,"panHash":"abc"},"succeeded":true}"#),
+        // Extras kept as places: escaped names and values, a bare name, an empty value, in order around the fields.
+        (#"my-app://ok?n%61me=a%26b&reference=R1&bare&empty=&x%20y=%C3%A9+1&cardBrand=VISA&last=%7E"#,
+         #"{"callbackURL":"my-app://ok","extraItems":[{"name":"name","value":"a&b"},{"name":"bare","value":""},{"name":"empty","value":""},{"name":"x y","value":"é+1"},{"name":"last","value":"~"}],"paymentInfo":{"cardBrand":"VISA"},"reference":"R1","succeeded":true}"#),
     ]
 
     private static func json(_ value: some Encodable) throws -> String {
@@ -92,6 +95,15 @@ import Testing
         callback.callbackURL = "samplepaymentapp://"
         #expect(callback == copy, "equal by value, wherever the text is kept")
         #expect(callback.hashValue == copy.hashValue)
+
+        // Extras kept as places, then set in code: the same items either way.
+        var zettle = try Zettle.Callback(url: Self.zettle[1].url)
+        let parsed = zettle
+        #expect(zettle.operationUUID == "5F0B1B7C-9C1E-4B7A-9A7D-2E8C0D8E4F11")
+        zettle.extraItems = [QueryItem("operationUUID", "x%20y")]
+        #expect(zettle.operationUUID == "x%20y" && zettle != parsed && parsed.extraItems.count == 1)
+        zettle.extraItems = [QueryItem("operationUUID", "5F0B1B7C-9C1E-4B7A-9A7D-2E8C0D8E4F11")]
+        #expect(zettle == parsed && zettle.hashValue == parsed.hashValue)
     }
 
     /// A parsed callback keeps its payment info as places in the URL (one reference to

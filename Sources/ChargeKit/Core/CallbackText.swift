@@ -108,6 +108,58 @@ struct TextPlace: Hashable, Sendable {
     }
 }
 
+/// The parameters of a parsed callback that no field took (the app's extras, a
+/// wrapper's own), kept as places in the callback URL's string and made into
+/// ``QueryItem``s when read: parsing makes no string for them. Equal, hashed and coded
+/// as the items they stand for.
+struct CallbackItems: Hashable, Sendable, Codable {
+    /// One parameter's name and value, as places in the URL's string.
+    struct Place: Sendable {
+        var name: TextPlace
+        var value: TextPlace
+    }
+
+    private enum Form: Sendable {
+        case places(source: String, [Place])
+        case items([QueryItem])
+    }
+
+    private var form: Form
+
+    /// No parameters, or those set in code.
+    init(_ items: [QueryItem] = []) { form = .items(items) }
+
+    /// Parameters at `places` of the callback URL `source`.
+    init(source: String, places: [Place]) {
+        form = places.isEmpty ? .items([]) : .places(source: source, places)
+    }
+
+    /// The parameters, in order, decoded.
+    var items: [QueryItem] {
+        get {
+            switch form {
+            case .items(let items): return items
+            case .places(let source, let places):
+                return places.map { QueryItem($0.name.value(in: source) ?? "", $0.value.value(in: source) ?? "") }
+            }
+        }
+        set { form = .items(newValue) }
+    }
+
+    static func == (lhs: CallbackItems, rhs: CallbackItems) -> Bool { lhs.items == rhs.items }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(items) }
+
+    init(from decoder: any Decoder) throws {
+        self.init(try decoder.singleValueContainer().decode([QueryItem].self))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(items)
+    }
+}
+
 /// A text value every callback carries (the URL it was opened on): a ``CallbackText``
 /// that is never absent.
 @propertyWrapper

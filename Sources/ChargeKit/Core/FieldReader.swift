@@ -432,6 +432,17 @@ struct FieldReader {
         for index in 0..<count where !fields[index].taken { items.append(item(index)) }
         return items
     }
+
+    /// ``remaining``, kept as places in ``source`` (the same items when read).
+    var remainingItems: CallbackItems {
+        var places: [CallbackItems.Place] = []
+        for index in 0..<count where !fields[index].taken {
+            let segment = fields[index].segment
+            places.append(CallbackItems.Place(name: TextPlace(segment.name, escaped: segment.nameEscaped),
+                                              value: TextPlace(segment.value, escaped: segment.valueEscaped)))
+        }
+        return CallbackItems(source: source, places: places)
+    }
 }
 
 /// What a ``FieldReader`` matches each field's name against before the parser runs:

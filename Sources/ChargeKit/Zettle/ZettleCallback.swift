@@ -269,8 +269,8 @@ extension Zettle {
         }
         /// Every other parameter (your extras), in order.
         public var extraItems: [QueryItem] {
-            get { storage.fields.extraItems }
-            set { storage = storage.changing { $0.extraItems = newValue } }
+            get { storage.fields.extraItems.items }
+            set { storage = storage.changing { $0.extraItems.items = newValue } }
         }
         /// The `chargekit-callback` marker (`success` or `failure`) of the URL opened,
         /// when ChargeKit built the request.
@@ -292,7 +292,7 @@ extension Zettle {
             var reference: CallbackText
             var paymentInfo: PaymentInfo.Storage
             var nonce: Nonce?
-            var extraItems: [QueryItem]
+            var extraItems: CallbackItems
             var callbackMarker: CallbackText
         }
 
@@ -360,7 +360,7 @@ extension Zettle {
                 throw .unexpectedField(name.text.description, rule: "a failure callback carries no payment info")
             }
             return Fields(callbackURL: fields.baseText, succeeded: !failed, errorCode: errorCode, errorMessage: errorMessage,
-                          reference: reference, paymentInfo: PaymentInfo.Storage(source: fields.source, places: paymentInfo), nonce: nonce, extraItems: fields.remaining,
+                          reference: reference, paymentInfo: PaymentInfo.Storage(source: fields.source, places: paymentInfo), nonce: nonce, extraItems: fields.remainingItems,
                           callbackMarker: callbackMarker)
         }
 
