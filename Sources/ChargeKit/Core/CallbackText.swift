@@ -120,6 +120,8 @@ struct CallbackItems: Hashable, Sendable, Codable {
     }
 
     private enum Form: Sendable {
+        /// None (the commonest: a form with nothing to release).
+        case none
         case places(source: String, [Place])
         case items([QueryItem])
     }
@@ -127,23 +129,24 @@ struct CallbackItems: Hashable, Sendable, Codable {
     private var form: Form
 
     /// No parameters, or those set in code.
-    init(_ items: [QueryItem] = []) { form = .items(items) }
+    init(_ items: [QueryItem] = []) { form = items.isEmpty ? .none : .items(items) }
 
     /// Parameters at `places` of the callback URL `source`.
     init(source: String, places: [Place]) {
-        form = places.isEmpty ? .items([]) : .places(source: source, places)
+        form = places.isEmpty ? .none : .places(source: source, places)
     }
 
     /// The parameters, in order, decoded.
     var items: [QueryItem] {
         get {
             switch form {
+            case .none: return []
             case .items(let items): return items
             case .places(let source, let places):
                 return places.map { QueryItem($0.name.value(in: source) ?? "", $0.value.value(in: source) ?? "") }
             }
         }
-        set { form = .items(newValue) }
+        set { self = CallbackItems(newValue) }
     }
 
     static func == (lhs: CallbackItems, rhs: CallbackItems) -> Bool { lhs.items == rhs.items }
