@@ -31,83 +31,63 @@ struct URLBytes {
         let count = bytes.count
         let start = bytes.baseAddress.unsafelyUnwrapped
         var colon = -1, baseEnd = count, queryStart = count, queryEnd = count, fragmentStart = -1
-        // (Offsets stay below the URL's length plus sixteen: `&+` cannot overflow.)
-        var chunk = 0
         var inQuery = false
-        base: while chunk < count {
-            var flags = Self.flags(start, at: chunk, count: count, Self.baseDelimiters)
-            while flags != 0 {
-                let index = chunk &+ flags.trailingZeroBitCount
-                flags &= flags &- 1
-                switch start[index] {
-                case 0x3A:   // the scheme's `:` is the first one
-                    if colon < 0 { colon = index }
-                case 0x3F:
-                    baseEnd = index
-                    queryStart = index + 1
-                    inQuery = true
-                    chunk = index &+ 1
-                    break base
-                case 0x23:
-                    baseEnd = index
-                    queryStart = index
-                    queryEnd = index
-                    fragmentStart = index + 1
-                    chunk = index &+ 1
-                    break base
-                case let byte:
-                    try Self.refuseControl(byte)
-                }
+        var chunk = try Self.visit(start, from: 0, count: count, Self.baseDelimiters) { index, byte throws(ChargeKitError) in
+            switch byte {
+            case 0x3A:   // the scheme's `:` is the first one
+                if colon < 0 { colon = index }
+            case 0x3F:
+                baseEnd = index
+                queryStart = index + 1
+                inQuery = true
+                return false
+            case 0x23:
+                baseEnd = index
+                queryStart = index
+                queryEnd = index
+                fragmentStart = index + 1
+                return false
+            default:
+                try Self.refuseControl(byte)
             }
-            chunk &+= 16
+            return true
         }
         if inQuery {
             var pairStart = chunk, equals = -1, firstPercent = -1, lastPercent = -1, plainEscapes = true
-            query: while chunk < count {
-                var flags = Self.flags(start, at: chunk, count: count, Self.queryDelimiters)
-                while flags != 0 {
-                    let index = chunk &+ flags.trailingZeroBitCount
-                    flags &= flags &- 1
-                    switch start[index] {
-                    case 0x3D:   // `=`: the first one ends the name
-                        if equals < 0 { equals = index }
-                    case 0x25:   // `%`
-                        if firstPercent < 0 { firstPercent = index }
-                        lastPercent = index
-                        // Looked at here, so that most values need no second look.
-                        if !(index + 2 < count && PercentEncoding.isASCIIEscape(start[index + 1], start[index + 2])) { plainEscapes = false }
-                    case 0x26:   // `&` ends a pair
-                        Self.pair(Range(uncheckedBounds: (pairStart, index)), equals: equals, firstPercent: firstPercent, lastPercent: lastPercent,
-                                  plainEscapes: plainEscapes, segment)
-                        pairStart = index &+ 1
-                        equals = -1
-                        firstPercent = -1
-                        lastPercent = -1
-                        plainEscapes = true
-                    case 0x23:   // `#` ends the query
-                        queryEnd = index
-                        fragmentStart = index + 1
-                        chunk = index &+ 1
-                        break query
-                    case let byte:   // `?`, `:` and non-ASCII bytes are plain in a query
-                        try Self.refuseControl(byte)
-                    }
+            chunk = try Self.visit(start, from: chunk, count: count, Self.queryDelimiters) { index, byte throws(ChargeKitError) in
+                switch byte {
+                case 0x3D:   // `=`: the first one ends the name
+                    if equals < 0 { equals = index }
+                case 0x25:   // `%`
+                    if firstPercent < 0 { firstPercent = index }
+                    lastPercent = index
+                    // Looked at here, so that most values need no second look.
+                    if !(index + 2 < count && PercentEncoding.isASCIIEscape(start[index + 1], start[index + 2])) { plainEscapes = false }
+                case 0x26:   // `&` ends a pair
+                    Self.pair(Range(uncheckedBounds: (pairStart, index)), equals: equals, firstPercent: firstPercent, lastPercent: lastPercent,
+                              plainEscapes: plainEscapes, segment)
+                    pairStart = index &+ 1
+                    equals = -1
+                    firstPercent = -1
+                    lastPercent = -1
+                    plainEscapes = true
+                case 0x23:   // `#` ends the query
+                    queryEnd = index
+                    fragmentStart = index + 1
+                    return false
+                default:   // `?`, `:` and non-ASCII bytes are plain in a query
+                    try Self.refuseControl(byte)
                 }
-                chunk &+= 16
+                return true
             }
             Self.pair(Range(uncheckedBounds: (pairStart, queryEnd)), equals: equals, firstPercent: firstPercent, lastPercent: lastPercent,
                       plainEscapes: plainEscapes, segment)
         }
         if fragmentStart >= 0 {
             // Only checked: its bytes mean nothing to a callback.
-            while chunk < count {
-                var flags = Self.flags(start, at: chunk, count: count, Self.noDelimiters)
-                while flags != 0 {
-                    let index = chunk &+ flags.trailingZeroBitCount
-                    flags &= flags &- 1
-                    try Self.refuseControl(start[index])
-                }
-                chunk &+= 16
+            _ = try Self.visit(start, from: chunk, count: count, Self.noDelimiters) { _, byte throws(ChargeKitError) in
+                try Self.refuseControl(byte)
+                return true
             }
         }
         base = 0..<baseEnd
@@ -116,6 +96,28 @@ struct URLBytes {
         guard colon > 0, Self.isScheme(start, colon: colon, count: count) else {
             throw .invalidURL("url", rule: "must start with a scheme such as 'my-app:'")
         }
+    }
+
+    /// Gives `visit` each byte from `chunk` on that ``flags(_:at:count:_:)`` marks, with
+    /// its offset, in order, until it returns `false`.
+    /// - Returns: the offset after the byte `visit` stopped at, or `count`.
+    @inline(__always)
+    private static func visit(
+        _ start: UnsafePointer<UInt8>, from chunk: Int, count: Int, _ delimiters: Delimiters,
+        _ visit: (Int, UInt8) throws(ChargeKitError) -> Bool
+    ) throws(ChargeKitError) -> Int {
+        // (Offsets stay below the URL's length plus sixteen: `&+` cannot overflow.)
+        var chunk = chunk
+        while chunk < count {
+            var flags = Self.flags(start, at: chunk, count: count, delimiters)
+            while flags != 0 {
+                let index = chunk &+ flags.trailingZeroBitCount
+                flags &= flags &- 1
+                guard try visit(index, start[index]) else { return index &+ 1 }
+            }
+            chunk &+= 16
+        }
+        return count
     }
 
     /// Refuses a space, a control character or DEL (a byte outside `!`…`~` that is
