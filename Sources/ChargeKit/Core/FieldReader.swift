@@ -426,6 +426,9 @@ struct FieldReader {
                            count: first.segment.name.count)
     }
 
+    /// Whether any field is not taken.
+    var hasRemaining: Bool { (0..<count).contains { !fields[$0].taken } }
+
     /// The fields not taken, in their original order.
     var remaining: [QueryItem] {
         var items: [QueryItem] = []

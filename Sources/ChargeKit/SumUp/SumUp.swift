@@ -267,13 +267,22 @@ public enum SumUp {
                 if fields.contains(Name.callback) {
                     throw .unexpectedField(ChargeKitParameter.callback, rule: "SumUp callbacks carry smp-status instead")
                 }
-                let remaining = fields.remaining
+                // Split only when something is left (most callbacks leave nothing).
+                var tags: [QueryItem] = [], unknownFields: [QueryItem] = [], extraItems: [QueryItem] = []
+                for item in fields.hasRemaining ? fields.remaining : [] {
+                    if item.name.hasPrefix("smpprtag-") {
+                        tags.append(item)
+                    } else if item.name.hasPrefix("smp-") {
+                        unknownFields.append(item)
+                    } else {
+                        extraItems.append(item)
+                    }
+                }
                 return Fields(
                     callbackURL: fields.baseText, status: status, transactionCode: transactionCode,
                     foreignTransactionID: foreignTransactionID, message: message, receiptSent: receiptSent,
-                    failureCause: failureCause, tags: remaining.filter { $0.name.hasPrefix("smpprtag-") },
-                    unknownFields: remaining.filter { $0.name.hasPrefix("smp-") }, fragment: fields.fragmentText, nonce: nonce,
-                    extraItems: remaining.filter { !$0.name.hasPrefix("smpprtag-") && !$0.name.hasPrefix("smp-") })
+                    failureCause: failureCause, tags: tags, unknownFields: unknownFields, fragment: fields.fragmentText,
+                    nonce: nonce, extraItems: extraItems)
             }
         }
 
