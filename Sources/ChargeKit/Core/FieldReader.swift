@@ -600,14 +600,22 @@ package enum FieldRules {
     /// A masked card number as Zettle sends it (`**** **** **** 1111`): digits, `*` and
     /// spaces, the last four (or all, when fewer) digits.
     static func isMaskedCardNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        all(UnsafeBufferPointer(rebasing: bytes.suffix(4)), ByteWord.digits)
-            && all(bytes) { ByteWord.digits($0) | ByteWord.equal($0, 0x2A) | ByteWord.equal($0, 0x20) }
+        endsInFourDigits(bytes) && all(bytes) { ByteWord.digits($0) | ByteWord.equal($0, 0x2A) | ByteWord.equal($0, 0x20) }
     }
 
     /// A redacted card number as Credit Card Terminal sends it: `^X*[0-9]{4}$`.
     static func isRedactedCardNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.count >= 4 && all(UnsafeBufferPointer(rebasing: bytes.suffix(4)), ByteWord.digits)
-            && all(UnsafeBufferPointer(rebasing: bytes.dropLast(4))) { ByteWord.equal($0, 0x58) }
+        bytes.count >= 4 && endsInFourDigits(bytes) && all(UnsafeBufferPointer(rebasing: bytes.dropLast(4))) { ByteWord.equal($0, 0x58) }
+    }
+
+    /// Whether the last four bytes (all of them, when fewer) are ASCII digits: four in
+    /// one 32-bit word.
+    @inline(__always)
+    private static func endsInFourDigits(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 4, let start = bytes.baseAddress else { return all(bytes, ByteWord.digits) }
+        let word = UInt64(UInt32(littleEndian: UnsafeRawPointer(start + bytes.count - 4).loadUnaligned(as: UInt32.self)))
+        let four: UInt64 = 0x8080_8080
+        return word & four == 0 && ByteWord.digits(word) & four == four
     }
 
     /// Whether every byte passes `accepted`, a test of eight bytes at once that sets the
