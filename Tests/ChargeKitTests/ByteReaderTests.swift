@@ -138,10 +138,18 @@ struct ByteReaderTests {
     }
 
     @Test("a name sent twice is refused however it is spelled")
-    func duplicatesAcrossSpellings() {
+    func duplicatesAcrossSpellings() throws {
         #expect(throws: ChargeKitError.duplicateField("smp-status")) {
             try SumUp.Callback(url: "app://r?smp-status=success&smp%2Dstatus=failed")
         }
+        // The escaped spelling first: matched after the plain one (once decoded), still the same name.
+        #expect(throws: ChargeKitError.duplicateField("smp-status")) {
+            try SumUp.Callback(url: "app://r?smp%2Dstatus=failed&smp-status=success")
+        }
+        #expect(throws: ChargeKitError.duplicateField("reference")) {
+            try Zettle.Callback(url: "app://r?x=1&refer%65nce=R2&y=2&reference=R1")
+        }
+        #expect(try Zettle.Callback(url: "app://r?x=1&refer%65nce=R2&y=2").reference == "R2")
         #expect(throws: ChargeKitError.duplicateField("ifcc_amount")) {
             try CreditCardTerminal.ChargeResponse(url: Self.approved + "&%69fcc_amount=1.00")
         }

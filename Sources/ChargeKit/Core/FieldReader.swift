@@ -48,12 +48,14 @@ struct FieldReader {
     /// only among the fields that set one of them (a name and its escaped spelling share
     /// a fingerprint), so only those are compared. (Fields with one of the parser's
     /// ``FieldNames`` are left out: their duplicates are found by their slot.)
-    private var sharedBits: UInt64 = 0
+    private var sharedBits: UInt64 { matches.sharedBits }
     /// For each of the parser's ``FieldNames``, the index of the field that has it, or -1
     /// (empty when the reader was given no names).
     private let slots: UnsafeMutableBufferPointer<Int32>
     /// The first field whose name is one of the parser's names and came before.
-    private var namedDuplicate = Int.max
+    private var namedDuplicate: Int { matches.namedDuplicate }
+    /// What matching the names found (the scan, then ``prepare(_:)`` for escaped names).
+    private var matches: Matches
 
     /// Reads `url` and gives its fields to `body`; the reader lives only as long as
     /// `body` runs (it points into the URL's bytes and into temporary storage).
@@ -88,16 +90,16 @@ struct FieldReader {
                 let slotPlaces = (nameCount * MemoryLayout<Int32>.stride + MemoryLayout<Field>.stride - 1) / MemoryLayout<Field>.stride
                 let needed = withUnsafeTemporaryAllocation(of: Field.self, capacity: capacity + slotPlaces) { places -> Int? in
                     let storage = UnsafeMutableBufferPointer(rebasing: places[0..<capacity])
+                    let slots = UnsafeMutableBufferPointer(
+                        start: UnsafeMutableRawPointer(places.baseAddress.unsafelyUnwrapped + capacity)
+                            .bindMemory(to: Int32.self, capacity: nameCount),
+                        count: nameCount)
+                    slots.initialize(repeating: -1)
                     do throws(ChargeKitError) {
-                        let scan = try Self.scan(bytes, into: storage)
+                        let scan = try Self.scan(bytes, into: storage, matching: names, slots: slots)
                         guard scan.count <= storage.count else { return scan.count }
-                        let slots = UnsafeMutableBufferPointer(
-                            start: UnsafeMutableRawPointer(places.baseAddress.unsafelyUnwrapped + capacity)
-                                .bindMemory(to: Int32.self, capacity: nameCount),
-                            count: nameCount)
-                        slots.initialize(repeating: -1)
                         var reader = FieldReader(source, bytes, scan: scan, storage: storage, slots: slots)
-                        try reader.prepare(names)
+                        if scan.needsPreparing { try reader.prepare(names) }
                         output = try body(&reader)
                     } catch {
                         failure = error
@@ -125,26 +127,73 @@ struct FieldReader {
     }
 
     /// What one scan found: the URL's parts and how many pairs its query holds (the
-    /// first `storage.count` of them stored).
+    /// first `storage.count` of them stored), and what matching their names found.
     private struct Scan {
         var parts: URLBytes
         var count: Int
+        var matches = Matches()
+        /// Whether a name holds an escape or a value an escape the scan could not vouch
+        /// for (``prepare(_:)`` then looks at them).
+        var needsPreparing = false
+    }
+
+    /// What matching the fields' names to a parser's ``FieldNames`` found so far.
+    private struct Matches {
+        /// One bit per fingerprint (``bit(_:)``) of the fields without a slot.
+        var fingerprints: UInt64 = 0
+        /// See ``FieldReader/sharedBits``.
+        var sharedBits: UInt64 = 0
+        /// See ``FieldReader/namedDuplicate``.
+        var namedDuplicate = Int.max
     }
 
     /// Scans the URL once, storing its pairs' places (and their names' fingerprints) as
-    /// they are found.
+    /// they are found, and matching each plain name to `names` (``match(_:at:name:in:slots:_:)``).
     @inline(__always)
-    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, into storage: UnsafeMutableBufferPointer<Field>) throws(ChargeKitError) -> Scan {
+    private static func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>, into storage: UnsafeMutableBufferPointer<Field>,
+        matching names: some FieldNameMatcher, slots: UnsafeMutableBufferPointer<Int32>
+    ) throws(ChargeKitError) -> Scan {
         var count = 0
+        var matches = Matches()
+        var needsPreparing = false
         let places = storage.baseAddress.unsafelyUnwrapped, capacity = storage.count
         let parts = try URLBytes(bytes) { segment in
             if count < capacity {
                 let name = UnsafeBufferPointer(rebasing: bytes[segment.name])
-                (places + count).initialize(to: Field(segment: segment, fingerprint: fingerprint(name)))
+                var field = Field(segment: segment, fingerprint: fingerprint(name))
+                if segment.nameEscaped || (segment.valueEscaped && !segment.escapesPlain) { needsPreparing = true }
+                // An escaped name is matched once decoded, by prepare(_:).
+                if !segment.nameEscaped { match(&field, at: count, name: name, in: names, slots: slots, &matches) }
+                (places + count).initialize(to: field)
             }
-            count += 1
+            count &+= 1
         }
-        return Scan(parts: parts, count: count)
+        return Scan(parts: parts, count: count, matches: matches, needsPreparing: needsPreparing)
+    }
+
+    /// Matches the field at `index`, whose name (decoded) is `name`, to the parser's
+    /// `names`: a field with one of them takes its slot (the first in field order keeps
+    /// it, a later one is a duplicate), any other sets its fingerprint's bit.
+    @inline(__always)
+    private static func match(
+        _ field: inout Field, at index: Int, name: UnsafeBufferPointer<UInt8>, in names: some FieldNameMatcher,
+        slots: UnsafeMutableBufferPointer<Int32>, _ matches: inout Matches
+    ) {
+        if names.count > 0, let slot = names.slot(of: name, fingerprint: field.fingerprint) {
+            field.named = true
+            let taker = Int(slots[slot])
+            if taker < 0 {
+                slots[slot] = Int32(truncatingIfNeeded: index)
+            } else {
+                slots[slot] = Int32(truncatingIfNeeded: Swift.min(taker, index))
+                matches.namedDuplicate = Swift.min(matches.namedDuplicate, Swift.max(taker, index))
+            }
+        } else {
+            let bit = bit(field.fingerprint)
+            matches.sharedBits |= matches.fingerprints & bit
+            matches.fingerprints |= bit
+        }
     }
 
     /// A reader of the pairs `scan` stored; ``prepare(_:)`` then checks their escapes.
@@ -158,17 +207,15 @@ struct FieldReader {
         fields = storage
         count = scan.count
         self.slots = slots
+        matches = scan.matches
     }
 
     /// Checks, in order, the escapes the scan could not vouch for (see
-    /// ``URLBytes/Segment/escapesPlain``), decodes the names that hold any, matches each
-    /// field to the parser's `names`, and notes the fields' fingerprints. (A method, not
+    /// ``URLBytes/Segment/escapesPlain``), and decodes the names that hold any and
+    /// matches them to the parser's `names` (the scan matched the others). (A method, not
     /// part of the initializer: a throwing initializer that loops over `self` made the
     /// compiler copy the whole reader.)
     private mutating func prepare(_ names: some FieldNameMatcher) throws(ChargeKitError) {
-        // One bit per fingerprint (``bit(_:)``) of the fields without a slot.
-        var fingerprints: UInt64 = 0
-        let matching = names.count > 0
         for index in 0..<count {
             let place = fields.baseAddress.unsafelyUnwrapped + index
             let segment = place.pointee.segment
@@ -177,34 +224,12 @@ struct FieldReader {
                 place.pointee.fingerprint = name.withUTF8 { Self.fingerprint($0) }
                 place.pointee.decodedName = Int32(decodedNames.count)
                 decodedNames.append(name)
+                name.withUTF8 { Self.match(&place.pointee, at: index, name: $0, in: names, slots: slots, &matches) }
             }
             if segment.valueEscaped && !segment.escapesPlain {
                 try PercentEncoding.check(UnsafeBufferPointer(rebasing: bytes[segment.value]), field: name(index))
             }
-            let bit = Self.bit(place.pointee.fingerprint)
-            if matching, let slot = slot(of: index, in: names) {
-                place.pointee.named = true
-                if slots[slot] < 0 {
-                    slots[slot] = Int32(index)
-                } else if index < namedDuplicate {
-                    namedDuplicate = index
-                }
-            } else {
-                sharedBits |= fingerprints & bit
-                fingerprints |= bit
-            }
         }
-    }
-
-    /// The slot among `names` of the field's name (decoded), if it is one of them.
-    @inline(__always)
-    private func slot(of index: Int, in names: some FieldNameMatcher) -> Int? {
-        let field = field(index)
-        guard field.decodedName >= 0 else {
-            return names.slot(of: UnsafeBufferPointer(rebasing: bytes[field.segment.name]), fingerprint: field.fingerprint)
-        }
-        var name = decodedNames[Int(field.decodedName)]
-        return name.withUTF8 { names.slot(of: $0, fingerprint: field.fingerprint) }
     }
 
     @inline(__always)
