@@ -148,7 +148,7 @@ extension CreditCardTerminal {
         /// - Throws: ``ChargeKitError`` naming the first field that breaks a rule.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
             self = try FieldReader.read(url, maximumLength: maximumLength) { reader throws(ChargeKitError) in
-                ChargeResponse(storage: SharedFields(try ChargeResponse.read(&reader)))
+                ChargeResponse(storage: try ChargeResponse.read(&reader))
             }
         }
 
@@ -218,9 +218,9 @@ extension CreditCardTerminal {
             }
         }
 
-        /// Reads a response's fields (built at once at the end: assigning them one by one
-        /// in an initializer made the compiler copy the finished value).
-        private static func read(_ reader: inout FieldReader) throws(ChargeKitError) -> Fields {
+        /// Reads a response's fields (built at once at the end, straight into their box:
+        /// assigning them one by one, or boxing the returned value, copied them).
+        private static func read(_ reader: inout FieldReader) throws(ChargeKitError) -> SharedFields<Fields> {
             var fields = Positions()
             var format: Format?
             var nonceIndex: Int?
@@ -332,11 +332,11 @@ extension CreditCardTerminal {
                     throw .unexpectedField(wire(field), rule: "a \(code.rawValue) response carries no transaction data")
                 }
             }
-            return Fields(
+            return SharedFields(Fields(
                 returnURL: reader.baseText, responseCode: code, transactionId: transactionId, amount: amount, currency: currency,
                 currencyDefaulted: currencyDefaulted, taxAmount: taxAmount, taxRate: taxRate, tipAmount: tipAmount,
                 redactedCardNumber: redactedCardNumber, cardType: cardType, errorMessage: errorMessage, unknownFields: unknown,
-                extraItems: reader.remaining, nonce: nonce, format: format ?? .standard)
+                extraItems: reader.remaining, nonce: nonce, format: format ?? .standard))
         }
 
         private init(storage: SharedFields<Fields>) { self.storage = storage }

@@ -212,8 +212,6 @@ public enum SumUp {
             var nonce: Nonce?
             var extraItems: [QueryItem]
 
-            /// Reads a callback's fields (built at once at the end: assigning them one by
-            /// one in an initializer made the compiler copy the finished value).
             /// The names the callback's fields are taken by.
             enum Name {
                 static let status = FieldName(slot: 0, text: "smp-status")
@@ -228,7 +226,9 @@ public enum SumUp {
                                              failureCause, nonce, callback])
             }
 
-            static func read(_ fields: inout FieldReader) throws(ChargeKitError) -> Fields {
+            /// Reads a callback's fields (built at once at the end, straight into their
+            /// box: assigning them one by one, or boxing the returned value, copied them).
+            static func read(_ fields: inout FieldReader) throws(ChargeKitError) -> SharedFields<Fields> {
                 try fields.refuseDuplicates()
                 guard let statusIndex = fields.index(of: Name.status) else { throw .missingField("smp-status") }
                 fields.markTaken(statusIndex)
@@ -278,18 +278,18 @@ public enum SumUp {
                         extraItems.append(item)
                     }
                 }
-                return Fields(
+                return SharedFields(Fields(
                     callbackURL: fields.baseText, status: status, transactionCode: transactionCode,
                     foreignTransactionID: foreignTransactionID, message: message, receiptSent: receiptSent,
                     failureCause: failureCause, tags: tags, unknownFields: unknownFields, fragment: fields.fragmentText,
-                    nonce: nonce, extraItems: extraItems)
+                    nonce: nonce, extraItems: extraItems))
             }
         }
 
         /// Parses and validates a callback URL.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
             self = try FieldReader.read(url, maximumLength: maximumLength, names: Fields.Name.all) { fields throws(ChargeKitError) in
-                Callback(storage: SharedFields(try Fields.read(&fields)))
+                Callback(storage: try Fields.read(&fields))
             }
         }
 

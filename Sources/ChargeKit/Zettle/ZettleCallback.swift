@@ -299,7 +299,7 @@ extension Zettle {
         /// Parses and validates a callback URL.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
             self = try FieldReader.read(url, maximumLength: maximumLength, names: Name.fields) { fields throws(ChargeKitError) in
-                Callback(storage: SharedFields(try Callback.read(&fields)))
+                Callback(storage: try Callback.read(&fields))
             }
         }
 
@@ -319,9 +319,9 @@ extension Zettle {
             static let fields = FieldNames([errorMessage, errorCode, reference, nonce, callback] + PaymentInfo.Name.all)
         }
 
-        /// Reads a callback's fields (built at once at the end: assigning them one by one
-        /// in an initializer made the compiler copy the finished value).
-        private static func read(_ fields: inout FieldReader) throws(ChargeKitError) -> Fields {
+        /// Reads a callback's fields (built at once at the end, straight into their box:
+        /// assigning them one by one, or boxing the returned value, copied them).
+        private static func read(_ fields: inout FieldReader) throws(ChargeKitError) -> SharedFields<Fields> {
             try fields.refuseDuplicates()
             let errorMessage = try fields.takeText(Name.errorMessage) { bytes throws(ChargeKitError) in
                 try FieldRules.text(bytes, field: "errorMessage", limit: 1024)
@@ -359,9 +359,9 @@ extension Zettle {
             if failed, let name = PaymentInfo.Name.all.first(where: fields.contains) {
                 throw .unexpectedField(name.text.description, rule: "a failure callback carries no payment info")
             }
-            return Fields(callbackURL: fields.baseText, succeeded: !failed, errorCode: errorCode, errorMessage: errorMessage,
+            return SharedFields(Fields(callbackURL: fields.baseText, succeeded: !failed, errorCode: errorCode, errorMessage: errorMessage,
                           reference: reference, paymentInfo: PaymentInfo.Storage(source: fields.source, places: paymentInfo), nonce: nonce, extraItems: fields.remainingItems,
-                          callbackMarker: callbackMarker)
+                          callbackMarker: callbackMarker))
         }
 
         private init(storage: SharedFields<Fields>) { self.storage = storage }
