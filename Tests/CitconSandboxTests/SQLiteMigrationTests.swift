@@ -13,7 +13,7 @@ struct SQLiteMigrationTests {
                      returnURL: nil, timeCreated: 1_000, expiresAt: 10_000)
     }
 
-    @Test("a version 4 file (before the one-statement insert) migrates, keeps its charges and references, and takes new ones")
+    @Test("a version 4 file (before the one-statement insert and the one-tree references) migrates, keeps its charges and references, and takes new ones")
     func version4FileUpgrades() async throws {
         let path = try Harness.temporaryDirectory().appendingPathComponent("v4.sqlite").path
         // The file as a sandbox of schema 4 left it, with one charge in it.
@@ -32,7 +32,12 @@ struct SQLiteMigrationTests {
         let store = try await SQLiteSandboxStore(path: path)
         defer { store.close() }
         #expect(try await store.migrate() == SQLiteSandboxStore.migrations.count)
-        #expect(SQLiteSandboxStore.migrations.count == 5)
+        #expect(SQLiteSandboxStore.migrations.count == 6)
+        // Schema 6 keeps references in one B-tree keyed by the reference.
+        let check = try await SQLiteDatabase.open(path: path)
+        let schema = try await check.query("SELECT sql FROM sqlite_master WHERE name = 'refs'").first?.first?.string ?? ""
+        await check.close()
+        #expect(schema.contains("WITHOUT ROWID"), "\(schema)")
         #expect(try await store.charge(id: "4001") == kept)
         // The old charge's reference is still taken, through the new insert.
         await #expect(throws: APIError.duplicateReference("before-upgrade")) {

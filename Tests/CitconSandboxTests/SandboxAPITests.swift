@@ -387,7 +387,7 @@ struct SandboxAPITests {
             #expect(second.merchantKey == key)
             #expect(try await second.inquire(server, id).data?["reference"] as? String == "survivor")
             #expect(try await second.http.call("GET", "/v1/health").status == 200)
-            #expect(second.sandbox.info.schemaVersion == 5, "v5: new charges in one statement")
+            #expect(second.sandbox.info.schemaVersion == 6, "v6: references in one B-tree")
         }
     }
 }

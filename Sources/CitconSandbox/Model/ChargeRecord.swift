@@ -213,34 +213,48 @@ extension ChargeRecord {
     public var document: Data { wireJSON.data }
 
     var wireJSON: WireJSON {
-        func optional(_ name: String, _ value: WireJSON?) -> [(String, WireJSON)] { value.map { [(name, $0)] } ?? [] }
+        // Members in the order JSONEncoder writes them (sorted by name), appended to one
+        // array, so that writing needs no sort and building no array concatenation.
         func operation(_ operation: CPayOperation) -> WireJSON {
-            .object([("id", .string(operation.id)), ("object", .string(operation.object)),
-                     ("amount", .integer(Int64(operation.amount))), ("status", .string(operation.status.rawValue))]
-                    + optional("reference", operation.reference.map(WireJSON.string))
-                    + optional("currency", operation.currency.map(WireJSON.string))
-                    + optional("time_created", operation.timeCreated.map(WireJSON.integer))
-                    + optional("reason", operation.reason.map(WireJSON.string)))
+            var fields: [(String, WireJSON)] = [("amount", .integer(Int64(operation.amount)))]
+            fields.reserveCapacity(8)
+            if let currency = operation.currency { fields.append(("currency", .string(currency))) }
+            fields.append(("id", .string(operation.id)))
+            fields.append(("object", .string(operation.object)))
+            if let reason = operation.reason { fields.append(("reason", .string(reason))) }
+            if let reference = operation.reference { fields.append(("reference", .string(reference))) }
+            fields.append(("status", .string(operation.status.rawValue)))
+            if let time = operation.timeCreated { fields.append(("time_created", .integer(time))) }
+            return .object(fields)
         }
-        return .object([
-            ("id", .string(id)), ("chargeToken", .string(chargeToken)), ("reference", .string(reference)),
-            ("amount", .integer(Int64(amount))), ("currency", .string(currency)), ("country", .string(country)),
-            ("autoCapture", .bool(autoCapture)), ("note", .string(note)), ("status", .string(status.rawValue)),
-            ("urls", .object([("ipn", .string(urls.ipn)), ("success", .string(urls.success)),
-                              ("fail", .string(urls.fail)), ("cancel", .string(urls.cancel))])),
-            ("timeCreated", .integer(timeCreated)), ("expiresAt", .integer(expiresAt)),
-            ("captures", .array(captures.map(operation))), ("refunds", .array(refunds.map(operation))),
-        ]
-            + optional("method", method.map(WireJSON.string))
-            + optional("returnURL", returnURL.map(WireJSON.string))
-            + optional("timeAuthorized", timeAuthorized.map(WireJSON.integer))
-            + optional("timeCaptured", timeCaptured.map(WireJSON.integer))
-            + optional("timeCanceled", timeCanceled.map(WireJSON.integer))
-            + optional("amountCaptured", amountCaptured.map { .integer(Int64($0)) })
-            + optional("amountRefunded", amountRefunded.map { .integer(Int64($0)) })
-            + optional("history", history.map { changes in
-                .array(changes.map { .object([("status", .string($0.status.rawValue)), ("time", .integer($0.time))]) })
-            }))
+        var members: [(String, WireJSON)] = []
+        members.reserveCapacity(22)
+        members.append(("amount", .integer(Int64(amount))))
+        if let amountCaptured { members.append(("amountCaptured", .integer(Int64(amountCaptured)))) }
+        if let amountRefunded { members.append(("amountRefunded", .integer(Int64(amountRefunded)))) }
+        members.append(("autoCapture", .bool(autoCapture)))
+        members.append(("captures", .array(captures.map(operation))))
+        members.append(("chargeToken", .string(chargeToken)))
+        members.append(("country", .string(country)))
+        members.append(("currency", .string(currency)))
+        members.append(("expiresAt", .integer(expiresAt)))
+        if let history {
+            members.append(("history", .array(history.map { .object([("status", .string($0.status.rawValue)), ("time", .integer($0.time))]) })))
+        }
+        members.append(("id", .string(id)))
+        if let method { members.append(("method", .string(method))) }
+        members.append(("note", .string(note)))
+        members.append(("reference", .string(reference)))
+        members.append(("refunds", .array(refunds.map(operation))))
+        if let returnURL { members.append(("returnURL", .string(returnURL))) }
+        members.append(("status", .string(status.rawValue)))
+        if let timeAuthorized { members.append(("timeAuthorized", .integer(timeAuthorized))) }
+        if let timeCanceled { members.append(("timeCanceled", .integer(timeCanceled))) }
+        if let timeCaptured { members.append(("timeCaptured", .integer(timeCaptured))) }
+        members.append(("timeCreated", .integer(timeCreated)))
+        members.append(("urls", .object([("cancel", .string(urls.cancel)), ("fail", .string(urls.fail)),
+                                         ("ipn", .string(urls.ipn)), ("success", .string(urls.success))])))
+        return .object(members)
     }
 }
 

@@ -123,10 +123,19 @@ public struct SandboxAPI: Sendable {
 
     // MARK: Tokens
 
+    /// The credential of an `Authorization: Bearer …` header, without the spaces around
+    /// it (Foundation's `.whitespaces`), or `nil` when there is none.
     static func bearer(_ header: String?) -> String? {
         guard let header, header.hasPrefix(UPIWire.bearer) else { return nil }
-        let value = String(header.dropFirst(UPIWire.bearer.count)).trimmingCharacters(in: .whitespaces)
-        return value.isEmpty ? nil : value
+        let value = header.utf8.dropFirst(UPIWire.bearer.utf8.count)
+        // A value that starts and ends with a visible ASCII character has nothing to trim
+        // (every token and key does): Foundation's trimming, which costs more than the
+        // rest of the token check, is left for the others.
+        if let first = value.first, let last = value.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
+            return String(Substring(value))
+        }
+        let trimmed = String(Substring(value)).trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
     }
 
     /// Checks `key` against the stored merchant key, in constant time (`4010` otherwise).
@@ -474,9 +483,12 @@ public struct SandboxAPI: Sendable {
     static func isSafeRedirect(_ url: String) -> Bool {
         guard let colon = url.firstIndex(of: ":") else { return false }
         let scheme = url[..<colon].lowercased()
-        guard let first = scheme.unicodeScalars.first, first.isASCII, CharacterSet.letters.contains(first),
-              scheme.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)) })
-        else { return false }
+        // RFC 3986: a letter, then letters, digits, '+', '-' or '.' (ASCII only).
+        func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
+        guard let first = scheme.utf8.first, isLetter(first), scheme.utf8.allSatisfy({ byte in
+            isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }) else { return false }
         if scheme == "http" || scheme == "https" { return url.dropFirst(scheme.count).hasPrefix("://") }
         return !["javascript", "data", "vbscript", "file", "blob", "about", "filesystem", "view-source"].contains(scheme)
     }

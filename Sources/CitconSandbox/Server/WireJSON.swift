@@ -29,7 +29,7 @@ enum WireJSON {
     func write(to bytes: inout [UInt8]) {
         switch self {
         case .string(let text): Self.write(text, to: &bytes)
-        case .integer(let number): bytes.append(contentsOf: String(number).utf8)
+        case .integer(let number): Self.write(number, to: &bytes)
         case .bool(let value): bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
         case .null: bytes.append(contentsOf: "null".utf8)
         case .array(let elements):
@@ -41,13 +41,54 @@ enum WireJSON {
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
-            for (index, member) in members.sorted(by: { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }).enumerated() {
+            // The builders list their members in order already; anything else is sorted here.
+            let ordered = Self.isSorted(members) ? members : members.sorted { Self.precedes($0.0, $1.0) }
+            for (index, member) in ordered.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 Self.write(member.0, to: &bytes)
                 bytes.append(UInt8(ascii: ":"))
                 member.1.write(to: &bytes)
             }
             bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Whether `members` are in the order `JSONEncoder` writes them (by their names'
+    /// UTF-8 bytes), so that they need no sorting.
+    static func isSorted(_ members: [(String, WireJSON)]) -> Bool {
+        var index = members.startIndex + 1
+        while index < members.endIndex {
+            guard precedes(members[index - 1].0, members[index].0) else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// Whether `first` comes before `second` by their UTF-8 bytes (`JSONEncoder`'s order
+    /// of keys); equal names do not.
+    static func precedes(_ first: String, _ second: String) -> Bool {
+        var first = first, second = second
+        return first.withUTF8 { a in
+            second.withUTF8 { b in
+                for offset in 0..<min(a.count, b.count) where a[offset] != b[offset] { return a[offset] < b[offset] }
+                return a.count < b.count
+            }
+        }
+    }
+
+    /// An integer's decimal digits, as `String(number)` spells them.
+    private static func write(_ number: Int64, to bytes: inout [UInt8]) {
+        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits; Int64 has at most 19
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: buffer[start...])
         }
     }
 
@@ -87,7 +128,7 @@ extension UPIWire.Envelope {
     /// The envelope with its payload's ``WireJSON``, or `nil` when the payload has none.
     var wireJSON: WireJSON? {
         guard let payload = (data as? any WireJSONWritable)?.wireJSON else { return nil }
-        return .object([("status", .string(status)), ("app", .string(app)), ("version", .string(version)), ("data", payload)])
+        return .object([("app", .string(app)), ("data", payload), ("status", .string(status)), ("version", .string(version))])
     }
 }
 
@@ -96,22 +137,29 @@ extension UPIWire.ChargeCreated: WireJSONWritable {
     /// sandbox never sends one), which is then written the general way.
     var wireJSON: WireJSON? {
         guard exchange == nil else { return nil }
-        return .object([
-            ("object", .string(object)), ("id", .string(id)), ("charge_token", .string(chargeToken)),
-            ("status", .string(status.rawValue)), ("reference", .string(reference)), ("amount", .integer(Int64(amount))),
-            ("currency", .string(currency)),
-        ] + (expiry.map { [("expiry", WireJSON.integer($0))] } ?? []) + [
-            ("time_created", .optional(timeCreated) { .integer(UPIWire.wireTime($0)) }),
-            ("time_captured", .optional(timeCaptured) { .integer(UPIWire.wireTime($0)) }),
-            ("auto_capture", .optional(autoCapture, WireJSON.bool)), ("country", .optional(country, WireJSON.string)),
-            ("payment", .optional(payment) { payment in
-                .object((payment.method.map { [("method", WireJSON.string($0))] } ?? []) + [
-                    ("client", .array(payment.client.map { client in
-                        .object([("client", .string(client.client)), ("format", .string(client.format)),
-                                 ("method", .string(client.method)), ("content", .string(client.content))])
-                    })),
-                ])
-            }),
-        ])
+        // In the order JSONEncoder writes them (sorted by name), so that no sort is needed.
+        var members: [(String, WireJSON)] = []
+        members.reserveCapacity(14)
+        members.append(("amount", .integer(Int64(amount))))
+        members.append(("auto_capture", .optional(autoCapture, WireJSON.bool)))
+        members.append(("charge_token", .string(chargeToken)))
+        members.append(("country", .optional(country, WireJSON.string)))
+        members.append(("currency", .string(currency)))
+        if let expiry { members.append(("expiry", .integer(expiry))) }
+        members.append(("id", .string(id)))
+        members.append(("object", .string(object)))
+        members.append(("payment", .optional(payment) { payment in
+            var fields: [(String, WireJSON)] = [("client", .array(payment.client.map { client in
+                .object([("client", .string(client.client)), ("content", .string(client.content)),
+                         ("format", .string(client.format)), ("method", .string(client.method))])
+            }))]
+            if let method = payment.method { fields.append(("method", .string(method))) }
+            return .object(fields)
+        }))
+        members.append(("reference", .string(reference)))
+        members.append(("status", .string(status.rawValue)))
+        members.append(("time_captured", .optional(timeCaptured) { .integer(UPIWire.wireTime($0)) }))
+        members.append(("time_created", .optional(timeCreated) { .integer(UPIWire.wireTime($0)) }))
+        return .object(members)
     }
 }

@@ -151,14 +151,18 @@ package enum WireJSONDecoder {
         mutating func string() -> String? {
             index += 1
             let start = index
+            var ascii = true
             while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
                 guard bytes[index] >= 0x20 else { return nil }
+                ascii = ascii && bytes[index] < 0x80
                 index += 1
             }
             guard index < bytes.count else { return nil }
             if bytes[index] == UInt8(ascii: "\"") {
                 index += 1
-                return String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index - 1]), as: UTF8.self)
+                let text = UnsafeBufferPointer(rebasing: bytes[start..<index - 1])
+                // ASCII is valid UTF-8 as it is: no validation to run (most strings).
+                return ascii ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
             }
             var decoded = Array(bytes[start..<index])
             while index < bytes.count {
@@ -366,6 +370,48 @@ package enum WireJSONDecoder {
 
         func superDecoder() throws -> any Decoder { throw WireJSONDecoder.unsure(state) }
         func superDecoder(forKey key: Key) throws -> any Decoder { throw WireJSONDecoder.unsure(state) }
+
+        // `decodeIfPresent` as `JSONDecoder` does it (an absent member or `null` is `nil`,
+        // anything else is decoded), in one look-up instead of the protocol's default
+        // three (`contains`, `decodeNil`, `decode`): a create body asks some twenty times.
+
+        /// The member's value, or `nil` when it is absent or `null`.
+        func present(_ key: Key) -> Node? {
+            guard let member = members.first(where: { $0.name == key.stringValue }) else { return nil }
+            if case .null = member.value { return nil }
+            return member.value
+        }
+
+        func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key).map(WireJSONDecoder.bool) }
+        func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(key).map(WireJSONDecoder.string) }
+        func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+            guard present(key) != nil else { return nil }
+            throw WireJSONDecoder.unsure(state)
+        }
+        func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+            guard present(key) != nil else { return nil }
+            throw WireJSONDecoder.unsure(state)
+        }
+        func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try presentInteger(key) }
+        func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try presentInteger(key) }
+        func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try presentInteger(key) }
+        func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try presentInteger(key) }
+        func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try presentInteger(key) }
+        func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try presentInteger(key) }
+        func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try presentInteger(key) }
+        func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try presentInteger(key) }
+        func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try presentInteger(key) }
+        func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try presentInteger(key) }
+
+        func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+            guard let node = present(key) else { return nil }
+            return try WireJSONDecoder.decode(node, state, codingPath + [key])
+        }
+
+        private func presentInteger<T: FixedWidthInteger>(_ key: Key) throws -> T? {
+            guard let node = present(key) else { return nil }
+            return try integer(node, state)
+        }
     }
 
     struct Unkeyed: UnkeyedDecodingContainer {
