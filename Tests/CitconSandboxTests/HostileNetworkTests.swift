@@ -125,6 +125,30 @@ struct HostileNetworkTests {
         }
     }
 
+    @Test("a body sent in pieces is read whole: the charge is created from all of it")
+    func bodyInPieces() async throws {
+        let harness = try await Harness.start()
+        try await withCleanup({ await harness.stop() }) {
+            let port = try #require(URL(string: harness.sandbox.info.baseURL)?.port)
+            let socket = try RawSocket.connect(port: port)
+            let token = try await harness.token("server")
+            let body = Data(#"{"transaction":{"reference":"in-pieces-1","amount":125,"currency":"USD","country":"US","note":"split"},"payment":{"method":"wechatpay"}}"#.utf8)
+            let head = "POST /v1/charges HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+            #expect(socket.send(Data(head.utf8)))
+            // Three pieces, each after a pause, so that each arrives as a chunk of its own.
+            for piece in [body.prefix(20), body.dropFirst(20).prefix(50), body.dropFirst(70)] {
+                try await Task.sleep(for: .milliseconds(60))
+                #expect(socket.send(Data(piece)))
+            }
+            let (answer, _) = await offPool { socket.receive(timeout: .seconds(10)) { RawSocket.isWholeRequest($0) } }
+            let text = String(decoding: answer, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 200"), "\(text.prefix(300))")
+            #expect(text.contains(#""reference":"in-pieces-1""#))
+            #expect(text.contains(#""amount":125"#))
+        }
+    }
+
     @Test("a body beyond the discard bound gets its connection closed, not drained without end")
     func endlessBody() async throws {
         let harness = try await Harness.start { $0.maximumDiscardedBytes = 256 * 1024 }

@@ -70,7 +70,7 @@ final class RawSocket: @unchecked Sendable {
         return (data, false)
     }
 
-    /// Whether `data` holds one whole HTTP request: its head, then as many body bytes as
+    /// Whether `data` holds one whole HTTP request (or answer): its head, then as many body bytes as
     /// its `Content-Length` says.
     static func isWholeRequest(_ data: Data) -> Bool {
         guard let end = data.range(of: Data("\r\n\r\n".utf8)) else { return false }

@@ -102,9 +102,13 @@ struct SandboxRoutes: Sendable {
     // MARK: JSON
 
     static func envelope<Payload: Codable & Sendable>(_ envelope: UPIWire.Envelope<Payload>, status: Int) -> Response {
-        let data = envelope.wireJSON?.data ?? (try? UPIWire.encoder().encode(envelope)) ?? Data(#"{"status":"fail"}"#.utf8)
+        let buffer = if let json = envelope.wireJSON {
+            ByteBuffer(bytes: json.bytes)
+        } else {
+            ByteBuffer(bytes: (try? UPIWire.encoder().encode(envelope)) ?? Data(#"{"status":"fail"}"#.utf8))
+        }
         return Response(status: .init(code: status), headers: [.contentType: "application/json; charset=utf-8"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+                        body: ResponseBody(byteBuffer: buffer))
     }
 
     static func failure(_ error: APIError) -> Response {
@@ -141,17 +145,25 @@ struct SandboxRoutes: Sendable {
     /// client that writes its whole body before it reads gets the `413` (beyond that,
     /// ``RequestDeadline`` closes the connection once the answer is written).
     func readBody(_ request: Request, limit: Int) async throws -> Data? {
-        var collected = ByteBuffer()
+        // The first chunk is kept as it came (most bodies are one chunk); later ones are
+        // gathered behind it.
+        var collected: ByteBuffer?
         var total = 0
         for try await chunk in request.body {
             total += chunk.readableBytes
             if total <= limit {
-                collected.writeImmutableBuffer(chunk)
+                if var gathered = collected.take() {
+                    gathered.writeImmutableBuffer(chunk)
+                    collected = gathered
+                } else {
+                    collected = chunk
+                }
             } else if total - limit > discardLimit {
                 break
             }
         }
-        return total <= limit ? Data(collected.readableBytesView) : nil
+        guard total <= limit else { return nil }
+        return collected.map { Data($0.readableBytesView) } ?? Data()
     }
 
     /// The same answer, after which the connection is closed.

@@ -19,11 +19,14 @@ enum WireJSON {
     static func optional<T>(_ value: T?, _ wrap: (T) -> WireJSON) -> WireJSON { value.map(wrap) ?? .null }
 
     /// The JSON text.
-    var data: Data {
+    var data: Data { Data(bytes) }
+
+    /// The JSON text's bytes (an answer goes from here into a `ByteBuffer` with one copy).
+    var bytes: [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(1024)
         write(to: &bytes)
-        return Data(bytes)
+        return bytes
     }
 
     func write(to bytes: inout [UInt8]) {
