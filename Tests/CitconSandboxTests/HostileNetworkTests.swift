@@ -105,6 +105,12 @@ struct HostileNetworkTests {
         }
     }
 
+    /// The head of a `POST /v1/charges` with `token`, announcing `contentLength` body bytes.
+    static func chargeHead(token: String, contentLength: Int) -> String {
+        "POST /v1/charges HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+            + "Content-Type: application/json\r\nContent-Length: \(contentLength)\r\n\r\n"
+    }
+
     @Test("a client that writes its whole over-limit body before reading still gets the 413")
     func tooLargeWrittenWhole() async throws {
         let harness = try await Harness.start()
@@ -113,8 +119,7 @@ struct HostileNetworkTests {
             let socket = try RawSocket.connect(port: port)
             let body = Data(repeating: UInt8(ascii: " "), count: 2 << 20)
             let token = try await harness.token("server")
-            let head = "POST /v1/charges HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
-                + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+            let head = Self.chargeHead(token: token, contentLength: body.count)
             let sent = await offPool { socket.send(Data(head.utf8) + body, timeout: .seconds(30)) }
             #expect(sent, "the server reads the body it refuses")
             let (answer, closed) = await offPool { socket.receive(timeout: .seconds(20)) }
@@ -133,9 +138,7 @@ struct HostileNetworkTests {
             let socket = try RawSocket.connect(port: port)
             let token = try await harness.token("server")
             let body = Data(#"{"transaction":{"reference":"in-pieces-1","amount":125,"currency":"USD","country":"US","note":"split"},"payment":{"method":"wechatpay"}}"#.utf8)
-            let head = "POST /v1/charges HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
-                + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
-            #expect(socket.send(Data(head.utf8)))
+            #expect(socket.send(Data(Self.chargeHead(token: token, contentLength: body.count).utf8)))
             // Three pieces, each after a pause, so that each arrives as a chunk of its own.
             for piece in [body.prefix(20), body.dropFirst(20).prefix(50), body.dropFirst(70)] {
                 try await Task.sleep(for: .milliseconds(60))

@@ -570,6 +570,13 @@ extension StaticString {
 /// Checks shared by every request builder and by the Citcon UPI SDK and sandbox. Each
 /// throws a ``ChargeKitError`` that names `field`.
 package enum FieldRules {
+    /// Whether `text` is a URL scheme by RFC 3986 (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`,
+    /// ASCII only): the rule the URL scanner applies, for callers that hold a scheme alone.
+    package static func isScheme(_ text: some StringProtocol) -> Bool {
+        var text = String(text)
+        return text.withUTF8(URLBytes.isScheme)
+    }
+
     /// A free-text field: no control characters, at most `limit` characters.
     package static func text(_ value: String, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
         // Printable ASCII, the common case: one byte is one character and none is a control.

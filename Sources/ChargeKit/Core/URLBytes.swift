@@ -162,7 +162,7 @@ struct URLBytes {
     }
 
     /// RFC 3986: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, a byte at a time.
-    private static func isScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = bytes.first, (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A else { return false }
         // One bit per ASCII byte a scheme may hold: `+ - .` and digits below 64, letters above.
         let low: UInt64 = 1 << 0x2B | 1 << 0x2D | 1 << 0x2E | 0x3FF << 0x30

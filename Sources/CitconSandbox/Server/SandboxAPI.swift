@@ -483,12 +483,7 @@ public struct SandboxAPI: Sendable {
     static func isSafeRedirect(_ url: String) -> Bool {
         guard let colon = url.firstIndex(of: ":") else { return false }
         let scheme = url[..<colon].lowercased()
-        // RFC 3986: a letter, then letters, digits, '+', '-' or '.' (ASCII only).
-        func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
-        guard let first = scheme.utf8.first, isLetter(first), scheme.utf8.allSatisfy({ byte in
-            isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+")
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-        }) else { return false }
+        guard FieldRules.isScheme(scheme) else { return false }
         if scheme == "http" || scheme == "https" { return url.dropFirst(scheme.count).hasPrefix("://") }
         return !["javascript", "data", "vbscript", "file", "blob", "about", "filesystem", "view-source"].contains(scheme)
     }

@@ -329,11 +329,14 @@ package enum WireJSONDecoder {
 
         var allKeys: [Key] { members.compactMap { Key(stringValue: $0.name) } }
 
-        func contains(_ key: Key) -> Bool { members.contains { $0.name == key.stringValue } }
+        /// The member's value, or `nil` when the body has no such member.
+        func member(_ key: Key) -> Node? { members.first { $0.name == key.stringValue }?.value }
+
+        func contains(_ key: Key) -> Bool { member(key) != nil }
 
         func node(_ key: Key) throws -> Node {
-            guard let member = members.first(where: { $0.name == key.stringValue }) else { throw Refusal() }
-            return member.value
+            guard let value = member(key) else { throw Refusal() }
+            return value
         }
 
         func decodeNil(forKey key: Key) throws -> Bool {
@@ -377,9 +380,9 @@ package enum WireJSONDecoder {
 
         /// The member's value, or `nil` when it is absent or `null`.
         func present(_ key: Key) -> Node? {
-            guard let member = members.first(where: { $0.name == key.stringValue }) else { return nil }
-            if case .null = member.value { return nil }
-            return member.value
+            guard let value = member(key) else { return nil }
+            if case .null = value { return nil }
+            return value
         }
 
         func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key).map(WireJSONDecoder.bool) }
