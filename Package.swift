@@ -102,6 +102,8 @@ let package = Package(
         // Links only the SDK libraries; scripts/linkage-check.sh proves they bring no NIO,
         // Hummingbird or database with them.
         .executableTarget(name: "LinkageProbe", dependencies: ["ChargeKit", "CitconUPI"], path: "Tests/LinkageProbe"),
+        // Instructions per create body decoded, for scripts/instructions.sh (package access, so not in Benchmarks/).
+        .executableTarget(name: "SandboxDecodeProbe", dependencies: ["CitconUPI"], path: "Tests/SandboxDecodeProbe"),
         // The PostgreSQL store against a real server (CHARGEKIT_POSTGRES_URL; skipped without it).
         .testTarget(name: "ChargeKitPostgresTests", dependencies: ["ChargeKitPostgres", "ChargeKitTesting", "ChargeKit"]),
         // Drives the built `chargekit` executable as real processes (no library of the package linked).

@@ -27,3 +27,23 @@ markdown="${1:-}"
         printf '%-42s ChargeKit %8s   URLComponents %8s   %s× fewer\n' "$name" "$ours" "$theirs" "$ratio"
     fi
 done
+
+# The sandbox's create body (the load test's), decoded by the sandbox's reader
+# (WireJSONDecoder, package access, so its probe lives in the main package) and by
+# JSONDecoder, the same way: N and N + 1000 decodes.
+cd ..
+swift build -c release --product SandboxDecodeProbe >/dev/null 2>&1 || swift build -c release --product SandboxDecodeProbe
+probe="$(swift build -c release --show-bin-path 2>/dev/null)/SandboxDecodeProbe"
+decodes() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$probe" "$1" "$2" 2>&1 >/dev/null \
+    | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }
+ours=$(( ($(decodes wire 1100) - $(decodes wire 100)) / 1000 ))
+theirs=$(( ($(decodes foundation 1100) - $(decodes foundation 100)) / 1000 ))
+ratio="$(python3 -c "print(f'{$theirs / $ours:.1f}')")"
+if [ "$markdown" = --markdown ]; then
+    echo
+    echo "| sandbox operation | sandbox reader instructions | JSONDecoder instructions | ratio |"
+    echo "|---|---|---|---|"
+    echo "| create body (the load test's): decode | $ours | $theirs | $ratio× fewer |"
+else
+    printf '%-42s sandbox  %8s   JSONDecoder   %8s   %s× fewer\n' "sandbox create body: decode" "$ours" "$theirs" "$ratio"
+fi

@@ -136,7 +136,7 @@ public enum UPIWire {
     }
 
     /// `POST /v1/charges` body: what the merchant's server sends.
-    public struct ChargeRequest: Codable, Sendable, Equatable {
+    public struct ChargeRequest: Codable, Sendable, Equatable, KeyedWireDecodable {
         /// The trade.
         public var transaction: CPayTransaction
         /// The method (optional at creation; the SDK confirms with one).
@@ -151,11 +151,15 @@ public enum UPIWire {
         /// defaults it per method when absent); `false` for a body made in code.
         package private(set) var autoCaptureSent = false
 
-        enum CodingKeys: String, CodingKey { case transaction, payment, urls, consumer, goods }
+        package enum CodingKeys: String, CodingKey { case transaction, payment, urls, consumer, goods }
         private enum TransactionKeys: String, CodingKey { case autoCapture = "auto_capture" }
 
         public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
+            try self.init(keyed: decoder.container(keyedBy: CodingKeys.self))
+        }
+
+        /// The decoding of ``init(from:)``, from any container of its members.
+        package init<Container: KeyedDecodingContainerProtocol>(keyed c: Container) throws where Container.Key == CodingKeys {
             transaction = try c.decode(CPayTransaction.self, forKey: .transaction)
             payment = try c.decodeIfPresent(CPayPayment.self, forKey: .payment)
             urls = try c.decodeIfPresent(CPayUrls.self, forKey: .urls)

@@ -21,20 +21,30 @@ import Foundation
 package enum WireJSONDecoder {
     /// `type` decoded from `data`, or `nil` when `JSONDecoder` must decide.
     package static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
+        if let keyed = T.self as? any KeyedWireDecodable.Type {
+            return keyed.wireDecoded(from: data) as? T
+        }
+        return decodeTree(type, from: data)
+    }
+
+    /// ``decode(_:from:)`` through the tree: specialised for each ``KeyedWireDecodable``
+    /// type (by ``KeyedWireDecodable/wireDecoded(from:)``), generic for the others.
+    static func decodeTree<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
         let parsed: Node? = data.withUnsafeBytes { raw in
             var parser = Parser(bytes: raw.bindMemory(to: UInt8.self))
             return parser.document()
         }
         guard let parsed else { return nil }
         let state = DecodeState()
-        guard let value: T = try? decode(parsed, state, []), !state.unsure else {
+        // `as T`: left to inference, `try?` would decode an Optional<T> (see decodeIfPresent).
+        guard let value = try? decode(parsed, state, []) as T, !state.unsure else {
             return nil
         }
         return value
     }
 
     /// A parsed JSON value.
-    indirect enum Node {
+    enum Node {
         case null
         case bool(Bool)
         /// An integer written plainly (`-?(0|[1-9][0-9]*)`, not `-0`) that fits 64 bits.
@@ -319,6 +329,11 @@ package enum WireJSONDecoder {
             || T.self == Double.self || T.self == Float.self {
             throw unsure(state)
         }
+        // The request bodies' own types skip the Decoder protocol (see KeyedWireDecodable).
+        if let keyed = T.self as? any KeyedWireDecodable.Type {
+            guard let value = try keyed.decodeMembers(of: node, state, codingPath) as? T else { throw unsure(state) }
+            return value
+        }
         return try T(from: TreeDecoder(node: node, state: state, codingPath: codingPath))
     }
 
@@ -408,7 +423,10 @@ package enum WireJSONDecoder {
 
         func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
             guard let node = present(key) else { return nil }
-            return try WireJSONDecoder.decode(node, state, codingPath + [key])
+            // Typed as T: returning it as `T?` straight away would decode an Optional<T>,
+            // through Optional's own init(from:) and a single-value container.
+            let value: T = try WireJSONDecoder.decode(node, state, codingPath + [key])
+            return value
         }
 
         private func presentInteger<T: FixedWidthInteger>(_ key: Key) throws -> T? {
@@ -505,5 +523,35 @@ package enum WireJSONDecoder {
         func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(node, state) }
         func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(node, state) }
         func decode<T: Decodable>(_ type: T.Type) throws -> T { try WireJSONDecoder.decode(node, state, codingPath) }
+    }
+}
+
+/// A wire type whose decoding is written once, over any keyed container of its members:
+/// `init(from:)` hands it `JSONDecoder`'s container (or any decoder's), and
+/// ``WireJSONDecoder`` hands it its own container directly, without the `Decoder`
+/// protocol's type-erasing boxes, which cost the sandbox most of a create body's
+/// decoding time. The two read the same members with the same calls, so they decode
+/// alike by construction; `WireJSONDecoderTests` compares them.
+package protocol KeyedWireDecodable: Decodable {
+    associatedtype CodingKeys: CodingKey
+    /// Decodes the value from the container of its members (what `init(from:)` does).
+    init<Container: KeyedDecodingContainerProtocol>(keyed container: Container) throws where Container.Key == CodingKeys
+    /// The value from a body, or `nil` (the default implementation below).
+    static func wireDecoded(from data: Data) -> Self?
+}
+
+extension KeyedWireDecodable {
+    /// ``WireJSONDecoder/decode(_:from:)`` for this type: a witness of its own for each
+    /// conforming type, so that the compiler specialises the whole decode for it (its
+    /// container, its members' types) instead of running generic code.
+    package static func wireDecoded(from data: Data) -> Self? {
+        WireJSONDecoder.decodeTree(Self.self, from: data)
+    }
+
+    /// The value from `node`, which must be an object, through ``WireJSONDecoder``'s container.
+    static func decodeMembers(of node: WireJSONDecoder.Node, _ state: WireJSONDecoder.DecodeState,
+                              _ codingPath: [any CodingKey]) throws -> Self {
+        guard case .object(let members) = node else { throw WireJSONDecoder.Refusal() }
+        return try Self(keyed: WireJSONDecoder.Keyed<CodingKeys>(members: members, state: state, codingPath: codingPath))
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The payment method and its details: the seed's `CPayPayment`.
-public struct CPayPayment: Sendable, Equatable, Codable {
+public struct CPayPayment: Sendable, Equatable, Codable, KeyedWireDecodable {
     /// The method, lower case: `wechatpay`, `alipay`, `unionpay`, `card`, `paypal`, `venmo`…
     public var method = ""
     /// Source of the transaction, such as `authenticated`.
@@ -26,14 +26,18 @@ public struct CPayPayment: Sendable, Equatable, Codable {
     /// Makes an empty payment.
     public init() {}
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case method, indicator, token, client, expiry, data, format, nonce
         case requestToken = "request_token", billingAddress = "billing_address"
     }
 
     /// Reads the wire form: `method` is required, the rest optional.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(keyed: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    /// The decoding of ``init(from:)``, from any container of its members.
+    package init<Container: KeyedDecodingContainerProtocol>(keyed c: Container) throws where Container.Key == CodingKeys {
         method = try c.decode(String.self, forKey: .method)
         indicator = try c.decodeIfPresent(String.self, forKey: .indicator)
         requestToken = try c.decodeIfPresent(Bool.self, forKey: .requestToken) ?? false

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The trade: the seed's `CPayTransaction`.
-public struct CPayTransaction: Sendable, Equatable, Codable {
+public struct CPayTransaction: Sendable, Equatable, Codable, KeyedWireDecodable {
     /// The merchant's unique serial number for the trade (an idempotency key).
     public var reference = ""
     /// The amount in the currency's minor unit, tax included (`128` is 1.28 USD).
@@ -18,7 +18,7 @@ public struct CPayTransaction: Sendable, Equatable, Codable {
     /// Makes an empty transaction.
     public init() {}
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case reference, amount, currency, country, note
         case autoCapture = "auto_capture"
     }
@@ -26,7 +26,11 @@ public struct CPayTransaction: Sendable, Equatable, Codable {
     /// Reads the wire form: `reference`, `amount`, `currency` and `country` are
     /// required; `auto_capture` defaults to `false`, `note` to empty.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(keyed: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    /// The decoding of ``init(from:)``, from any container of its members.
+    package init<Container: KeyedDecodingContainerProtocol>(keyed c: Container) throws where Container.Key == CodingKeys {
         reference = try c.decode(String.self, forKey: .reference)
         amount = try c.decode(Int.self, forKey: .amount)
         currency = try c.decode(String.self, forKey: .currency)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The trade's URLs: the seed's `CPayUrls`.
-public struct CPayUrls: Sendable, Equatable, Codable {
+public struct CPayUrls: Sendable, Equatable, Codable, KeyedWireDecodable {
     /// Where the server POSTs asynchronous notifications (IPN).
     public var ipn = ""
     /// Browser return after success.
@@ -16,12 +16,16 @@ public struct CPayUrls: Sendable, Equatable, Codable {
 
     /// Reads the wire form; every URL is optional.
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(keyed: decoder.container(keyedBy: CodingKeys.self))
+    }
+
+    /// The decoding of ``init(from:)``, from any container of its members.
+    package init<Container: KeyedDecodingContainerProtocol>(keyed c: Container) throws where Container.Key == CodingKeys {
         ipn = try c.decodeIfPresent(String.self, forKey: .ipn) ?? ""
         success = try c.decodeIfPresent(String.self, forKey: .success) ?? ""
         fail = try c.decodeIfPresent(String.self, forKey: .fail) ?? ""
         cancel = try c.decodeIfPresent(String.self, forKey: .cancel) ?? ""
     }
 
-    enum CodingKeys: String, CodingKey { case ipn, success, fail, cancel }
+    package enum CodingKeys: String, CodingKey { case ipn, success, fail, cancel }
 }
