@@ -10,17 +10,20 @@ cd "$(dirname "$0")/../Benchmarks"
 command -v valgrind >/dev/null || { echo "instructions: install valgrind first (apt-get install -y valgrind)" >&2; exit 69; }
 swift build -c release --product InstructionCounts >/dev/null 2>&1 || swift build -c release --product InstructionCounts
 bin="$(swift build -c release --show-bin-path 2>/dev/null)/InstructionCounts"
-count() {   # operation path iterations -> total instructions collected
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$1" "$2" "$3" 2>&1 >/dev/null \
+count() {   # program arguments... iterations -> total instructions collected
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null \
         | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
-per_operation() { echo $(( ($(count "$1" "$2" 1100) - $(count "$1" "$2" 100)) / 1000 )); }
+# Instructions per operation: the program run with 1 100 and with 100 iterations (its
+# last argument), the difference divided by 1 000, so that start-up is left out.
+per_operation() { echo $(( ($(count "$@" 1100) - $(count "$@" 100)) / 1000 )); }
+ratio() { python3 -c "print(f'{$2 / $1:.1f}')"; }   # ours theirs -> how many times fewer
 markdown="${1:-}"
 [ "$markdown" = --markdown ] && { echo "| operation | ChargeKit instructions | URLComponents instructions | ratio |"; echo "|---|---|---|---|"; }
 "$bin" list | while IFS=$'\t' read -r index name; do
-    ours="$(per_operation "$index" chargekit)"
-    theirs="$(per_operation "$index" urlcomponents)"
-    ratio="$(python3 -c "print(f'{$theirs / $ours:.1f}')")"
+    ours="$(per_operation "$bin" "$index" chargekit)"
+    theirs="$(per_operation "$bin" "$index" urlcomponents)"
+    ratio="$(ratio "$ours" "$theirs")"
     if [ "$markdown" = --markdown ]; then
         echo "| $name | $ours | $theirs | $ratio× fewer |"
     else
@@ -30,15 +33,13 @@ done
 
 # The sandbox's create body (the load test's), decoded by the sandbox's reader
 # (WireJSONDecoder, package access, so its probe lives in the main package) and by
-# JSONDecoder, the same way: N and N + 1000 decodes.
+# JSONDecoder, the same way.
 cd ..
 swift build -c release --product SandboxDecodeProbe >/dev/null 2>&1 || swift build -c release --product SandboxDecodeProbe
 probe="$(swift build -c release --show-bin-path 2>/dev/null)/SandboxDecodeProbe"
-decodes() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$probe" "$1" "$2" 2>&1 >/dev/null \
-    | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }
-ours=$(( ($(decodes wire 1100) - $(decodes wire 100)) / 1000 ))
-theirs=$(( ($(decodes foundation 1100) - $(decodes foundation 100)) / 1000 ))
-ratio="$(python3 -c "print(f'{$theirs / $ours:.1f}')")"
+ours="$(per_operation "$probe" wire)"
+theirs="$(per_operation "$probe" foundation)"
+ratio="$(ratio "$ours" "$theirs")"
 if [ "$markdown" = --markdown ]; then
     echo
     echo "| sandbox operation | sandbox reader instructions | JSONDecoder instructions | ratio |"

@@ -171,7 +171,9 @@ package enum WireJSONDecoder {
             if bytes[index] == UInt8(ascii: "\"") {
                 index += 1
                 let text = UnsafeBufferPointer(rebasing: bytes[start..<index - 1])
-                // ASCII is valid UTF-8 as it is: no validation to run (most strings).
+                // ASCII is valid UTF-8 as it is (most strings): String(decoding:) takes it on
+                // its quick all-ASCII path, where String(validating:) runs its full check
+                // (31 305 against 43 458 instructions per create body, scripts/instructions.sh).
                 return ascii ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
             }
             var decoded = Array(bytes[start..<index])
