@@ -50,9 +50,10 @@ extension Error {
 struct SQLiteDatabase: Sendable {
     let connection: SQLiteConnection
 
-    /// Opens (creating if needed) the database file at `path`.
+    /// Opens (creating if needed) the database file at `path`, its WAL written a commit
+    /// at a time (``WALWriteCombining``; the caller sets `synchronous=FULL`).
     static func open(path: String) async throws -> SQLiteDatabase {
-        SQLiteDatabase(connection: try await SQLiteConnection.open(storage: .file(path: path)))
+        SQLiteDatabase(connection: try await SQLiteConnection.open(storage: .file(path: WALWriteCombining.uri(path: path))))
     }
 
     /// Runs SQL without results; several statements separated by `;` are run in turn

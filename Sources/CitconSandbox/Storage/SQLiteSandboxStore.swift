@@ -121,6 +121,7 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         do {
             try await writer.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON")
             reader = try await SQLiteDatabase.open(path: path)
+            try await reader.execute("PRAGMA synchronous=FULL")
         } catch {
             await writer.close()
             throw error
