@@ -102,6 +102,17 @@ enum WALWriteCombining {
         return result
     }
 
+    /// Writes out what waits for `file`, then passes the call on to the real file
+    /// (`missing` when the real file has no such method).
+    private static func flushed(_ file: UnsafeMutablePointer<sqlite3_file>?, missing: Int32 = SQLITE_IOERR,
+                                then call: (UnsafeMutablePointer<sqlite3_file>, sqlite3_io_methods) -> Int32?) -> Int32 {
+        guard let file else { return missing }
+        let result = flush(file)
+        guard result == SQLITE_OK else { return result }
+        guard let methods = methods(file) else { return missing }
+        return call(real(file), methods) ?? missing
+    }
+
     nonisolated(unsafe) private static let open: @convention(c) (
         UnsafeMutablePointer<sqlite3_vfs>?, sqlite3_filename?, UnsafeMutablePointer<sqlite3_file>?, Int32, UnsafeMutablePointer<Int32>?
     ) -> Int32 = { vfs, name, file, flags, outFlags in
@@ -137,10 +148,7 @@ enum WALWriteCombining {
             return flushed != SQLITE_OK ? flushed : closed
         }
         table.pointee.xRead = { file, buffer, amount, offset in
-            guard let file else { return SQLITE_IOERR }
-            let flushed = flush(file)
-            guard flushed == SQLITE_OK else { return flushed }
-            return methods(file)?.xRead?(real(file), buffer, amount, offset) ?? SQLITE_IOERR
+            flushed(file) { real, methods in methods.xRead?(real, buffer, amount, offset) }
         }
         table.pointee.xWrite = { file, buffer, amount, offset in
             guard let file else { return SQLITE_IOERR }
@@ -156,22 +164,13 @@ enum WALWriteCombining {
             return pending.bytes.count >= limit ? flush(file) : SQLITE_OK
         }
         table.pointee.xTruncate = { file, size in
-            guard let file else { return SQLITE_IOERR }
-            let flushed = flush(file)
-            guard flushed == SQLITE_OK else { return flushed }
-            return methods(file)?.xTruncate?(real(file), size) ?? SQLITE_IOERR
+            flushed(file) { real, methods in methods.xTruncate?(real, size) }
         }
         table.pointee.xSync = { file, flags in
-            guard let file else { return SQLITE_IOERR }
-            let flushed = flush(file)
-            guard flushed == SQLITE_OK else { return flushed }
-            return methods(file)?.xSync?(real(file), flags) ?? SQLITE_IOERR
+            flushed(file) { real, methods in methods.xSync?(real, flags) }
         }
         table.pointee.xFileSize = { file, size in
-            guard let file else { return SQLITE_IOERR }
-            let flushed = flush(file)
-            guard flushed == SQLITE_OK else { return flushed }
-            return methods(file)?.xFileSize?(real(file), size) ?? SQLITE_IOERR
+            flushed(file) { real, methods in methods.xFileSize?(real, size) }
         }
         table.pointee.xLock = { file, level in
             guard let file else { return SQLITE_IOERR }
@@ -186,10 +185,7 @@ enum WALWriteCombining {
             return methods(file)?.xCheckReservedLock?(real(file), result) ?? SQLITE_IOERR
         }
         table.pointee.xFileControl = { file, operation, argument in
-            guard let file else { return SQLITE_NOTFOUND }
-            let flushed = flush(file)
-            guard flushed == SQLITE_OK else { return flushed }
-            return methods(file)?.xFileControl?(real(file), operation, argument) ?? SQLITE_NOTFOUND
+            flushed(file, missing: SQLITE_NOTFOUND) { real, methods in methods.xFileControl?(real, operation, argument) }
         }
         table.pointee.xSectorSize = { file in
             guard let file else { return 4096 }
