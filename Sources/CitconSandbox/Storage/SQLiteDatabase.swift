@@ -51,9 +51,18 @@ struct SQLiteDatabase: Sendable {
     let connection: SQLiteConnection
 
     /// Opens (creating if needed) the database file at `path`, its WAL written a commit
-    /// at a time (``WALWriteCombining``; the caller sets `synchronous=FULL`).
+    /// at a time (``WALWriteCombining``), with `synchronous=FULL`: every commit syncs,
+    /// which that VFS needs of each connection that writes through it (and an
+    /// acknowledged write survives `kill -9`).
     static func open(path: String) async throws -> SQLiteDatabase {
-        SQLiteDatabase(connection: try await SQLiteConnection.open(storage: .file(path: WALWriteCombining.uri(path: path))))
+        let database = SQLiteDatabase(connection: try await SQLiteConnection.open(storage: .file(path: WALWriteCombining.uri(path: path))))
+        do {
+            try await database.execute("PRAGMA synchronous=FULL")
+        } catch {
+            await database.close()
+            throw error
+        }
+        return database
     }
 
     /// Runs SQL without results; several statements separated by `;` are run in turn

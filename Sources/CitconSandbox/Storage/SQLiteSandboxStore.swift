@@ -119,9 +119,9 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         self.groupCommit = groupCommit
         let writer = try await SQLiteDatabase.open(path: path)
         do {
-            try await writer.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON")
+            // synchronous=FULL is set by SQLiteDatabase.open, on both connections.
+            try await writer.execute("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON")
             reader = try await SQLiteDatabase.open(path: path)
-            try await reader.execute("PRAGMA synchronous=FULL")
         } catch {
             await writer.close()
             throw error

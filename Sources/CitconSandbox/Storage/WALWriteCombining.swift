@@ -1,3 +1,4 @@
+import ChargeKit
 import Foundation
 import VaporCSQLite
 
@@ -14,7 +15,7 @@ import VaporCSQLite
 ///
 /// **Durability is unchanged.** SQLite promises nothing about a write before the file's
 /// `xSync`, and every commit of a connection with `synchronous=FULL` (which
-/// ``SQLiteSandboxStore`` sets on each of its connections) syncs the WAL before it marks
+/// ``SQLiteDatabase/open(path:)`` sets on every connection it opens) syncs the WAL before it marks
 /// the commit in the shared index: the frames are in the file, and on the disk, before
 /// any reader, in this process or another, can see the commit. A write that fails when
 /// the frames go out fails the commit's sync, so the commit is refused, never
@@ -48,22 +49,23 @@ enum WALWriteCombining {
     }()
 
     /// The URI that opens the database at `path` through this VFS, or `path` itself when
-    /// the VFS is not registered. The path is percent-encoded as SQLite's URIs require.
+    /// the VFS is not registered. Each component of the path is percent-encoded as
+    /// SQLite's URIs require (ChargeKit's one encoder: all but RFC 3986's unreserved).
     static func uri(path: String) -> String {
         guard registered else { return path }
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        allowed.insert(charactersIn: "/-._~")
-        let encoded = absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute
+        let encoded = absolute.split(separator: "/", omittingEmptySubsequences: false)
+            .map { PercentEncoding.encode(String($0)) }.joined(separator: "/")
         return "file:" + encoded + "?vfs=" + name
     }
 
     // MARK: The file: SQLite's `sqlite3_file`, this VFS's state, then the real file
 
-    /// Where the real (`unix`) file starts in the memory SQLite gives each open file:
-    /// after the `sqlite3_file` header (the methods' pointer) and the buffer's pointer.
-    private static let realOffset = 16
+    /// Where the buffer's pointer is kept in the memory SQLite gives each open file:
+    /// after the `sqlite3_file` header (the methods' pointer).
     private static let stateOffset = MemoryLayout<sqlite3_file>.stride
+    /// Where the real (`unix`) file starts: after the buffer's pointer, 16-byte aligned.
+    private static let realOffset = (stateOffset + MemoryLayout<UnsafeMutableRawPointer?>.stride + 15) & ~15
 
     /// The writes waiting to go out to one WAL file, all contiguous from `offset`.
     private final class Pending {
@@ -75,9 +77,13 @@ enum WALWriteCombining {
         (UnsafeMutableRawPointer(file) + realOffset).assumingMemoryBound(to: sqlite3_file.self)
     }
 
+    /// Where `file` keeps its buffer's pointer (`nil` for a file that is not a WAL).
+    private static func slot(_ file: UnsafeMutablePointer<sqlite3_file>) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(file) + stateOffset
+    }
+
     private static func pending(_ file: UnsafeMutablePointer<sqlite3_file>) -> Pending? {
-        (UnsafeMutableRawPointer(file) + stateOffset).load(as: UnsafeMutableRawPointer?.self)
-            .map { Unmanaged<Pending>.fromOpaque($0).takeUnretainedValue() }
+        slot(file).load(as: UnsafeMutableRawPointer?.self).map { Unmanaged<Pending>.fromOpaque($0).takeUnretainedValue() }
     }
 
     private static func methods(_ file: UnsafeMutablePointer<sqlite3_file>) -> sqlite3_io_methods? {
@@ -119,13 +125,13 @@ enum WALWriteCombining {
         guard let file, let unix = vfs?.pointee.pAppData?.assumingMemoryBound(to: sqlite3_vfs.self),
               let open = unix.pointee.xOpen
         else { return SQLITE_CANTOPEN }
-        (UnsafeMutableRawPointer(file) + stateOffset).storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
+        slot(file).storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
         file.pointee.pMethods = nil
         let result = open(unix, name, real(file), flags, outFlags)
         guard result == SQLITE_OK, real(file).pointee.pMethods != nil else { return result }
         if flags & SQLITE_OPEN_WAL != 0 {
             let state = Unmanaged.passRetained(Pending()).toOpaque()
-            (UnsafeMutableRawPointer(file) + stateOffset).storeBytes(of: state, as: UnsafeMutableRawPointer?.self)
+            slot(file).storeBytes(of: state, as: UnsafeMutableRawPointer?.self)
         }
         file.pointee.pMethods = UnsafePointer(ioMethods)
         return SQLITE_OK
@@ -140,9 +146,9 @@ enum WALWriteCombining {
         table.pointee.xClose = { file in
             guard let file else { return SQLITE_OK }
             let flushed = flush(file)
-            if let state = (UnsafeMutableRawPointer(file) + stateOffset).load(as: UnsafeMutableRawPointer?.self) {
+            if let state = slot(file).load(as: UnsafeMutableRawPointer?.self) {
                 Unmanaged<Pending>.fromOpaque(state).release()
-                (UnsafeMutableRawPointer(file) + stateOffset).storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
+                slot(file).storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
             }
             let closed = methods(file)?.xClose?(real(file)) ?? SQLITE_OK
             return flushed != SQLITE_OK ? flushed : closed
@@ -196,30 +202,30 @@ enum WALWriteCombining {
             return methods(file)?.xDeviceCharacteristics?(real(file)) ?? 0
         }
         table.pointee.xShmMap = { file, page, size, extend, address in
-            guard let file, methods(file)?.iVersion ?? 0 >= 2, let map = methods(file)?.xShmMap else { return SQLITE_IOERR }
+            guard let file, let methods = methods(file), methods.iVersion >= 2, let map = methods.xShmMap else { return SQLITE_IOERR }
             return map(real(file), page, size, extend, address)
         }
         table.pointee.xShmLock = { file, offset, count, flags in
-            guard let file, methods(file)?.iVersion ?? 0 >= 2, let lock = methods(file)?.xShmLock else { return SQLITE_IOERR }
+            guard let file, let methods = methods(file), methods.iVersion >= 2, let lock = methods.xShmLock else { return SQLITE_IOERR }
             return lock(real(file), offset, count, flags)
         }
         table.pointee.xShmBarrier = { file in
-            guard let file, methods(file)?.iVersion ?? 0 >= 2 else { return }
-            methods(file)?.xShmBarrier?(real(file))
+            guard let file, let methods = methods(file), methods.iVersion >= 2 else { return }
+            methods.xShmBarrier?(real(file))
         }
         table.pointee.xShmUnmap = { file, delete in
-            guard let file, methods(file)?.iVersion ?? 0 >= 2 else { return SQLITE_OK }
-            return methods(file)?.xShmUnmap?(real(file), delete) ?? SQLITE_OK
+            guard let file, let methods = methods(file), methods.iVersion >= 2 else { return SQLITE_OK }
+            return methods.xShmUnmap?(real(file), delete) ?? SQLITE_OK
         }
         table.pointee.xFetch = { file, offset, amount, pointer in
-            guard let file, let fetch = methods(file)?.xFetch, methods(file)?.iVersion ?? 0 >= 3 else {
+            guard let file, let methods = methods(file), methods.iVersion >= 3, let fetch = methods.xFetch else {
                 pointer?.pointee = nil
                 return SQLITE_OK
             }
             return fetch(real(file), offset, amount, pointer)
         }
         table.pointee.xUnfetch = { file, offset, pointer in
-            guard let file, let unfetch = methods(file)?.xUnfetch, methods(file)?.iVersion ?? 0 >= 3 else { return SQLITE_OK }
+            guard let file, let methods = methods(file), methods.iVersion >= 3, let unfetch = methods.xUnfetch else { return SQLITE_OK }
             return unfetch(real(file), offset, pointer)
         }
         return table
