@@ -121,7 +121,7 @@ func sample9(url: URL, callbackURL: String) async throws {
     print(result.outcome)
 }
 
-// Sources/CitconSandbox/CitconSandbox.docc/RunningTheSandbox.md:148
+// Sources/CitconSandbox/CitconSandbox.docc/RunningTheSandbox.md:151
 func receiveIPN(body: Data, secret: String) -> Bool {
     do {
         let ipn = try CPayIPN.verify(body, secret: secret)
