@@ -17,8 +17,9 @@
 #   --against BIN  a second server from another build of chargekit (an earlier commit's, say),
 #                  on a fresh database of its own, up beside the first; each round measures
 #                  the first server, then the second, so that both builds meet the same
-#                  periods of a shared machine. Prints the second build's lines too, and the
-#                  ratio of the two ratios (above 1: the build measured does better)
+#                  periods of a shared machine (the second first in even rounds). Prints the
+#                  second build's lines too, and the ratio of the two ratios (above 1: the
+#                  build measured does better)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 db=sqlite
@@ -92,7 +93,11 @@ for name in $names; do
 done
 for round in $(seq 1 "$rounds"); do
     export RUN_ID="$$-$round"   # fresh references each round
-    for name in $names; do
+    # With --against, even rounds measure the other build first, so that neither build
+    # always follows the other.
+    order="$names"
+    [ -z "$against" ] || [ $(( round % 2 )) -eq 1 ] || order="against main"
+    for name in $order; do
         base_var="base_$name"; key_var="key_$name"; base="${!base_var}"; export MERCHANT_KEY="${!key_var}"
         charges="$(wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency -s scripts/loadtest/charge.lua "$base" | grep '^RESULT')"
         health="$(wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency -s scripts/loadtest/health.lua "$base/v1/health" | grep '^RESULT')"
