@@ -85,6 +85,7 @@ if [ -n "$against" ]; then start against "$against" "$other_database"; names="ma
 field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 add() { python3 -c "print($1 + $2)"; }
 worst() { python3 -c "print(max($1, $2))"; }
+quotient() { python3 -c "print(f'{$1 / $2:.$3f}')"; }   # quotient A B DIGITS
 declare -A made charge_seconds charge_p50 charge_p99 non2xx served health_seconds health_p50 health_p99
 errors=0
 for name in $names; do
@@ -115,7 +116,7 @@ for round in $(seq 1 "$rounds"); do
         if [ "$rounds" -gt 1 ] || [ -n "$against" ]; then
             [ "$name" = main ] && who="" || who=" (against)"
             echo "round $round$who: creates $(field "$charges" rate)/s, health $(field "$health" rate)/s," \
-                "ratio $(python3 -c "print(f'{$(field "$charges" rate) / $(field "$health" rate):.3f}')")"
+                "ratio $(quotient "$(field "$charges" rate)" "$(field "$health" rate)" 3)"
         fi
     done
 done
@@ -124,9 +125,9 @@ declare -A ratio
 # report NAME PREFIX: the lines of one server.
 report() {
     local charge_rate health_rate
-    charge_rate="$(python3 -c "print(f'{${made[$1]} / ${charge_seconds[$1]}:.1f}')")"
-    health_rate="$(python3 -c "print(f'{${served[$1]} / ${health_seconds[$1]}:.1f}')")"
-    ratio[$1]="$(python3 -c "print(f'{$charge_rate / $health_rate:.3f}')")"
+    charge_rate="$(quotient "${made[$1]}" "${charge_seconds[$1]}" 1)"
+    health_rate="$(quotient "${served[$1]}" "${health_seconds[$1]}" 1)"
+    ratio[$1]="$(quotient "$charge_rate" "$health_rate" 3)"
     echo "${2}create charge (durable): $charge_rate/s  ${percentiles}p50 ${charge_p50[$1]} ms  p99 ${charge_p99[$1]} ms  (${made[$1]} charges, ${non2xx[$1]} non-2xx)"
     echo "${2}GET /v1/health:          $health_rate/s  ${percentiles}p50 ${health_p50[$1]} ms  p99 ${health_p99[$1]} ms"
     echo "${2}ratio charges/health: ${ratio[$1]}"
@@ -138,7 +139,7 @@ report main ""
 if [ -n "$against" ]; then
     echo "against $against, same rounds:"
     report against "against: "
-    echo "ratio of ratios (this build / against): $(python3 -c "print(f'{${ratio[main]} / ${ratio[against]}:.3f}')")"
+    echo "ratio of ratios (this build / against): $(quotient "${ratio[main]}" "${ratio[against]}" 3)"
 fi
 echo "5xx: $errors"
 [ "$errors" -eq 0 ]
