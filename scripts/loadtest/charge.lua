@@ -19,17 +19,25 @@ function init(args)
   charges = 0
 end
 
+-- A create's request is its head (built once, when the token is known) and a body that
+-- differs only in the reference's counter: a few concatenations per request instead of
+-- wrk.format's header table and string.formats. wrk shares the machine's cores with the
+-- server; its user time per create fell from about 17 to 12 µs (a health request: 5 µs).
 function request()
   if token == nil then
     return wrk.format("POST", "/v1/access-tokens",
       { ["Authorization"] = "Bearer " .. key, ["Content-Type"] = "application/json" }, '{"token_type":"server"}')
   end
+  if head == nil then
+    head = "POST /v1/charges HTTP/1.1\r\nHost: " .. wrk.headers["Host"] .. "\r\nAuthorization: Bearer " .. token
+      .. "\r\nContent-Type: application/json\r\nContent-Length: "
+    before = '{"transaction":{"reference":"load-' .. run .. "-" .. id .. "-"
+    after = '","amount":' .. amount .. ',"currency":"USD","country":"US","note":"load"},'
+      .. '"payment":{"method":"wechatpay"},"urls":{"success":"https://shop.example/ok"}}'
+  end
   counter = counter + 1
-  local body = string.format(
-    '{"transaction":{"reference":"load-%s-%d-%d","amount":%s,"currency":"USD","country":"US","note":"load"},'
-    .. '"payment":{"method":"wechatpay"},"urls":{"success":"https://shop.example/ok"}}', run, id, counter, amount)
-  return wrk.format("POST", "/v1/charges",
-    { ["Authorization"] = "Bearer " .. token, ["Content-Type"] = "application/json" }, body)
+  local body = before .. counter .. after
+  return head .. #body .. "\r\n\r\n" .. body
 end
 
 function response(status, headers, body)
