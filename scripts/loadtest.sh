@@ -70,13 +70,14 @@ esac
 servers=""
 trap 'for pid in $servers; do kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; done; [ -n "$stop_postgres" ] && bash scripts/postgres.sh stop; rm -rf "$work"' EXIT
 . scripts/lib/sandbox.sh
-# start NAME BIN DATABASE: starts a sandbox from BIN; sets base_NAME and key_NAME.
+declare -A bases keys
+# start NAME BIN DATABASE: starts a sandbox from BIN; sets bases[NAME] and keys[NAME].
 start() {
     # SANDBOX_FLAGS=--no-group-commit measures one fsync per write, for comparison.
     "$2" sandbox serve --port 0 --db "$3" ${SANDBOX_FLAGS:-} >"$work/$1.log" 2>&1 &
     servers="$servers $!"
     wait_for_sandbox "$work/$1.log" loadtest
-    printf -v "base_$1" '%s' "$base"; printf -v "key_$1" '%s' "$key"
+    bases[$1]="$base"; keys[$1]="$key"
 }
 start main "$bin" "$database"
 names=main
@@ -99,7 +100,7 @@ for round in $(seq 1 "$rounds"); do
     order="$names"
     [ -z "$against" ] || [ $(( round % 2 )) -eq 1 ] || order="against main"
     for name in $order; do
-        base_var="base_$name"; key_var="key_$name"; base="${!base_var}"; export MERCHANT_KEY="${!key_var}"
+        base="${bases[$name]}"; export MERCHANT_KEY="${keys[$name]}"
         charges="$(wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency -s scripts/loadtest/charge.lua "$base" | grep '^RESULT')"
         health="$(wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency -s scripts/loadtest/health.lua "$base/v1/health" | grep '^RESULT')"
         made[$name]=$(( made[$name] + $(field "$charges" charges) ))
