@@ -6,7 +6,12 @@
 #     on tmpfs (everything but waiting for the disk) and a create on disk (all);
 #  2. CPU by function: perf record of the sandbox during the creates on disk, the
 #     inclusive share of each stage (HTTP, token, JSON, SQLite, the commit queue);
-#  3. the disk: strace -c of the fsync and fdatasync calls during the creates.
+#  3. the disk: strace -c of the fsync and fdatasync calls during the creates;
+#  4. where both cores' time goes per request, from /proc (the sandbox at its default
+#     log level, its log in a file beside the database): the sandbox's user and system
+#     CPU, everything else that ran (wrk, the kernel's threads), and the time no core
+#     had work (idle, and idle while a thread waited for the disk: iowait), for health,
+#     creates on disk, and creates with the database and the log on tmpfs.
 # Needs wrk, perf and strace (Debian packages). Usage: scripts/profile-create.sh [seconds=5]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,9 +27,9 @@ trap '[ -n "$server" ] && kill $server 2>/dev/null; wait 2>/dev/null || true; rm
 
 start() {   # start DB [WRAPPER...]: the sandbox on DB, sets base, MERCHANT_KEY and pid
     local db="$1"; shift
-    "$@" "$bin" sandbox serve --port 0 --log-level warning --db "$db" >"$work/server.log" 2>&1 &
+    "$@" "$bin" sandbox serve --port 0 --log-level "${log_level:-warning}" --db "$db" >"${log:-$work/server.log}" 2>&1 &
     server=$!
-    wait_for_sandbox "$work/server.log" profile-create 300
+    wait_for_sandbox "${log:-$work/server.log}" profile-create 300
     export MERCHANT_KEY="$key"
     export RUN_ID="$RANDOM$RANDOM"
     pid="$(pgrep -n -f "$bin sandbox serve")"
@@ -81,9 +86,44 @@ stage "HTTP/1 parsing (NIOHTTP1 decoder)" 'HTTPDecoder|llhttp'
 stage "socket writes and reads (kernel)" 'sys_write|sys_writev|sys_read|sys_sendmsg|sys_recvfrom'
 stage "random ids and tokens" 'randomDigits|randomHex|ChargeIdentifiers\.next'
 
+# ticks: the sandbox's user and system ticks, then all cores' busy, idle and iowait ticks.
+ticks() {
+    awk '{print $14, $15}' "/proc/$pid/stat"
+    awk '/^cpu /{print $2 + $3 + $4 + $7 + $8 + $9, $5, $6}' /proc/stat
+}
+account() {   # account LABEL SCRIPT [URL-SUFFIX]: one wrk run, both cores' time per request
+    local before after result made
+    before="$(ticks | tr '\n' ' ')"
+    result="$(run "$2" "${3:-}")"
+    after="$(ticks | tr '\n' ' ')"
+    made="$(field "$result" charges)"; made="${made:-$(field "$result" requests)}"
+    python3 - "$1" "$made" "$(getconf CLK_TCK)" "$(nproc)" $before $after <<'PY'
+import sys
+label, made, hz, cores = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+a, b = [int(x) for x in sys.argv[5:10]], [int(x) for x in sys.argv[10:15]]
+d = [y - x for x, y in zip(a, b)]
+us = lambda t: t * 1e6 / hz / max(made, 1) / cores   # section 1's unit: the time of all cores per request
+user, system, busy, idle, iowait = d
+print(f"  {label:<30} {us(user):6.0f} {us(system):6.0f} {us(busy - user - system):6.0f} {us(idle):6.0f} {us(iowait):6.0f} {us(busy + idle + iowait):6.0f}")
+PY
+}
+
 echo "3. the disk: fsync and fdatasync during $seconds s of creates on disk"
 start "$work/d.sqlite" strace -f -c -w -e trace=fsync,fdatasync -o "$work/strace.txt"
 made="$(field "$(run charge.lua)" charges)"
 kill -INT "$pid"; wait "$server" 2>/dev/null || true; server=""
 echo "  $made charges created under strace (which slows the server); wall-clock time in the calls:"
 grep -E "fsync|fdatasync|% time" "$work/strace.txt" | sed 's/^/  /' || cat "$work/strace.txt"
+
+echo "4. both cores' time per request, in section 1's µs (default log level, the log written beside the database)"
+printf '  %-30s %6s %6s %6s %6s %6s %6s\n' "" "user" "system" "others" "idle" "iowait" "all"
+log_level=info
+log="$work/info.log" start "$work/e.sqlite"
+account "GET /v1/health" health.lua /v1/health
+account "create on disk" charge.lua
+stop
+log="$shm/info.log" start "$shm/f.sqlite"
+account "create on tmpfs (and its log)" charge.lua
+stop
+echo "  (user and system: the sandbox's CPU; others: wrk and the kernel's threads; idle and"
+echo "  iowait: no core had work, iowait while some thread waited for the disk)"
