@@ -26,6 +26,7 @@ server=""
 trap '[ -n "$server" ] && kill $server 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work" "$shm"' EXIT
 
 start() {   # start DB [WRAPPER...]: the sandbox on DB, sets base, MERCHANT_KEY and pid
+    # (at $log_level, warning unless set; its output in $log, server.log unless set)
     local db="$1"; shift
     "$@" "$bin" sandbox serve --port 0 --log-level "${log_level:-warning}" --db "$db" >"${log:-$work/server.log}" 2>&1 &
     server=$!
