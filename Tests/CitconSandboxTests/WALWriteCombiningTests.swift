@@ -70,7 +70,7 @@ struct WALWriteCombiningTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("sandbox.sqlite").path
         let store = try await SQLiteSandboxStore(path: path)
-        try await store.migrate()
+        _ = try await store.migrate()
         try await store.insertCharge(SQLiteMigrationTests.charge("9001", reference: "awkward"))
         store.close()
         #expect(FileManager.default.fileExists(atPath: path))
