@@ -83,7 +83,6 @@ start main "$bin" "$database"
 names=main
 if [ -n "$against" ]; then start against "$against" "$other_database"; names="main against"; fi
 
-field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 add() { python3 -c "print($1 + $2)"; }
 worst() { python3 -c "print(max($1, $2))"; }
 quotient() { python3 -c "print(f'{$1 / $2:.$3f}')"; }   # quotient A B DIGITS

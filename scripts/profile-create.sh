@@ -36,7 +36,6 @@ start() {   # start DB [WRAPPER...]: the sandbox on DB, sets base, MERCHANT_KEY 
     pid="$(pgrep -n -f "$bin sandbox serve")"
 }
 stop() { kill -INT "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; server=""; }
-field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 run() {   # run SCRIPT [URL-SUFFIX] -> RESULT line
     wrk -t2 -c16 -d"${seconds}s" --latency -s "scripts/loadtest/$1" "$base${2:-}" | grep '^RESULT'
 }

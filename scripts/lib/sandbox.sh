@@ -10,3 +10,8 @@ wait_for_sandbox() {
     key="$(sed -n 's/^merchant key: //p' "$log")"
     [ -n "$base" ] && [ -n "$key" ] || { echo "$name: the sandbox did not start" >&2; cat "$log" >&2; exit 1; }
 }
+
+# Usage: field LINE KEY
+# The value of KEY in a RESULT line of scripts/loadtest/*.lua (`key=value` words), for
+# the scripts that drive the sandbox with wrk (loadtest.sh, profile-create.sh).
+field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
