@@ -117,12 +117,11 @@ grep -E "fsync|fdatasync|% time" "$work/strace.txt" | sed 's/^/  /' || cat "$wor
 
 echo "4. both cores' time per request, in section 1's µs (default log level, the log written beside the database)"
 printf '  %-30s %6s %6s %6s %6s %6s %6s\n' "" "user" "system" "others" "idle" "iowait" "all"
-log_level=info
-log="$work/info.log" start "$work/e.sqlite"
+log_level=info log="$work/info.log" start "$work/e.sqlite"
 account "GET /v1/health" health.lua /v1/health
 account "create on disk" charge.lua
 stop
-log="$shm/info.log" start "$shm/f.sqlite"
+log_level=info log="$shm/info.log" start "$shm/f.sqlite"
 account "create on tmpfs (and its log)" charge.lua
 stop
 echo "  (user and system: the sandbox's CPU; others: wrk and the kernel's threads; idle and"
