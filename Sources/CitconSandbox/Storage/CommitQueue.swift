@@ -12,6 +12,7 @@ package final class CommitQueue<Job: Sendable>: Sendable {
         var pending: [Job] = []
         var draining = false
         var closed = false
+        var batches = 0
     }
 
     private let state = NIOLockedValueBox(State())
@@ -46,10 +47,13 @@ package final class CommitQueue<Job: Sendable>: Sendable {
         state.withLockedValue { queue in
             let jobs = Array(queue.pending.prefix(limit))
             queue.pending.removeFirst(jobs.count)
-            if jobs.isEmpty { queue.draining = false }
+            if jobs.isEmpty { queue.draining = false } else { queue.batches += 1 }
             return (jobs, jobs.isEmpty && queue.closed)
         }
     }
+
+    /// How many batches drains have taken so far (each one a commit).
+    package var batchesTaken: Int { state.withLockedValue(\.batches) }
 
     /// Whether ``close()`` was called.
     package var isClosed: Bool { state.withLockedValue(\.closed) }
