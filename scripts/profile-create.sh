@@ -27,10 +27,10 @@ trap '[ -n "$server" ] && kill $server 2>/dev/null; wait 2>/dev/null || true; rm
 
 start() {   # start DB [WRAPPER...]: the sandbox on DB, sets base, MERCHANT_KEY and pid
     # (at $log_level, warning unless set; its output in $log, server.log unless set)
-    local db="$1"; shift
-    "$@" "$bin" sandbox serve --port 0 --log-level "${log_level:-warning}" --db "$db" >"${log:-$work/server.log}" 2>&1 &
+    local db="$1" output="${log:-$work/server.log}"; shift
+    "$@" "$bin" sandbox serve --port 0 --log-level "${log_level:-warning}" --db "$db" >"$output" 2>&1 &
     server=$!
-    wait_for_sandbox "${log:-$work/server.log}" profile-create 300
+    wait_for_sandbox "$output" profile-create 300
     export MERCHANT_KEY="$key"
     export RUN_ID="$RANDOM$RANDOM"
     pid="$(pgrep -n -f "$bin sandbox serve")"

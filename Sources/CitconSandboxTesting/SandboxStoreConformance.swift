@@ -43,7 +43,9 @@ public enum SandboxStoreConformance {
         IPNAttempt(notificationID: id, number: number, time: time, answer: "HTTP 500", delivered: false)
     }
 
-    static func charge(_ id: String, reference: String, ipn: String = "", expiresAt: Int64 = 10_000) -> ChargeRecord {
+    /// A new charge for the checks (and the SQLite store's own tests): `id`, its charge token
+    /// `ct-<id>`, `reference`, and an IPN URL when `ipn` is not empty.
+    package static func charge(_ id: String, reference: String, ipn: String = "", expiresAt: Int64 = 10_000) -> ChargeRecord {
         var urls = CPayUrls()
         urls.ipn = ipn
         return ChargeRecord(id: id, chargeToken: "ct-" + id, reference: reference, amount: 100, currency: "USD", country: "US",

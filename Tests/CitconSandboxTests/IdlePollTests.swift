@@ -1,5 +1,5 @@
 @testable import CitconSandbox
-import CitconUPI
+import CitconSandboxTesting
 import Foundation
 import Testing
 
@@ -9,14 +9,6 @@ import Testing
 /// claims it, once.
 @Suite("SQLite store: the IPN poll writes only when something is due")
 struct IdlePollTests {
-    private static func charge(_ id: String, ipn: String) -> ChargeRecord {
-        var urls = CPayUrls()
-        urls.ipn = ipn
-        return ChargeRecord(id: id, chargeToken: "ct-" + id, reference: "ref-" + id, amount: 100, currency: "USD",
-                            country: "US", autoCapture: false, note: "", method: "alipay", status: .initiated,
-                            urls: urls, returnURL: nil, timeCreated: 1000, expiresAt: 10_000)
-    }
-
     @Test("nothing due: no commit; due: one commit that claims it; claimed: no commit again")
     func pollWritesOnlyWhenDue() async throws {
         let path = try Harness.temporaryDirectory().appendingPathComponent("poll.sqlite").path
@@ -30,7 +22,7 @@ struct IdlePollTests {
         }
         #expect(store.commitCount == empty, "a poll with nothing due made a write")
 
-        try await store.insertCharge(Self.charge("7001", ipn: "http://127.0.0.1:9/ipn"))
+        try await store.insertCharge(SandboxStoreConformance.charge("7001", reference: "r-7001", ipn: "http://127.0.0.1:9/ipn"))
         _ = try await store.updateCharge(id: "7001", reference: nil, now: 500) { $0.status = .pending }
         let before = store.commitCount
         #expect(try await store.dueNotifications(now: 499, limit: 10, leaseUntil: 600).isEmpty, "an IPN was due before its time")

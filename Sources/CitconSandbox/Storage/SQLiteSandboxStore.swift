@@ -465,10 +465,11 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         // (savepoints, several statements) instead of its one statement. What the read
         // finds is claimed by the write below, which checks again: an IPN that falls due
         // just after the read waits for the next call.
-        guard try await read({ db in
+        let anyDue = try await read { db in
             try await db.query("SELECT 1 FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? AND lease_until <= ? LIMIT 1",
                                [.int(now), .int(now)])
-        }).isEmpty == false else { return [] }
+        }
+        guard !anyDue.isEmpty else { return [] }
         return try await write { db in
             // Only the oldest pending IPN of each transaction: a later status change waits
             // until the earlier one is delivered or dead, so a merchant sees them in order.
