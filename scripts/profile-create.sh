@@ -11,8 +11,12 @@
 #     log level, its log in a file beside the database): the sandbox's user and system
 #     CPU, everything else that ran (wrk, the kernel's threads), and the time no core
 #     had work (idle, and idle while a thread waited for the disk: iowait), for health,
-#     creates on disk, and creates with the database and the log on tmpfs.
-# Needs wrk, perf and strace (Debian packages). Usage: scripts/profile-create.sh [seconds=5]
+#     creates on disk, and creates with the database and the log on tmpfs;
+#  5. the disk's requests per commit: every block request the machine issued during the
+#     creates (perf's block and ext4 tracepoints, whole machine, so it needs root),
+#     sorted by what it wrote: the WAL, the database (checkpoints), metadata (the
+#     files' inodes), the device's cache flushes.
+# Needs wrk, perf and strace (Debian packages), and e2fsprogs' filefrag for section 5. Usage: scripts/profile-create.sh [seconds=5]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-5}"
@@ -126,3 +130,55 @@ account "create on tmpfs (and its log)" charge.lua
 stop
 echo "  (user and system: the sandbox's CPU; others: wrk and the kernel's threads; idle and"
 echo "  iowait: no core had work, iowait while some thread waited for the disk)"
+
+echo "5. the disk's requests during $seconds s of creates on disk (block and ext4 tracepoints, whole machine)"
+start "$work/g.sqlite"
+perf record -a -e block:block_rq_issue -e ext4:ext4_sync_file_enter -o "$work/block.data" -- sleep $((seconds + 1)) \
+    >"$work/block.log" 2>&1 &
+recorder=$!
+sleep 0.5
+made="$(field "$(run charge.lua)" charges)"
+if wait "$recorder" && command -v filefrag >/dev/null; then
+    # Which file each written block belongs to: the extents of the WAL and of the database.
+    extents() { filefrag -v "$1" | awk -F: '$1 ~ /^ *[0-9]+$/ {split($3, r, /\.\./); gsub(/ /, "", r[1]); gsub(/ /, "", r[2]); print r[1], r[2]}'; }
+    perf script -i "$work/block.data" -F event,trace 2>/dev/null >"$work/block.txt"
+    python3 - "$made" "$(stat -c '%Hd,%Ld' "$work/g.sqlite")" "$(stat -c %i "$work/g.sqlite-wal")" \
+        "$(extents "$work/g.sqlite-wal" | tr '\n' ' ')" "$(extents "$work/g.sqlite" | tr '\n' ' ')" "$work/block.txt" <<'PY'
+import re, sys
+made, device, wal_inode = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+def ranges(text):
+    numbers = [int(n) for n in text.split()]
+    return list(zip(numbers[0::2], numbers[1::2]))
+wal, database = ranges(sys.argv[4]), ranges(sys.argv[5])
+counts, sizes, wal_syncs = {}, {}, 0
+for line in open(sys.argv[6]):
+    if "ext4_sync_file_enter" in line:
+        if f"dev {device} ino {wal_inode} " in line: wal_syncs += 1
+        continue
+    found = re.search(r"block_rq_issue: (\S+) (\S+) (\d+) \(.*?\) (\d+) \+ (\d+)", line)
+    if not found or found.group(1) != device: continue
+    kind, size, block = found.group(2), int(found.group(3)), int(found.group(4)) // 8
+    within = lambda extents: any(first <= block <= last for first, last in extents)
+    if kind.startswith("F"): what = "cache flushes"
+    elif "R" in kind: what = "reads"
+    elif "M" in kind: what = "metadata writes (inodes)"
+    elif within(wal): what = "writes to the WAL"
+    elif within(database): what = "writes to the database (checkpoints)"
+    else: what = "other writes"
+    counts[what] = counts.get(what, 0) + 1
+    sizes[what] = sizes.get(what, 0) + size
+commits = max(wal_syncs, 1)
+print(f"  {made} charges, {wal_syncs} fsyncs of the WAL: {made / commits:.1f} charges a commit")
+print(f"  {'':<40} {'per commit':>10} {'per charge':>10} {'KiB each':>9}")
+for what in ["writes to the WAL", "writes to the database (checkpoints)", "metadata writes (inodes)",
+             "other writes", "cache flushes", "reads"]:
+    n = counts.get(what, 0)
+    if n: print(f"  {what:<40} {n / commits:10.2f} {n / max(made, 1):10.3f} {sizes[what] / n / 1024:9.1f}")
+total = sum(n for what, n in counts.items() if what != "reads")
+print(f"  {'all writes and flushes':<40} {total / commits:10.2f} {total / max(made, 1):10.3f}")
+PY
+else
+    echo "  skipped: perf could not record the tracepoints (root is needed), or filefrag is missing"
+    sed 's/^/  /' "$work/block.log" | tail -3
+fi
+stop
