@@ -1,4 +1,5 @@
 @testable import CitconSandbox
+import CitconSandboxTesting
 import CitconUPI
 import Foundation
 import Testing
@@ -6,13 +7,6 @@ import Testing
 /// A database file written by an earlier sandbox keeps working after an upgrade.
 @Suite("SQLite store: migrations")
 struct SQLiteMigrationTests {
-    /// A charge as the conformance suite makes them.
-    static func charge(_ id: String, reference: String) -> ChargeRecord {
-        ChargeRecord(id: id, chargeToken: "ct-\(id)", reference: reference, amount: 125, currency: "USD", country: "US",
-                     autoCapture: false, note: "", method: "wechatpay", status: .initiated, urls: CPayUrls(),
-                     returnURL: nil, timeCreated: 1_000, expiresAt: 10_000)
-    }
-
     @Test("a version 4 file (before the one-statement insert and the one-tree references) migrates, keeps its charges and references, and takes new ones")
     func version4FileUpgrades() async throws {
         let path = try Harness.temporaryDirectory().appendingPathComponent("v4.sqlite").path
@@ -22,7 +16,7 @@ struct SQLiteMigrationTests {
             for statement in migration { try await old.query(statement) }
         }
         try await old.execute("PRAGMA user_version = 4")
-        let kept = Self.charge("4001", reference: "before-upgrade")
+        let kept = SandboxStoreConformance.charge("4001", reference: "before-upgrade")
         try await old.query("INSERT INTO refs(reference, transaction_id) VALUES(?, ?)", [.text(kept.reference), .text(kept.id)])
         try await old.query("INSERT INTO charges(id, charge_token, status, expires_at, doc) VALUES(?, ?, ?, ?, ?)",
                             [.text(kept.id), .text(kept.chargeToken), .text(kept.status.rawValue), .int(kept.expiresAt),
@@ -41,10 +35,10 @@ struct SQLiteMigrationTests {
         #expect(try await store.charge(id: "4001") == kept)
         // The old charge's reference is still taken, through the new insert.
         await #expect(throws: APIError.duplicateReference("before-upgrade")) {
-            try await store.insertCharge(Self.charge("4002", reference: "before-upgrade"))
+            try await store.insertCharge(SandboxStoreConformance.charge("4002", reference: "before-upgrade"))
         }
-        try await store.insertCharge(Self.charge("4003", reference: "after-upgrade"))
-        #expect(try await store.charge(chargeToken: "ct-4003") == Self.charge("4003", reference: "after-upgrade"))
+        try await store.insertCharge(SandboxStoreConformance.charge("4003", reference: "after-upgrade"))
+        #expect(try await store.charge(chargeToken: "ct-4003") == SandboxStoreConformance.charge("4003", reference: "after-upgrade"))
         #expect(try await store.chargeCount() == 2)
         // Migrating again changes nothing.
         #expect(try await store.migrate() == SQLiteSandboxStore.migrations.count)
@@ -55,13 +49,13 @@ struct SQLiteMigrationTests {
         let store = try await SQLiteSandboxStore(path: try Harness.temporaryDirectory().appendingPathComponent("b.sqlite").path)
         defer { store.close() }
         _ = try await store.migrate()
-        try await store.insertCharge(Self.charge("6000", reference: "taken"))
+        try await store.insertCharge(SandboxStoreConformance.charge("6000", reference: "taken"))
         // Many at once, so that they share commits; every eighth reuses the taken reference.
         let outcomes = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
             for index in 1...64 {
                 group.addTask {
                     do {
-                        try await store.insertCharge(Self.charge("6\(index)", reference: index % 8 == 0 ? "taken" : "free-\(index)"))
+                        try await store.insertCharge(SandboxStoreConformance.charge("6\(index)", reference: index % 8 == 0 ? "taken" : "free-\(index)"))
                         return (index, true)
                     } catch let error as APIError where error == .duplicateReference("taken") {
                         return (index, false)

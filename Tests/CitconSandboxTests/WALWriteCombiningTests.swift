@@ -1,4 +1,5 @@
 @testable import CitconSandbox
+import CitconSandboxTesting
 import Foundation
 import SQLiteNIO
 import Testing
@@ -71,7 +72,7 @@ struct WALWriteCombiningTests {
         let path = folder.appendingPathComponent("sandbox.sqlite").path
         let store = try await SQLiteSandboxStore(path: path)
         _ = try await store.migrate()
-        try await store.insertCharge(SQLiteMigrationTests.charge("9001", reference: "awkward"))
+        try await store.insertCharge(SandboxStoreConformance.charge("9001", reference: "awkward"))
         store.close()
         #expect(FileManager.default.fileExists(atPath: path))
         let rows = try await Self.plainRead(path, "SELECT id FROM charges")
