@@ -142,22 +142,31 @@ if wait "$recorder" && command -v filefrag >/dev/null; then
     # Which file each written block belongs to: the extents of the WAL and of the database.
     extents() { filefrag -v "$1" | awk -F: '$1 ~ /^ *[0-9]+$/ {split($3, r, /\.\./); gsub(/ /, "", r[1]); gsub(/ /, "", r[2]); print r[1], r[2]}'; }
     perf script -i "$work/block.data" -F event,trace 2>/dev/null >"$work/block.txt"
-    python3 - "$made" "$(stat -c '%Hd,%Ld' "$work/g.sqlite")" "$(stat -c %i "$work/g.sqlite-wal")" \
-        "$(extents "$work/g.sqlite-wal" | tr '\n' ' ')" "$(extents "$work/g.sqlite" | tr '\n' ' ')" "$work/block.txt" <<'PY'
+    # The tracepoints name the whole disk and its sectors: on a partition, its disk and start.
+    filesystem="$(stat -c '%Hd:%Ld' "$work/g.sqlite")" disk="" start=0
+    if [ -e "/sys/dev/block/$filesystem/partition" ]; then
+        disk="$(cat "/sys/dev/block/$filesystem/../dev")"; start="$(cat "/sys/dev/block/$filesystem/start")"
+    fi
+    python3 - "$made" "${filesystem/:/,}" "${disk/:/,}" "$start" "$(stat -f -c %S "$work/g.sqlite")" \
+        "$(stat -c %i "$work/g.sqlite-wal")" "$(extents "$work/g.sqlite-wal" | tr '\n' ' ')" \
+        "$(extents "$work/g.sqlite" | tr '\n' ' ')" "$work/block.txt" <<'PY'
 import re, sys
-made, device, wal_inode = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+made, filesystem, disk, start, block_size = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+wal_inode = sys.argv[6]
+device = disk or filesystem   # what the block tracepoints name
 def ranges(text):
     numbers = [int(n) for n in text.split()]
     return list(zip(numbers[0::2], numbers[1::2]))
-wal, database = ranges(sys.argv[4]), ranges(sys.argv[5])
+wal, database = ranges(sys.argv[7]), ranges(sys.argv[8])
 counts, sizes, wal_syncs = {}, {}, 0
-for line in open(sys.argv[6]):
+for line in open(sys.argv[9]):
     if "ext4_sync_file_enter" in line:
-        if f"dev {device} ino {wal_inode} " in line: wal_syncs += 1
+        if f"dev {filesystem} ino {wal_inode} " in line: wal_syncs += 1
         continue
     found = re.search(r"block_rq_issue: (\S+) (\S+) (\d+) \(.*?\) (\d+) \+ (\d+)", line)
     if not found or found.group(1) != device: continue
-    kind, size, block = found.group(2), int(found.group(3)), int(found.group(4)) // 8
+    kind, size = found.group(2), int(found.group(3))
+    block = (int(found.group(4)) - start) * 512 // block_size   # the file system's block
     within = lambda extents: any(first <= block <= last for first, last in extents)
     if kind.startswith("F"): what = "cache flushes"
     elif "R" in kind: what = "reads"
