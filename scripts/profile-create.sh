@@ -163,7 +163,7 @@ for line in open(sys.argv[9]):
     if "ext4_sync_file_enter" in line:
         if f"dev {filesystem} ino {wal_inode} " in line: wal_syncs += 1
         continue
-    found = re.search(r"block_rq_issue: (\S+) (\S+) (\d+) \(.*?\) (\d+) \+ (\d+)", line)
+    found = re.search(r"block_rq_issue: (\S+) (\S+) (\d+) \(.*?\) (\d+) \+ \d+", line)
     if not found or found.group(1) != device: continue
     kind, size = found.group(2), int(found.group(3))
     block = (int(found.group(4)) - start) * 512 // block_size   # the file system's block

@@ -1,6 +1,5 @@
 @testable import CitconSandbox
 import CitconSandboxTesting
-import CitconUPI
 import Foundation
 import Testing
 
