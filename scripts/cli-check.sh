@@ -53,15 +53,15 @@ check "demo --provider citcon" "0 yes" "$code $(echo "$out" | grep -q 'Paid, ver
 # chargekit sandbox serve: prints URL and key, keeps the key in the database, exits 0 on SIGTERM.
 work="$(mktemp -d)"
 serve() { "$bin" sandbox serve --port 0 --db "$work/s.sqlite" "$@" >"$work/log" 2>&1 & pid=$!; for _ in $(seq 1 100); do grep -q "merchant key:" "$work/log" && break; sleep 0.1; done; }
-serve --merchant-key sk_cli_check
+serve --merchant-key sk_cli_check_0123456789
 base="$(sed -n 's/^Citcon UPI sandbox listening on //p' "$work/log")"
 check "sandbox serve prints a loopback base URL" yes "$(echo "$base" | grep -qE '^http://127\.0\.0\.1:[0-9]+$' && echo yes)"
-check "sandbox serve prints the merchant key given" "merchant key: sk_cli_check" "$(grep '^merchant key:' "$work/log")"
-status=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$base/v1/access-tokens" -H 'Authorization: Bearer sk_cli_check' -d '{"token_type":"server"}')
+check "sandbox serve prints the merchant key given" "merchant key: sk_cli_check_0123456789" "$(grep '^merchant key:' "$work/log")"
+status=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$base/v1/access-tokens" -H 'Authorization: Bearer sk_cli_check_0123456789' -d '{"token_type":"server"}')
 check "sandbox issues a token for the key" 200 "$status"
 kill -TERM $pid; wait $pid; check "sandbox exits 0 on SIGTERM" 0 $?
 serve
-check "sandbox keeps the key in the database" "merchant key: sk_cli_check" "$(grep '^merchant key:' "$work/log")"
+check "sandbox keeps the key in the database" "merchant key: sk_cli_check_0123456789" "$(grep '^merchant key:' "$work/log")"
 kill -INT $pid; wait $pid; check "sandbox exits 0 on SIGINT" 0 $?
 rm -rf "$work"
 

@@ -40,14 +40,14 @@ flaky="http://127.0.0.1:$(cat "$work/receiver.port")/ipn/flaky"
 dead="http://127.0.0.1:9/ipn"   # the discard port: nothing answers
 
 log="$work/server.log"
-.build/debug/chargekit sandbox serve --port 0 --db "$work/sandbox.sqlite" --merchant-key sk_dashboard \
+.build/debug/chargekit sandbox serve --port 0 --db "$work/sandbox.sqlite" --merchant-key sk_dashboard_0123456789 \
     --ipn-retry 1,1,30,60 --merchant-name "Blue Bottle Kiosk" >"$log" 2>&1 &
 pids+=($!)
 . scripts/lib/sandbox.sh
 wait_for_sandbox "$log" dashboard-screenshot
 
 json() { python3 -c "import json,sys; print(json.load(sys.stdin)['data']$1)"; }
-token() { curl -fsS -X POST "$base/v1/access-tokens" -H "Authorization: Bearer sk_dashboard" -d "{\"token_type\":\"$1\"}" | json "['access_token']"; }
+token() { curl -fsS -X POST "$base/v1/access-tokens" -H "Authorization: Bearer sk_dashboard_0123456789" -d "{\"token_type\":\"$1\"}" | json "['access_token']"; }
 server_token="$(token server)"
 client_token="$(token client)"
 # create REFERENCE AMOUNT METHOD IPN-URL: prints "id charge_token".
@@ -62,13 +62,13 @@ confirm() {
     curl -fsS -o /dev/null -X POST "$base/v1/charges/$1" -H "Authorization: Bearer $client_token" \
       -d '{"payment": {"method": "'"$2"'"}, "return_url": "https://shop.example/return"}'
 }
-dashboard() { curl -fsS -u "operator:sk_dashboard" "$base/sandbox/dashboard"; }
+dashboard() { curl -fsS -u "operator:sk_dashboard_0123456789" "$base/sandbox/dashboard"; }
 # act ACTION FIELD VALUE: one of the dashboard's buttons, with the page's form token.
 act() {
     local form_token
     form_token="$(dashboard | sed -n 's/.*name="form_token" value="\([0-9a-f]*\)".*/\1/p' | head -1)"
     local status
-    status="$(curl -sS -o /dev/null -w '%{http_code}' -u "operator:sk_dashboard" -X POST "$base/sandbox/dashboard" \
+    status="$(curl -sS -o /dev/null -w '%{http_code}' -u "operator:sk_dashboard_0123456789" -X POST "$base/sandbox/dashboard" \
         --data "form_token=$form_token&action=$1&$2=$3")"
     [ "$status" = 303 ] || { echo "dashboard-screenshot: $1 $3 answered $status" >&2; exit 1; }
 }
@@ -103,7 +103,7 @@ done
 
 mkdir -p "$(dirname "$out")"
 # The browser opens the dashboard itself, authenticating with Basic (the key as the password).
-url="http://operator:sk_dashboard@${base#http://}/sandbox/dashboard"
+url="http://operator:sk_dashboard_0123456789@${base#http://}/sandbox/dashboard"
 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1180,980 \
     --screenshot="$out" "$url" >/dev/null 2>&1
 [ -s "$out" ] || { echo "dashboard-screenshot: Chromium wrote no screenshot" >&2; exit 1; }

@@ -12,13 +12,13 @@ openapi-spec-validator openapi/sandbox.yaml
 
 work=$(mktemp -d)
 bin="$(swift build --show-bin-path)/chargekit"
-"$bin" sandbox serve --port 0 --db "$work/s.sqlite" --merchant-key sk_schemathesis > "$work/out" 2>&1 &
+"$bin" sandbox serve --port 0 --db "$work/s.sqlite" --merchant-key sk_schemathesis_0123456789 > "$work/out" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 report_server() { kill -0 "$pid" 2>/dev/null || { echo "schemathesis: the sandbox died; its last output:" >&2; tail -20 "$work/out" >&2; }; }
 . scripts/lib/sandbox.sh
 wait_for_sandbox "$work/out" schemathesis
-token=$(curl -sf -X POST "$base/v1/access-tokens" -H 'Authorization: Bearer sk_schemathesis' \
+token=$(curl -sf -X POST "$base/v1/access-tokens" -H 'Authorization: Bearer sk_schemathesis_0123456789' \
     -d '{"token_type":"server"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["access_token"])')
 # Every check but positive_data_acceptance: a reference is an idempotency key, so a
 # schema-valid request is rightly refused (4100) once its reference was used, and a
@@ -31,7 +31,7 @@ st run "$base/openapi.yaml" --url "$base" -H "Authorization: Bearer $token" --ch
     --max-examples "$examples" --seed 7 --workers 2 --request-timeout 10 --report junit --report-dir "$work/report" \
     || { status=$?; report_server; exit $status; }
 # The dashboard takes the merchant key, not an access token: its own pass.
-st run "$base/openapi.yaml" --url "$base" -H "Authorization: Bearer sk_schemathesis" --checks all \
+st run "$base/openapi.yaml" --url "$base" -H "Authorization: Bearer sk_schemathesis_0123456789" --checks all \
     --exclude-checks positive_data_acceptance --include-path /sandbox/dashboard \
     --phases examples,fuzzing --max-examples "$examples" --seed 7 --workers 2 --request-timeout 10 \
     || { status=$?; report_server; exit $status; }

@@ -28,13 +28,15 @@ struct Sandbox: AsyncParsableCommand {
         @Option(name: .customLong("log-level"),
                 help: "Least level logged to standard error: trace, debug, info (every request and IPN attempt), notice, warning, error, critical.")
         var logLevel = "info"
-        @Option(help: "SQLite database file, or postgres://user@host:port/db[?table_prefix=upi_] for a shared sandbox.")
-        var db = "sandbox.sqlite"
-        @Option(name: .customLong("merchant-key"), help: "Merchant private key to use (else the stored or a new one).")
+        @Option(help: "SQLite database file, or postgres://user@host:port/db[?table_prefix=upi_] for a shared sandbox (default: $CHARGEKIT_DB_URL, else sandbox.sqlite).")
+        var db = Environment.databaseURL ?? "sandbox.sqlite"
+        @Option(name: .customLong("merchant-key"),
+                help: "Merchant private key to use, at least \(SandboxConfiguration.minimumSecretLength) characters (default: $CHARGEKIT_MERCHANT_KEY, else the stored or a new one).")
         var merchantKey: String?
         @Option(name: .customLong("merchant-name"), help: "The merchant's name on the wallet page and the dashboard.")
         var merchantName = SandboxConfiguration().merchantName
-        @Option(name: .customLong("ipn-secret"), help: "Merchant IPN secret that signs every IPN (else the stored or a new one).")
+        @Option(name: .customLong("ipn-secret"),
+                help: "Merchant IPN secret that signs every IPN, at least \(SandboxConfiguration.minimumSecretLength) characters (default: $CHARGEKIT_IPN_SECRET, else the stored or a new one).")
         var ipnSecret: String?
         @Option(name: .customLong("charge-ttl"), help: "Seconds an unpaid charge lives before it expires.")
         var chargeTTL = 900.0
@@ -74,6 +76,13 @@ struct Sandbox: AsyncParsableCommand {
                 throw ValidationError("--max-connections must be 1 to 65536, got \(maxConnections)")
             }
             _ = try retrySchedule()
+            // A short key falls to guessing (a 2-letter key took 442 tries).
+            for (option, variable, value) in [("--merchant-key", "CHARGEKIT_MERCHANT_KEY", merchantKey ?? Environment.merchantKey),
+                                              ("--ipn-secret", "CHARGEKIT_IPN_SECRET", ipnSecret ?? Environment.ipnSecret)] {
+                if let value, value.count < SandboxConfiguration.minimumSecretLength {
+                    throw ValidationError("\(option) (or \(variable)) must be at least \(SandboxConfiguration.minimumSecretLength) characters, got \(value.count)")
+                }
+            }
         }
 
         func retrySchedule() throws -> [Duration]? {
@@ -106,12 +115,12 @@ struct Sandbox: AsyncParsableCommand {
                     configuration.publicURL = publicURL
                 }
                 configuration.databasePath = db
-                configuration.merchantKey = merchantKey
+                configuration.merchantKey = merchantKey ?? Environment.merchantKey
                 guard !merchantName.isEmpty, merchantName.count <= 100 else {
                     throw ValidationError("--merchant-name must be 1 to 100 characters")
                 }
                 configuration.merchantName = merchantName
-                configuration.ipnSecret = ipnSecret
+                configuration.ipnSecret = ipnSecret ?? Environment.ipnSecret
                 configuration.chargeLifetime = try Self.seconds(chargeTTL, option: "--charge-ttl")
                 configuration.tokenLifetime = try Self.seconds(tokenTTL, option: "--token-ttl")
                 configuration.requestTimeout = try Self.seconds(requestTimeout, option: "--request-timeout")

@@ -19,7 +19,7 @@ struct UPI: AsyncParsableCommand {
     struct Connection: ParsableArguments {
         @Option(name: .customLong("base-url"), help: "The API's /v1 root (default: the local sandbox).")
         var baseURL = "http://127.0.0.1:8790/v1"
-        @Option(help: "The merchant private key; the command gets a server access token with it.")
+        @Option(help: "The merchant private key; the command gets a server access token with it (default: $CHARGEKIT_MERCHANT_KEY, which keeps it out of ps and shell history).")
         var key: String?
         @Option(help: "An access token to use as is.")
         var token: String?
@@ -29,9 +29,16 @@ struct UPI: AsyncParsableCommand {
         var json = false
 
         func validate() throws {
-            guard (key == nil) != (token == nil) else { throw ValidationError("give exactly one of --key and --token") }
+            guard key == nil || token == nil else { throw ValidationError("give exactly one of --key and --token") }
+            // A key from the environment gives way to an explicit --token.
+            guard merchantKey != nil || token != nil else {
+                throw ValidationError("give --key (or set CHARGEKIT_MERCHANT_KEY) or --token")
+            }
             guard root != nil else { throw ValidationError("--base-url must be an http(s) URL such as https://host/v1, got \(baseURL)") }
         }
+
+        /// `--key`, else `CHARGEKIT_MERCHANT_KEY`.
+        var merchantKey: String? { key ?? Environment.merchantKey }
 
         /// The API root the client appends `/v1/…` to.
         var root: URL? {
@@ -78,10 +85,10 @@ struct UPI: AsyncParsableCommand {
             guard let root else { throw ValidationError("--base-url is not a URL") }
             let client = UPIClient(baseURL: root)
             let bearer: String
-            if let token {
+            if let token = token {
                 bearer = token
             } else {
-                let (status, answer) = try await exchange(client, "POST", "/v1/access-tokens", bearer: key ?? "",
+                let (status, answer) = try await exchange(client, "POST", "/v1/access-tokens", bearer: merchantKey ?? "",
                                                           body: Data(#"{"token_type":"server"}"#.utf8))
                 let data = try report(status: status, body: answer, print: false)
                 guard let access = data["access_token"] as? String else { throw fail(2, "the token answer has no access_token") }
@@ -133,13 +140,15 @@ struct UPI: AsyncParsableCommand {
         @Option(name: .customLong("type"), help: "server or client.") var tokenType = "server"
 
         func validate() throws {
-            guard connection.key != nil else { throw ValidationError("token needs --key (the merchant private key)") }
+            guard connection.merchantKey != nil else {
+                throw ValidationError("token needs --key (the merchant private key) or CHARGEKIT_MERCHANT_KEY")
+            }
             guard ["server", "client"].contains(tokenType) else { throw ValidationError("--type must be server or client") }
         }
 
         func run() async throws {
             try await Self.withOwnUsage {
-                guard let key = connection.key else { throw ValidationError("--key is required") }
+                guard let key = connection.merchantKey else { throw ValidationError("--key is required") }
                 let body = try connection.requestBody(["token_type": tokenType])
                 // The merchant key is the bearer of this one call.
                 var direct = connection
@@ -244,8 +253,16 @@ struct UPI: AsyncParsableCommand {
             commandName: "verify-ipn",
             abstract: "Verify an IPN body's signature; print its signed fields as JSON (exit 0) or the reason (exit 2)."
         )
-        @Option(help: "The merchant's IPN secret.") var secret: String
+        @Option(help: "The merchant's IPN secret (default: $CHARGEKIT_IPN_SECRET). Any non-empty secret: it is whatever Citcon issued.")
+        var secret: String?
         @Argument(help: "The IPN body file (standard input when absent).") var file: String?
+
+        func validate() throws {
+            // Anyone can sign with the empty secret.
+            guard let secret = secret ?? Environment.ipnSecret, !secret.isEmpty else {
+                throw ValidationError("--secret (or CHARGEKIT_IPN_SECRET) must be the merchant's non-empty IPN secret")
+            }
+        }
 
         func run() async throws {
             try await Self.withOwnUsage {
@@ -257,7 +274,7 @@ struct UPI: AsyncParsableCommand {
                     body = FileHandle.standardInput.readDataToEndOfFile()
                 }
                 do throws(CPayIPNError) {
-                    let ipn = try CPayIPN.verify(body, secret: secret)
+                    let ipn = try CPayIPN.verify(body, secret: secret ?? Environment.ipnSecret ?? "")
                     let out = (try? JSONSerialization.data(withJSONObject: ipn.fields, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
                     print(String(decoding: out, as: UTF8.self))
                 } catch {

@@ -117,12 +117,14 @@ struct CrashTests {
                             await acknowledged.charge(id, reference)
                             guard let confirmed = try? await http.call("POST", "/v1/charges/\(chargeToken)", token: client,
                                                                        body: #"{"payment":{"method":"wechatpay"},"return_url":"app://r"}"#),
-                                  confirmed.status == 200
+                                  confirmed.status == 200,
+                                  let next = (confirmed.data?["next_action"] as? [String: Any])?["url"] as? String,
+                                  let wallet = next.range(of: "/sandbox/wallet/").map({ String(next[$0.lowerBound...]) })
                             else { continue }
                             await acknowledged.owe(id, "pending")
-                            guard let page = try? await http.call("GET", "/sandbox/wallet/\(id)"),
+                            guard let page = try? await http.call("GET", wallet),
                                   let formToken = HeadlessWallet.formToken(in: page.text),
-                                  let paid = try? await http.call("POST", "/sandbox/wallet/\(id)", data: Data("form_token=\(formToken)&action=pay".utf8),
+                                  let paid = try? await http.call("POST", wallet, data: Data("form_token=\(formToken)&action=pay".utf8),
                                                                   contentType: "application/x-www-form-urlencoded"),
                                   paid.status == 303
                             else { continue }
@@ -181,7 +183,7 @@ final class ManagedFlag: @unchecked Sendable {
         let database = CrashBackend.postgres.database(in: URL(fileURLWithPath: "/"))
         // The first three deliveries hang: the instance making them is mid-delivery.
         let receiver = try await IPNReceiver.start(delay: .seconds(15), delayFirst: 3)
-        let arguments = ["sandbox", "serve", "--port", "0", "--db", database, "--merchant-key", "sk_kill",
+        let arguments = ["sandbox", "serve", "--port", "0", "--db", database, "--merchant-key", "sk_kill_0123456789",
                          "--ipn-timeout", "3", "--ipn-retry", "0.2,0.4,0.8"]
         let first = try ServerProcess(arguments: arguments)
         let (base, key) = try await first.started()

@@ -155,7 +155,7 @@ struct DashboardTests {
             let server = try await harness.token("server")
             let (id, _) = try await harness.createCharge(server, reference: "dash-forgery")
             let valid = try #require(HeadlessWallet.formToken(in: try await Self.page(harness).text))
-            let walletToken = try #require(HeadlessWallet.formToken(in: try await harness.http.call("GET", "/sandbox/wallet/\(id)").text))
+            let walletToken = try #require(HeadlessWallet.formToken(in: try await harness.http.call("GET", harness.walletPath(id)).text))
             for (token, headers) in [("", [:]), (String(repeating: "0", count: valid.count), [:]), (walletToken, [:]),
                                      (valid, ["Origin": "https://evil.example"]), (valid, ["Sec-Fetch-Site": "cross-site"])] {
                 let answer = try await Self.post(harness, "action=expire&charge=\(id)", token: token, headers: headers)

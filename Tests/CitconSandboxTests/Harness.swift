@@ -128,11 +128,14 @@ struct Harness: Sendable {
                                    body: #"{"payment":{"method":"\#(method)"}\#(back)}"#)
     }
 
+    /// The wallet page of charge `id`, with its capability, as the charge's answers link it.
+    func walletPath(_ id: String) -> String { sandbox.server.api.walletPath(for: id) }
+
     /// What a browser does: load the wallet page, then post its form (token included).
-    func wallet(_ id: String, _ action: String) async throws -> HTTPAnswer {
-        let page = try await http.call("GET", "/sandbox/wallet/\(id)")
+    func wallet(_ id: String, _ action: String, extra: String = "") async throws -> HTTPAnswer {
+        let page = try await http.call("GET", walletPath(id))
         let token = HeadlessWallet.formToken(in: page.text) ?? ""
-        return try await http.call("POST", "/sandbox/wallet/\(id)", data: Data("form_token=\(token)&action=\(action)".utf8),
+        return try await http.call("POST", walletPath(id), data: Data("form_token=\(token)&action=\(action)\(extra)".utf8),
                                    contentType: "application/x-www-form-urlencoded")
     }
 

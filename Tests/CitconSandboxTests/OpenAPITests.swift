@@ -31,6 +31,14 @@ struct OpenAPITests {
                 "openapi/sandbox.yaml changed: run scripts/openapi-embed.sh")
     }
 
+    @Test func theServedGuideIsTheArticle() throws {
+        let article = Self.file.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/CitconSandbox/CitconSandbox.docc/RunningTheSandbox.md")
+        let text = try String(contentsOf: article, encoding: .utf8)
+        #expect(SandboxGuide.markdown + "\n" == text || SandboxGuide.markdown == text,
+                "RunningTheSandbox.md changed: run scripts/openapi-embed.sh")
+    }
+
     @Test func everyRouteIsDocumentedAndEveryOperationServed() throws {
         let documented = Self.documentedRoutes(OpenAPIDocument.yaml)
         let served = Set(SandboxRoutes.routes.map { "\($0.method) \($0.path.replacingOccurrences(of: ":token", with: ":charge_token"))" })

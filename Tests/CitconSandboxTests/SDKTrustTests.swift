@@ -144,17 +144,17 @@ struct WalletSafetyTests {
         let client = try await harness.token("client")
         let (id, chargeToken) = try await harness.createCharge(server)
         #expect(try await harness.confirm(client, chargeToken: chargeToken, returnURL: "app://back").status == 200)
-        let page = try await harness.http.call("GET", "/sandbox/wallet/\(id)")
+        let page = try await harness.http.call("GET", harness.walletPath(id))
         #expect(page.status == 200)
         let token = try #require(HeadlessWallet.formToken(in: page.text))
         // No token, a wrong token, another site's Origin: refused, and the charge is still pending.
         let form = "application/x-www-form-urlencoded"
-        #expect(try await harness.http.call("POST", "/sandbox/wallet/\(id)", data: Data("action=pay".utf8), contentType: form).status == 403)
-        #expect(try await harness.http.call("POST", "/sandbox/wallet/\(id)", data: Data("form_token=\(String(repeating: "0", count: token.count))&action=pay".utf8), contentType: form).status == 403)
-        let crossSite = try await harness.http.call("POST", "/sandbox/wallet/\(id)", data: Data("form_token=\(token)&action=pay".utf8),
+        #expect(try await harness.http.call("POST", harness.walletPath(id), data: Data("action=pay".utf8), contentType: form).status == 403)
+        #expect(try await harness.http.call("POST", harness.walletPath(id), data: Data("form_token=\(String(repeating: "0", count: token.count))&action=pay".utf8), contentType: form).status == 403)
+        let crossSite = try await harness.http.call("POST", harness.walletPath(id), data: Data("form_token=\(token)&action=pay".utf8),
                                                     contentType: form, headers: ["Origin": "https://evil.example"])
         #expect(crossSite.status == 403)
-        let fetchSite = try await harness.http.call("POST", "/sandbox/wallet/\(id)", data: Data("form_token=\(token)&action=pay".utf8),
+        let fetchSite = try await harness.http.call("POST", harness.walletPath(id), data: Data("form_token=\(token)&action=pay".utf8),
                                                     contentType: form, headers: ["Sec-Fetch-Site": "cross-site"])
         #expect(fetchSite.status == 403)
         #expect(try await harness.inquire(server, id).data?["status"] as? String == "pending")
@@ -163,7 +163,7 @@ struct WalletSafetyTests {
         #expect(page.headers["Content-Security-Policy"]?.contains("frame-ancestors 'none'") == true)
         // The genuine post, from the page with its own Origin, pays and redirects to the app.
         let host = try #require(URL(string: harness.sandbox.info.baseURL)?.host).appending(":\(try #require(URL(string: harness.sandbox.info.baseURL)?.port))")
-        let paid = try await harness.http.call("POST", "/sandbox/wallet/\(id)", data: Data("form_token=\(token)&action=pay".utf8),
+        let paid = try await harness.http.call("POST", harness.walletPath(id), data: Data("form_token=\(token)&action=pay".utf8),
                                                contentType: form, headers: ["Origin": "http://\(host)"])
         #expect(paid.status == 303)
         #expect(paid.location?.hasPrefix("app://back?") == true)
@@ -182,18 +182,18 @@ struct WalletSafetyTests {
 @Suite("Sandbox merchant key rotation")
 struct KeyRotationTests {
     @Test func rotatingTheMerchantKeyRevokesTokensIssuedUnderTheOldOne() async throws {
-        let first = try await Harness.start { $0.merchantKey = "sk_old" }
+        let first = try await Harness.start { $0.merchantKey = "sk_old_0123456789" }
         let old = try await first.token("server")
         #expect(try await first.http.call("GET", "/v1/transactions/0123456789abcdef", token: old).status == 404)
         await first.stop(removing: false)
         // Same key again: tokens survive a restart.
-        let same = try await Harness.start(directory: first.directory) { $0.merchantKey = "sk_old" }
+        let same = try await Harness.start(directory: first.directory) { $0.merchantKey = "sk_old_0123456789" }
         #expect(try await same.http.call("GET", "/v1/transactions/0123456789abcdef", token: old).status == 404)
         await same.stop(removing: false)
-        let rotated = try await Harness.start(directory: first.directory) { $0.merchantKey = "sk_new" }
+        let rotated = try await Harness.start(directory: first.directory) { $0.merchantKey = "sk_new_0123456789" }
         let refused = try await rotated.http.call("GET", "/v1/transactions/0123456789abcdef", token: old)
         #expect(refused.status == 401 && refused.code == "4010")
-        let oldKey = try await rotated.http.call("POST", "/v1/access-tokens", token: "sk_old", body: #"{"token_type":"server"}"#)
+        let oldKey = try await rotated.http.call("POST", "/v1/access-tokens", token: "sk_old_0123456789", body: #"{"token_type":"server"}"#)
         #expect(oldKey.status == 401)
         #expect(try await rotated.token("server").isEmpty == false)
         await rotated.stop()

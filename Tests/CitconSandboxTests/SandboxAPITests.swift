@@ -173,7 +173,7 @@ struct SandboxAPITests {
             #expect(confirmed.data?["status"] as? String == "pending")
             let next = try #require(confirmed.data?["next_action"] as? [String: Any])
             #expect(next["type"] as? String == "redirect")
-            #expect(next["url"] as? String == harness.sandbox.info.baseURL + "/sandbox/wallet/\(id)")
+            #expect(next["url"] as? String == harness.sandbox.info.baseURL + harness.walletPath(id))
             let twice = try await harness.confirm(client, chargeToken: chargeToken)
             #expect(twice.status == 409 && twice.code == "4090")
             let unknown = try await harness.confirm(client, chargeToken: "0123456789abcdef0123456789abcdef")
@@ -331,7 +331,7 @@ struct SandboxAPITests {
             let client = try await harness.token("client")
             let (id, chargeToken) = try await harness.createCharge(server, amount: 1234, method: "alipay")
             _ = try await harness.confirm(client, chargeToken: chargeToken, method: "alipay", returnURL: "com.citcon.citconpay://cpay/return")
-            let page = try await harness.http.call("GET", "/sandbox/wallet/\(id)")
+            let page = try await harness.http.call("GET", harness.walletPath(id))
             #expect(page.status == 200)
             let html = page.text
             #expect(html.contains("Shop &lt;&amp;&gt; Co"), "escaped merchant name")
@@ -366,10 +366,18 @@ struct SandboxAPITests {
                 let again = try await harness.wallet(id, "pay")
                 #expect(again.location == answer.location, "a second choice changes nothing")
             }
+            // A charge the app never confirmed is payable from its wallet link (the desktop
+            // QR flow), with the method it was created for or one the page offers.
             let (unconfirmed, _) = try await harness.createCharge(server)
-            #expect(try await harness.wallet(unconfirmed, "pay").status == 409)
             #expect(try await harness.wallet(unconfirmed, "steal").status == 400)
-            let doubled = try await harness.http.call("POST", "/sandbox/wallet/\(unconfirmed)", data: Data("action=pay&action=cancel".utf8),
+            let paidHosted = try await harness.wallet(unconfirmed, "pay")
+            #expect(paidHosted.location == "https://shop.example/success?charge_id=\(unconfirmed)&status=succeeded")
+            let (noMethod, _) = try await harness.createCharge(server, method: nil)
+            let unchosen = try await harness.wallet(noMethod, "pay")
+            #expect(unchosen.status == 400 && unchosen.text.contains("method"))
+            #expect(try await harness.wallet(noMethod, "pay", extra: "&method=card").status == 303)
+            #expect(try await harness.inquire(server, noMethod).data?["status"] as? String == "authorized")
+            let doubled = try await harness.http.call("POST", harness.walletPath(unconfirmed), data: Data("action=pay&action=cancel".utf8),
                                                       contentType: "application/x-www-form-urlencoded")
             #expect(doubled.status == 400)
         }

@@ -36,11 +36,11 @@ struct SandboxStoreConformanceTests {
 struct SandboxRulesInMemoryTests {
     @Test func aChargeIsPaidAndRefundedWithoutHTTP() async throws {
         var configuration = SandboxConfiguration()
-        configuration.merchantKey = "sk_memory"
+        configuration.merchantKey = "sk_memory_0123456789"
         let server = try await SandboxServer(configuration: configuration, store: InMemorySandboxStore())
         let api = server.api
-        let serverToken = try await api.issueToken(authorization: "Bearer sk_memory", body: Data(#"{"token_type":"server"}"#.utf8))
-        let clientToken = try await api.issueToken(authorization: "Bearer sk_memory", body: Data(#"{"token_type":"client"}"#.utf8))
+        let serverToken = try await api.issueToken(authorization: "Bearer sk_memory_0123456789", body: Data(#"{"token_type":"server"}"#.utf8))
+        let clientToken = try await api.issueToken(authorization: "Bearer sk_memory_0123456789", body: Data(#"{"token_type":"client"}"#.utf8))
         let created = try await api.createCharge(authorization: "Bearer " + serverToken.accessToken,
                                                  body: Data(Harness.chargeBody(reference: "mem-1", amount: 500, method: "alipay").utf8))
         #expect(created.autoCapture == false, "sent as false by the body")
@@ -158,7 +158,7 @@ struct PostgresSandboxStoreConformanceTests {
         let receiver = try await IPNReceiver.start()
         var configuration = SandboxConfiguration()
         configuration.port = 0
-        configuration.merchantKey = "sk_shared"
+        configuration.merchantKey = "sk_shared_0123456789"
         configuration.workerInterval = .milliseconds(20)
         // Long enough that a loaded machine's receiver answers in time: an attempt that
         // times out is retried (delivery is at least once), which is not what this checks.
@@ -172,7 +172,7 @@ struct PostgresSandboxStoreConformanceTests {
             #expect(a.info.ipnSecret == b.info.ipnSecret, "one merchant: one IPN secret")
             let httpA = HTTP(base: a.info.baseURL), httpB = HTTP(base: b.info.baseURL)
             func token(_ http: HTTP, _ type: String) async throws -> String {
-                let answer = try await http.call("POST", "/v1/access-tokens", token: "sk_shared", body: #"{"token_type":"\#(type)"}"#)
+                let answer = try await http.call("POST", "/v1/access-tokens", token: "sk_shared_0123456789", body: #"{"token_type":"\#(type)"}"#)
                 return try #require(answer.data?["access_token"] as? String)
             }
             let serverA = try await token(httpA, "server"), clientB = try await token(httpB, "client")
@@ -187,9 +187,9 @@ struct PostgresSandboxStoreConformanceTests {
                                                  body: #"{"payment":{"method":"wechatpay"},"return_url":"app://r"}"#)
             #expect(confirmed.status == 200, "\(confirmed.text)")
             // Behind a load balancer: the page from one instance, the post to the other.
-            let page = try await httpA.call("GET", "/sandbox/wallet/\(id)")
+            let page = try await httpA.call("GET", a.server.api.walletPath(for: id))
             let form = HeadlessWallet.formToken(in: page.text) ?? ""
-            let paid = try await httpB.call("POST", "/sandbox/wallet/\(id)", data: Data("form_token=\(form)&action=pay".utf8),
+            let paid = try await httpB.call("POST", a.server.api.walletPath(for: id), data: Data("form_token=\(form)&action=pay".utf8),
                                             contentType: "application/x-www-form-urlencoded")
             #expect(paid.status == 303)
             #expect(await receiver.wait { $0.contains { $0.fields?["status"] == "success" } })

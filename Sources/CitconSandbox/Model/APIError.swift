@@ -29,6 +29,7 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         case .bodyTooLarge: 413
         case .amountExceeded, .partialRefundIneligible: 422
         case .expired: 410
+        case .tooManyRequests: 429
         }
     }
 

@@ -24,10 +24,17 @@ enum DashboardPage {
     .actions{margin-left:auto;display:flex;gap:6px} form{margin:0}
     button{font-size:12px;padding:5px 11px;border-radius:7px;border:0;cursor:pointer;background:#e4e7eb;color:#222}
     .pay{background:#1a7f37;color:#fff} .decline{background:#d1242f;color:#fff}
+    .ipns{overflow-x:auto;max-width:100%}
     table{border-collapse:collapse;width:100%;font-size:12px;margin-top:6px}
     th{text-align:left;color:#667;font-weight:500;border-bottom:1px solid #d0d7de;padding:4px 6px}
     td{border-bottom:1px solid #eaeef2;padding:4px 6px;vertical-align:top} .answer{font-family:ui-monospace,monospace}
     .ok{color:#116329} .bad{color:#a40e26} .empty{color:#667;font-size:13px} .note{font-size:12px;color:#667}
+    .operation{color:#0550ae}
+    @media (max-width:600px){
+    body{padding:10px} .charge{padding:12px} .actions{margin-left:0;flex-wrap:wrap} .id{word-break:break-all}
+    table,tbody,tr,td{display:block;width:auto} tr:first-child{display:none}
+    tr{border-bottom:1px solid #d0d7de;padding:4px 0} td{border:0;padding:2px 0;word-break:break-all}
+    td[data-label]::before{content:attr(data-label) ": ";color:#667}}
     """
 
     /// `HH:mm:ss` (UTC) of a time in milliseconds since 1970; `—` for an unknown one.
@@ -81,23 +88,24 @@ enum DashboardPage {
                 next = "—"
             }
             return """
-            <tr><td>\(ipn.id)</td><td>\(WalletPage.escape(ipn.status))</td><td><span class="badge \(WalletPage.escape(ipn.state))">\
-            \(WalletPage.escape(ipn.state))</span></td><td>\(ipn.attempts)</td><td>\(attempts.isEmpty ? "—" : attempts)</td>\
-            <td>\(next)</td><td class="answer">\(WalletPage.escape(ipn.url))</td>\
+            <tr><td data-label="IPN">\(ipn.id)</td><td data-label="Reports">\(WalletPage.escape(ipn.status))</td>\
+            <td data-label="State"><span class="badge \(WalletPage.escape(ipn.state))">\
+            \(WalletPage.escape(ipn.state))</span></td><td data-label="Attempts">\(ipn.attempts)</td>\
+            <td data-label="Answers">\(attempts.isEmpty ? "—" : attempts)</td>\
+            <td data-label="Next try">\(next)</td><td data-label="To" class="answer">\(WalletPage.escape(ipn.url))</td>\
             <td>\(button(ipn.state == "pending" ? "Send now" : "Send again", action: "resend", field: "ipn",
                          value: String(ipn.id), formToken: formToken))</td></tr>
             """
         }.joined()
         return """
-        <table><tr><th>IPN</th><th>Reports</th><th>State</th><th>Attempts</th><th>Answers</th><th>Next try</th><th>To</th><th></th></tr>\
-        \(rows)</table>
+        <div class="ipns"><table><tr><th>IPN</th><th>Reports</th><th>State</th><th>Attempts</th><th>Answers</th><th>Next try</th><th>To</th><th></th></tr>\
+        \(rows)</table></div>
         """
     }
 
     private static func charge(_ entry: SandboxAPI.DashboardCharge, now: Int64, formToken: String) -> String {
         let charge = entry.charge
-        let history = charge.statusHistory.map { "<b>\(WalletPage.escape($0.status.rawValue))</b> \(clock($0.time))" }
-            .joined(separator: " → ")
+        let history = Self.history(of: charge).joined(separator: " → ")
         let status = WalletPage.escape(charge.status.rawValue)
         let expiry = charge.status == .initiated || charge.status == .pending ? " · expires \(clock(charge.expiresAt))" : ""
         return """
@@ -108,6 +116,21 @@ enum DashboardPage {
         <span class="actions">\(chargeActions(charge, formToken: formToken))</span></div>\
         <div class="history">\(history)</div>\(notifications(entry, now: now, formToken: formToken))</section>
         """
+    }
+
+    /// A charge's history, oldest first: each status it took, and each capture and
+    /// refund with its amount (a partial refund leaves the status as it was).
+    static func history(of charge: ChargeRecord) -> [String] {
+        var events: [(time: Int64, order: Int, text: String)] = charge.statusHistory.enumerated().map { index, change in
+            (change.time, index, "<b>\(WalletPage.escape(change.status.rawValue))</b> \(clock(change.time))")
+        }
+        for operation in charge.captures + charge.refunds {
+            let verb = operation.object == "refund" ? "refunded" : "captured"
+            let amount = WalletPage.amount(operation.amount, operation.currency ?? charge.currency)
+            events.append((operation.timeCreated ?? 0, events.count,
+                           "<span class=\"operation\">\(verb) \(WalletPage.escape(amount))</span> \(clock(operation.timeCreated ?? 0))"))
+        }
+        return events.sorted { ($0.time, $0.order) < ($1.time, $1.order) }.map(\.text)
     }
 
     /// The dashboard page.

@@ -29,6 +29,16 @@ struct IPNPost: Sendable {
     let timeout: Duration
     let loopbackOnly: Bool
 
+    /// The TCP port `url` names (80 when it names none), or `nil` when it is not a URL
+    /// with a host or its port is outside 1 to 65535. Checked when a charge is created,
+    /// and again before every attempt, so that no stored row can reach SwiftNIO's
+    /// address constructors with a port they trap on.
+    static func port(of url: String) -> Int? {
+        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else { return nil }
+        guard let port = components.port else { return 80 }
+        return (1...65535).contains(port) ? port : nil
+    }
+
     /// Posts `body` to `url` and returns the HTTP status of the answer.
     func post(_ body: Data, to url: String, headers: [(String, String)]) async -> Result<Int, Failure> {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
@@ -38,7 +48,9 @@ struct IPNPost: Sendable {
             return .failure(Failure(reason: "only http:// IPN URLs are delivered by the sandbox (no TLS client)", isPermanent: true))
         }
         if loopbackOnly && !isLoopback(url) { return .failure(Failure(reason: "not a loopback address", isPermanent: true)) }
-        let port = components.port ?? 80
+        guard let port = Self.port(of: url) else {
+            return .failure(Failure(reason: "the port is not 1 to 65535", isPermanent: true))
+        }
         let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         var path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         if let query = components.percentEncodedQuery { path += "?" + query }

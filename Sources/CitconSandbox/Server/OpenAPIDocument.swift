@@ -203,7 +203,6 @@ components:
     OperationRequest:
       type: object
       required: [reference]
-      description: The charge by `transaction_id` (seed) or `id` (live API).
       anyOf:
         - required: [transaction_id]
         - required: [id]
@@ -214,7 +213,11 @@ components:
         amount: { type: integer, minimum: 1, maximum: 999999999999 }
         reason: { type: string, maxLength: 256, pattern: '^[^\u0000-\u001F\u007F]*$' }
         note: { type: string, maxLength: 256, pattern: '^[^\u0000-\u001F\u007F]*$' }
-        transaction_reference: { type: string }
+        transaction_reference: { type: string, description: "The charge's own reference; refused (4000) when it is not." }
+        currency: { type: string, pattern: '^[A-Za-z]{3}$', description: "The charge's currency; refused (4000) when it is another." }
+      description: >-
+        The charge by `transaction_id` (seed) or `id` (live API); both may be sent only when they name the same charge,
+        and `reason` and `note` only when they agree. A body that names a member twice is refused (4000).
     WalletForm:
       type: object
       additionalProperties: false
@@ -222,6 +225,7 @@ components:
       properties:
         form_token: { type: string }
         action: { type: string, enum: [pay, decline, cancel] }
+        method: { type: string, description: "How to pay a charge not yet confirmed (card, paypal, alipay…)." }
     DashboardForm:
       type: object
       additionalProperties: false
@@ -261,6 +265,14 @@ components:
       in: path
       required: true
       schema: { type: string, pattern: '^[A-Za-z0-9._:-]{1,128}$' }
+    WalletCapability:
+      name: k
+      in: query
+      required: false
+      description: >-
+        The wallet link's capability, as the charge's answers give it (`payment.client`,
+        `next_action.url`). Without the right one the page answers 404, as for an unknown charge.
+      schema: { type: string }
 security:
   - bearer: []
 paths:
@@ -285,6 +297,7 @@ paths:
         '400': { $ref: '#/components/responses/Failure' }
         '401': { $ref: '#/components/responses/Failure' }
         '413': { $ref: '#/components/responses/Failure' }
+        '429': { $ref: '#/components/responses/Failure' }
   /v1/charges:
     post:
       operationId: createCharge
@@ -404,10 +417,13 @@ paths:
   /sandbox/wallet/{id}:
     get:
       operationId: walletPage
-      summary: The wallet page of a confirmed charge.
+      summary: >-
+        The wallet page of a charge - Pay, Decline and Cancel, with a choice of method when the
+        charge was created without one and never confirmed (a hosted payment page).
       security: []
       parameters:
         - $ref: '#/components/parameters/Id'
+        - $ref: '#/components/parameters/WalletCapability'
       responses:
         '200': { $ref: '#/components/responses/Page' }
         '400': { $ref: '#/components/responses/Page' }
@@ -419,6 +435,7 @@ paths:
       security: []
       parameters:
         - $ref: '#/components/parameters/Id'
+        - $ref: '#/components/parameters/WalletCapability'
       requestBody:
         required: true
         content:
@@ -444,6 +461,7 @@ paths:
       security: []
       parameters:
         - $ref: '#/components/parameters/Id'
+        - $ref: '#/components/parameters/WalletCapability'
       responses:
         '200': { $ref: '#/components/responses/Page' }
         '400': { $ref: '#/components/responses/Page' }
@@ -461,6 +479,7 @@ paths:
       responses:
         '200': { $ref: '#/components/responses/Page' }
         '401': { $ref: '#/components/responses/Unauthorized' }
+        '429': { $ref: '#/components/responses/Page' }
         '503': { $ref: '#/components/responses/Page' }
     post:
       operationId: dashboardAction
@@ -487,7 +506,26 @@ paths:
         '409': { $ref: '#/components/responses/Page' }
         '410': { $ref: '#/components/responses/Page' }
         '413': { $ref: '#/components/responses/Page' }
+        '429': { $ref: '#/components/responses/Page' }
         '503': { $ref: '#/components/responses/Page' }
+  /:
+    get:
+      operationId: landingPage
+      summary: What this server is, with links to the dashboard, this document and the guide, and how to get a token.
+      security: []
+      responses:
+        '200': { $ref: '#/components/responses/Page' }
+  /docs/running-the-sandbox.md:
+    get:
+      operationId: guide
+      summary: The "Running the sandbox" article, as Markdown.
+      security: []
+      responses:
+        '200':
+          description: The article.
+          content:
+            text/markdown:
+              schema: { type: string }
   /openapi.yaml:
     get:
       operationId: openAPIDocument

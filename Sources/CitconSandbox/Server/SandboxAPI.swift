@@ -11,31 +11,70 @@ public struct SandboxAPI: Sendable {
     let baseURL: @Sendable () -> String
     /// New charges' ids and charge tokens.
     let identifiers: ChargeIdentifiers
+    /// Derives each wallet link's capability (``walletPath(for:)``).
+    let walletKeys: FormTokens
     private let tokens = TokenCache()
 
     init(store: any SandboxStore, configuration: SandboxConfiguration, baseURL: @escaping @Sendable () -> String,
-         identifiers: ChargeIdentifiers = ChargeIdentifiers()) {
+         identifiers: ChargeIdentifiers = ChargeIdentifiers(), walletKeys: FormTokens = FormTokens(secret: randomHex(bytes: 24))) {
         self.store = store
         self.configuration = configuration
         self.baseURL = baseURL
         self.identifiers = identifiers
+        self.walletKeys = walletKeys
     }
 
-    /// Tokens never change once issued, so a token read once is kept in memory
-    /// (bounded) instead of being read from the database on every request.
+    // MARK: Wallet links
+
+    /// The wallet page of charge `id`, with its capability: `/sandbox/wallet/ID?k=…`.
+    /// Ids follow the clock and are no secret (one id tells its neighbours'), so the
+    /// page is reached only through a link the sandbox handed out: the `k` is derived
+    /// from the id and the sandbox's secret, and shared by every instance of a shared
+    /// sandbox.
+    package func walletPath(for id: String) -> String { "/sandbox/wallet/\(id)?k=\(walletCapability(id))" }
+
+    /// The QR page of charge `id`, with the same capability.
+    package func qrPath(for id: String) -> String { "/sandbox/qr/\(id)?k=\(walletCapability(id))" }
+
+    func walletCapability(_ id: String) -> String { walletKeys.token(for: "wallet-link:" + id) }
+
+    /// Refuses (`4004`, as for an unknown charge: a bare id tells nothing) a wallet or
+    /// QR request without the capability of charge `id`.
+    func checkWalletCapability(_ capability: String?, for id: String) throws(APIError) {
+        guard let capability, walletKeys.check(capability, for: "wallet-link:" + id) else {
+            throw APIError(.notFound, "k: not a wallet link of this sandbox; open the link the charge's answer holds")
+        }
+    }
+
+    /// A token read once is kept in memory (bounded) instead of being read from the
+    /// database on every request, but only for ``lifetime``: a merchant-key rotation
+    /// on another instance of a shared sandbox deletes the tokens from the database,
+    /// and each instance then stops honouring them within that time.
     final class TokenCache: @unchecked Sendable {
         private let lock = NSLock()
-        private var tokens: [String: AccessTokenRecord] = [:]
+        private var tokens: [String: (record: AccessTokenRecord, readAt: ContinuousClock.Instant)] = [:]
         static let capacity = 10_000
+        /// How long a token read from the store is trusted without reading it again.
+        static let lifetime: Duration = .seconds(1)
 
-        func get(_ value: String) -> AccessTokenRecord? { lock.withLock { tokens[value] } }
+        func get(_ value: String) -> AccessTokenRecord? {
+            lock.withLock {
+                guard let entry = tokens[value] else { return nil }
+                guard ContinuousClock.now - entry.readAt < Self.lifetime else {
+                    tokens[value] = nil
+                    return nil
+                }
+                return entry.record
+            }
+        }
 
         func put(_ record: AccessTokenRecord) {
             lock.withLock {
                 if tokens.count >= Self.capacity { tokens.removeAll(keepingCapacity: true) }
-                tokens[record.token] = record
+                tokens[record.token] = (record, ContinuousClock.now)
             }
         }
+
     }
 
     // MARK: Decoding
@@ -44,6 +83,10 @@ public struct SandboxAPI: Sendable {
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(APIError) -> T {
         guard !data.isEmpty else { throw APIError(.malformedJSON, "body: a JSON object is required") }
         if let value = WireJSONDecoder.decode(type, from: data) { return value }
+        // The fast reader refuses repeated names; Foundation would keep one of them.
+        if let repeated = RepeatedJSONNames.first(in: data) {
+            throw APIError(.invalidRequest, "\(repeated): appears more than once")
+        }
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
@@ -214,14 +257,17 @@ public struct SandboxAPI: Sendable {
             guard urls.ipn.hasPrefix("http://") || urls.ipn.hasPrefix("https://") else {
                 throw APIError(.invalidRequest, "urls.ipn: must be an http or https URL")
             }
+            guard IPNPost.port(of: urls.ipn) != nil else {
+                throw APIError(.invalidRequest, "urls.ipn: must be a URL with a host and a port from 1 to 65535")
+            }
             guard configuration.allowNonLoopbackIPN || isLoopback(urls.ipn) else {
                 throw APIError(.invalidRequest,
                                "urls.ipn: must be a loopback address (127.0.0.1, ::1, localhost); start the sandbox with --allow-remote-ipn for others")
             }
         }
         for (name, url) in [("urls.success", urls.success), ("urls.fail", urls.fail), ("urls.cancel", urls.cancel)]
-        where !url.isEmpty && !Self.isSafeRedirect(url) {
-            throw APIError(.invalidRequest, "\(name): must be an http(s) URL or an app's own scheme, never javascript: or data:")
+        where !url.isEmpty {
+            try Self.checkRedirect(url, field: name)
         }
         for (index, product) in (request.goods?.goods ?? []).enumerated() {
             let numbers: [(String, Int?)] = [("quantity", product.quantity), ("unit_amount", product.unitAmount),
@@ -247,11 +293,11 @@ public struct SandboxAPI: Sendable {
             timeCreated: created, expiresAt: created + configuration.chargeLifetime.milliseconds)
         try await insert(&charge)
         let clients = request.payment?.client.isEmpty == false ? request.payment?.client ?? [] : ["desktop", "mobile_browser", "mobile_native"]
-        let wallet = baseURL() + "/sandbox/wallet/" + charge.id
+        let wallet = baseURL() + walletPath(for: charge.id)
         // A desktop pays by scanning the QR page; a phone is redirected to the wallet.
         let entries = clients.map { client in
             client == "desktop"
-                ? UPIWire.PaymentClient(client: client, format: "qr", content: baseURL() + "/sandbox/qr/" + charge.id)
+                ? UPIWire.PaymentClient(client: client, format: "qr", content: baseURL() + qrPath(for: charge.id))
                 : UPIWire.PaymentClient(client: client, format: "redirect", content: wallet)
         }
         return UPIWire.ChargeCreated(id: charge.id, chargeToken: charge.chargeToken, status: charge.status,
@@ -290,9 +336,7 @@ public struct SandboxAPI: Sendable {
         let chosen = try method(request.payment.method)
         if let returnURL = request.returnURL {
             try Self.field { () throws(ChargeKitError) in try FieldRules.callbackURL(returnURL, field: "return_url") }
-            guard Self.isSafeRedirect(returnURL) else {
-                throw APIError(.invalidRequest, "return_url: must be an http(s) URL or the app's own scheme, never javascript: or data:")
-            }
+            try Self.checkRedirect(returnURL, field: "return_url")
         }
         guard let found = try await store.charge(chargeToken: chargeToken) else {
             throw APIError(.notFound, "charge_token: no charge has this token")
@@ -314,7 +358,7 @@ public struct SandboxAPI: Sendable {
         }
         if step == .expired { throw APIError(.expired, "charge_token: the charge expired unpaid") }
         return UPIWire.Confirmation(transaction: charge.checkData,
-                                    nextAction: UPIWire.NextAction(url: baseURL() + "/sandbox/wallet/\(charge.id)"))
+                                    nextAction: UPIWire.NextAction(url: baseURL() + walletPath(for: charge.id)))
     }
 
     /// `GET /v1/transactions/{id}`. An unpaid charge whose time is up is expired first.
@@ -356,6 +400,17 @@ public struct SandboxAPI: Sendable {
         return request
     }
 
+    /// Refuses (`4000` naming the field) an operation whose `currency` or
+    /// `transaction_reference` contradicts the charge it names.
+    static func checkAgreement(_ request: UPIWire.OperationRequest, with charge: ChargeRecord) throws(APIError) {
+        if let currency = request.currency, currency.uppercased() != charge.currency.uppercased() {
+            throw APIError(.invalidRequest, "currency: the charge is in \(charge.currency), not \(currency)")
+        }
+        if let reference = request.transactionReference, reference != charge.reference {
+            throw APIError(.invalidRequest, "transaction_reference: not the reference of charge \(charge.id)")
+        }
+    }
+
     /// The one shape of captures, refunds and cancels: check the token, read the body,
     /// claim its reference and change the charge in one transaction.
     private func operate(_ permission: String, as token: AccessTokenRecord, body: Data,
@@ -366,6 +421,7 @@ public struct SandboxAPI: Sendable {
         let request = try operation(body)
         let now = self.now
         let (charge, _) = try await store.updateCharge(id: request.transactionID, reference: request.reference, now: now) {
+            try Self.checkAgreement(request, with: $0)
             try change(&$0, request, now)
         }
         return charge.checkData
@@ -477,15 +533,43 @@ public struct SandboxAPI: Sendable {
         case cancel
     }
 
+    /// Schemes the wallet never redirects to: those that run or embed content in the
+    /// page, and those the operating system hands to its own programs (Windows' search,
+    /// diagnostics, settings and shell handlers, file transfer, Java archives).
+    static let refusedSchemes: Set<String> = [
+        "javascript", "data", "vbscript", "file", "blob", "about", "filesystem", "view-source",
+        "search-ms", "search", "ms-msdt", "ms-settings", "ms-officecmd", "ms-word", "ms-excel", "ms-powerpoint",
+        "ms-cxh", "ms-cxh-full", "ms-appinstaller", "ms-its", "mk", "its", "hcp", "res", "shell", "ftp", "ftps",
+        "sftp", "smb", "nfs", "jar", "ldap", "ldaps", "telnet", "ssh", "gopher",
+    ]
+
     /// Whether the wallet may redirect a browser to `url`: `http(s)`, or an app's own
-    /// scheme (RFC 3986 syntax), never a scheme that runs or embeds content in the page
-    /// (`javascript:`, `data:`, `vbscript:`, `file:`, `blob:`, `about:`, `filesystem:`).
+    /// scheme (RFC 3986 syntax), never one of ``refusedSchemes`` nor any other `ms-`
+    /// scheme (Windows hands each to a program of its own).
     static func isSafeRedirect(_ url: String) -> Bool {
         guard let colon = url.firstIndex(of: ":") else { return false }
         let scheme = url[..<colon].lowercased()
         guard FieldRules.isScheme(scheme) else { return false }
         if scheme == "http" || scheme == "https" { return url.dropFirst(scheme.count).hasPrefix("://") }
-        return !["javascript", "data", "vbscript", "file", "blob", "about", "filesystem", "view-source"].contains(scheme)
+        return !refusedSchemes.contains(scheme) && !scheme.hasPrefix("ms-")
+    }
+
+    /// Refuses (`4000` naming `field`) a URL the wallet may not redirect to, or one that
+    /// already carries `charge_id` or `status`: the wallet adds those, and a copy in
+    /// front of them would be read first by many return pages.
+    static func checkRedirect(_ url: String, field: String) throws(APIError) {
+        guard isSafeRedirect(url) else {
+            throw APIError(.invalidRequest,
+                           "\(field): must be an http(s) URL or an app's own scheme, never javascript:, data:, file: or an operating-system handler")
+        }
+        let query = url.split(separator: "#", maxSplits: 1).first.flatMap { $0.split(separator: "?", maxSplits: 1).dropFirst().first } ?? ""
+        for pair in query.split(separator: "&") {
+            let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            let decoded = (name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? name).lowercased()
+            if decoded == "charge_id" || decoded == "status" {
+                throw APIError(.invalidRequest, "\(field): must not carry '\(decoded)'; the wallet adds it")
+            }
+        }
     }
 
     /// A charge as it stands now: one whose time ran out unpaid is expired first.
@@ -499,17 +583,27 @@ public struct SandboxAPI: Sendable {
     /// Applies the consumer's choice to a pending charge and returns the charge and the
     /// URL to redirect to (the app's return URL, else `urls.success`/`fail`/`cancel`),
     /// with `charge_id` and `status` added. A charge no longer pending is left as it is.
-    public func walletAction(id: String, action: WalletAction) async throws -> (ChargeRecord, String?) {
+    ///
+    /// A charge only initiated (created, never confirmed by an app) is confirmed here
+    /// first, as a hosted payment page does: with `method`, else the method it was
+    /// created for (`4000` naming `method` when there is neither).
+    public func walletAction(id: String, action: WalletAction, method: String? = nil) async throws -> (ChargeRecord, String?) {
         try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(id, field: "id", limit: 128) }
+        let chosen = try method.map { name throws(APIError) in try self.method(name) }
         let now = self.now
         let (charge, _) = try await store.updateCharge(id: id, reference: nil, now: now) { charge in
             if charge.expireIfOverdue(now: now) { return }
-            guard charge.status == .pending else {
-                if charge.status == .initiated {
-                    throw APIError(.illegalState, "status: the charge has not been confirmed with a payment method")
+            if charge.status == .initiated {
+                if let chosen, let created = charge.method, created != chosen.name {
+                    throw APIError(.invalidRequest, "method: the charge was created for '\(created)'")
                 }
-                return
+                guard let name = chosen?.name ?? charge.method else {
+                    throw APIError(.invalidRequest, "method: choose how to pay (\(SandboxMethod.all.map(\.name).joined(separator: ", ")))")
+                }
+                charge.method = name
+                charge.status = .pending
             }
+            guard charge.status == .pending else { return }
             switch action {
             case .pay:
                 let method = charge.method.flatMap(SandboxMethod.named)

@@ -57,6 +57,11 @@ public struct SandboxConfiguration: Sendable {
 
     /// The defaults.
     public init() {}
+
+    /// The fewest characters a configured merchant key or IPN secret may have: a
+    /// shorter one falls to guessing (a 2-letter key took 442 tries). Generated ones
+    /// are 48 hex digits and more.
+    public static let minimumSecretLength = 16
 }
 
 extension Duration {

@@ -15,6 +15,8 @@ struct SandboxRoutes: Sendable {
     let discardLimit: Int
     /// The wallet form's anti-forgery tokens, one per charge.
     let formTokens: FormTokens
+    /// Refuses a client that keeps failing to authenticate with the merchant key.
+    let throttle = FailureThrottle()
 
     /// Every route the sandbox serves, as `METHOD /path` with `:name` parameters: the
     /// list the 404/405 answers and the route tests read.
@@ -22,7 +24,8 @@ struct SandboxRoutes: Sendable {
         ("POST", "/v1/access-tokens"), ("POST", "/v1/charges"), ("POST", "/v1/charges/:token"),
         ("GET", "/v1/transactions/:id"), ("POST", "/v1/captures"), ("POST", "/v1/refunds"), ("POST", "/v1/cancels"),
         ("GET", "/v1/health"), ("GET", "/sandbox/wallet/:id"), ("POST", "/sandbox/wallet/:id"), ("GET", "/sandbox/qr/:id"),
-        ("GET", "/openapi.yaml"), ("GET", "/sandbox/dashboard"), ("POST", "/sandbox/dashboard"),
+        ("GET", "/openapi.yaml"), ("GET", "/sandbox/dashboard"), ("POST", "/sandbox/dashboard"), ("GET", "/"),
+        ("GET", "/docs/running-the-sandbox.md"),
     ]
 
     /// The pattern of the route `method path` is served by (`/v1/charges/:token`), if any.
@@ -50,9 +53,16 @@ struct SandboxRoutes: Sendable {
     func register(on router: Router<SandboxRequestContext>) {
         router.add(middleware: UnknownRoutes())
         router.add(middleware: TokenAuthentication(api: api))
-        router.post("/v1/access-tokens") { request, _ in
+        router.post("/v1/access-tokens") { request, context in
             let body = try await jsonBody(request)
-            return try await answer { try await api.issueToken(authorization: request.headers[.authorization], body: body) }
+            var response = try await answer {
+                try await throttle.guarded(context.client) {
+                    try await api.issueToken(authorization: request.headers[.authorization], body: body)
+                }
+            }
+            // A token is a credential: no cache may keep the answer.
+            response.headers[.cacheControl] = "no-store"
+            return response
         }
         router.post("/v1/charges") { request, context in
             let body = try await jsonBody(request)
@@ -83,20 +93,27 @@ struct SandboxRoutes: Sendable {
             Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
                      body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
         }
+        router.get("/") { _, _ in
+            html(LandingPage.render(merchant: merchantName, baseURL: api.baseURL()))
+        }
+        router.get("/docs/running-the-sandbox.md") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/markdown; charset=utf-8"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: SandboxGuide.markdown)))
+        }
         router.get("/v1/health") { _, _ in
             Self.envelope(UPIWire.Envelope(data: ["status": "ok"]), status: 200)
         }
-        router.get("/sandbox/wallet/:id") { _, context in
-            await walletPage(id: context.parameters.get("id") ?? "")
+        router.get("/sandbox/wallet/:id") { request, context in
+            await walletPage(id: context.parameters.get("id") ?? "", capability: request.uri.queryParameters["k"].map(String.init))
         }
-        router.get("/sandbox/qr/:id") { _, context in
-            await qrPage(id: context.parameters.get("id") ?? "")
+        router.get("/sandbox/qr/:id") { request, context in
+            await qrPage(id: context.parameters.get("id") ?? "", capability: request.uri.queryParameters["k"].map(String.init))
         }
         router.post("/sandbox/wallet/:id") { request, context in
-            await walletPost(request, id: context.parameters.get("id") ?? "")
+            await walletPost(request, id: context.parameters.get("id") ?? "", capability: request.uri.queryParameters["k"].map(String.init))
         }
-        router.get("/sandbox/dashboard") { request, _ in await dashboardPage(request) }
-        router.post("/sandbox/dashboard") { request, _ in await dashboardPost(request) }
+        router.get("/sandbox/dashboard") { request, context in await dashboardPage(request, client: context.client) }
+        router.post("/sandbox/dashboard") { request, context in await dashboardPost(request, client: context.client) }
     }
 
     // MARK: JSON
@@ -182,7 +199,11 @@ struct SandboxRoutes: Sendable {
             .xFrameOptions: "DENY",
             .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
             .xContentTypeOptions: "nosniff",
-            .referrerPolicy: "no-referrer",
+            // Not `no-referrer`: under it a browser sends `Origin: null` with the page's
+            // own form posts, and the same-site check below must refuse `null`. With
+            // `same-origin` the page's posts carry its origin, and other sites still
+            // learn nothing of its URL (which holds the wallet link's capability).
+            .referrerPolicy: "same-origin",
             .cacheControl: "no-store",
         ], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
@@ -190,6 +211,9 @@ struct SandboxRoutes: Sendable {
     /// A post must come from the sandbox's own page: not from another site (`Origin`,
     /// `Sec-Fetch-Site`), and carrying the form token of the page (`subject` is what
     /// the token was made for: a charge id for the wallet, ``dashboardTokenSubject``).
+    /// `Origin: null` (a sandboxed frame, a `data:` page, a post made under a
+    /// `no-referrer` policy) is refused: the pages' own policy is `same-origin`, so
+    /// their posts name their origin.
     func checkSameSite(_ request: Request, form: [String: String], subject: String, page: String = "wallet") throws(APIError) {
         if request.headers[.secFetchSite].map({ $0 == "cross-site" || $0 == "same-site" }) == true {
             throw APIError(.forbidden, "the \(page) accepts posts from its own page only")
@@ -220,27 +244,30 @@ struct SandboxRoutes: Sendable {
         errorPage(error, unavailable: "the wallet is unavailable", render: WalletPage.error)
     }
 
-    private func walletPage(id: String) async -> Response {
+    private func walletPage(id: String, capability: String?) async -> Response {
         do {
+            try api.checkWalletCapability(capability, for: id)
             let charge = try await api.currentCharge(id: id)
             let token = formTokens.token(for: charge.id)
-            return html(WalletPage.render(charge: charge, merchant: merchantName, formToken: token))
+            return html(WalletPage.render(charge: charge, merchant: merchantName, formToken: token, action: api.walletPath(for: charge.id)))
         } catch {
             return walletFailure(error)
         }
     }
 
-    private func qrPage(id: String) async -> Response {
+    private func qrPage(id: String, capability: String?) async -> Response {
         do {
+            try api.checkWalletCapability(capability, for: id)
             let charge = try await api.currentCharge(id: id)
-            return html(WalletPage.qr(charge: charge, walletURL: api.baseURL() + "/sandbox/wallet/" + charge.id, merchant: merchantName))
+            return html(WalletPage.qr(charge: charge, walletURL: api.baseURL() + api.walletPath(for: charge.id), merchant: merchantName))
         } catch {
             return walletFailure(error)
         }
     }
 
-    private func walletPost(_ request: Request, id: String) async -> Response {
+    private func walletPost(_ request: Request, id: String, capability: String?) async -> Response {
         do {
+            try api.checkWalletCapability(capability, for: id)
             guard let data = try await readBody(request, limit: 4096) else {
                 return Self.closing(html(WalletPage.error("form larger than 4096 bytes"), status: 413))
             }
@@ -249,7 +276,7 @@ struct SandboxRoutes: Sendable {
             guard let raw = form["action"], let action = SandboxAPI.WalletAction(rawValue: raw) else {
                 throw APIError(.invalidRequest, "action: must be pay, decline or cancel")
             }
-            let (charge, redirect) = try await api.walletAction(id: id, action: action)
+            let (charge, redirect) = try await api.walletAction(id: id, action: action, method: form["method"])
             if let redirect {
                 guard SandboxAPI.isSafeRedirect(redirect) else {
                     return html(WalletPage.error("the return URL is not an http(s) or app URL; not redirecting"), status: 400)

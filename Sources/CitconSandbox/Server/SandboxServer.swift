@@ -1,3 +1,4 @@
+import ChargeKit
 import CitconUPI
 import Foundation
 import Hummingbird
@@ -51,6 +52,11 @@ public struct SandboxServer: Sendable {
     /// one configured, else the stored one, else a new one that is stored.
     public init(configuration: SandboxConfiguration, store: (any SandboxStore)? = nil) async throws {
         self.configuration = configuration
+        for (field, value) in [("merchantKey", configuration.merchantKey), ("ipnSecret", configuration.ipnSecret)] {
+            if let value, value.count < SandboxConfiguration.minimumSecretLength {
+                throw ChargeKitError.invalidField(field, rule: "must be at least \(SandboxConfiguration.minimumSecretLength) characters")
+            }
+        }
         let store = try await Self.open(store, configuration)
         schemaVersion = try await store.migrate()
         // A new merchant key revokes every token issued under the old one.
@@ -64,7 +70,8 @@ public struct SandboxServer: Sendable {
         self.store = store
         let baseURL = BaseURL()
         self.baseURL = baseURL
-        api = SandboxAPI(store: store, configuration: configuration, baseURL: { baseURL.get() })
+        api = SandboxAPI(store: store, configuration: configuration, baseURL: { baseURL.get() },
+                         walletKeys: FormTokens(secret: formSecret))
     }
 
     /// A secret setting: the one configured (stored with `store`), else the stored one,

@@ -34,19 +34,29 @@ enum WalletPage {
     button{flex:1;font-size:15px;padding:12px 0;border-radius:9px;border:0;cursor:pointer;width:100%}
     .pay{background:#1a7f37;color:#fff} .decline{background:#d1242f;color:#fff} .cancel{background:#e4e7eb;color:#222}
     .status{margin-top:18px;padding:10px;border-radius:8px;background:#fff8c5;font-size:14px}
+    .method{display:block;margin-top:18px;font-size:14px} .method select{font-size:15px;margin-left:8px;padding:6px}
+    @media (max-width:420px){body{padding:12px}.card{padding:20px}}
     """
 
-    static func render(charge: ChargeRecord, merchant: String, formToken: String) -> String {
-        let open = charge.status == .pending
-        let actions = open ? SandboxAPI.WalletAction.allCases.map { action in
+    /// The wallet page. `action` is the page's own path, capability included, where its
+    /// forms post. A pending charge gets Pay, Decline and Cancel; one only initiated
+    /// (created, never confirmed by an app: the desktop QR flow) gets them too, with a
+    /// choice of method when it was created without one, as a hosted payment page does.
+    static func render(charge: ChargeRecord, merchant: String, formToken: String, action: String) -> String {
+        let open = charge.status == .pending || charge.status == .initiated
+        let chooser = charge.status == .initiated && charge.method == nil
+        let methods = SandboxMethod.all.map { "<option value=\"\(escape($0.name))\">\(escape($0.name))</option>" }.joined()
+        let picker = chooser
+            ? "<label class=\"method\">Pay with <select name=\"method\" form=\"pay\">\(methods)</select></label>" : ""
+        let actions = open ? SandboxAPI.WalletAction.allCases.map { choice in
             """
-            <form method="post" action="/sandbox/wallet/\(escape(charge.id))"><input type="hidden" name="form_token" value="\(escape(formToken))"><input type="hidden" name="action" value="\(action.rawValue)"><button class="\(action.rawValue)" type="submit">\(action.rawValue.capitalized)</button></form>
+            <form method="post" id="\(choice.rawValue)" action="\(escape(action))"><input type="hidden" name="form_token" value="\(escape(formToken))"><input type="hidden" name="action" value="\(choice.rawValue)"><button class="\(choice.rawValue)" type="submit">\(choice.rawValue.capitalized)</button></form>
             """
         }.joined() : ""
         // Without buttons the page still carries its token, so that a client posting a
         // late choice gets the charge's state rather than a forgery refusal.
         let status = open ? "" : "<div class=\"status\">This charge is <b>\(escape(charge.status.rawValue))</b>; nothing to pay.</div>"
-            + "<form hidden method=\"post\" action=\"/sandbox/wallet/\(escape(charge.id))\"><input type=\"hidden\" name=\"form_token\" value=\"\(escape(formToken))\"></form>"
+            + "<form hidden method=\"post\" action=\"\(escape(action))\"><input type=\"hidden\" name=\"form_token\" value=\"\(escape(formToken))\"></form>"
         return """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -60,7 +70,7 @@ enum WalletPage {
         <dt>Method</dt><dd>\(escape(charge.method ?? "—"))</dd>
         <dt>Reference</dt><dd>\(escape(charge.reference))</dd>
         <dt>Status</dt><dd id="status">\(escape(charge.status.rawValue))</dd></dl>
-        <div class="actions">\(actions)</div>\(status)
+        \(picker)<div class="actions">\(actions)</div>\(status)
         </div></body></html>
         """
     }

@@ -35,10 +35,16 @@ public struct CPayIPN: Sendable, Equatable {
     public static let maximumBodyBytes = UPIWire.maximumBodyBytes
 
     /// Verifies an IPN body against the merchant's IPN secret.
-    /// - Throws: ``CPayIPNError`` naming what is wrong: not JSON, no `fields` or
-    ///   `sign`, a signed field missing, or a signature that does not match.
+    /// - Throws: ``CPayIPNError`` naming what is wrong: an empty secret, not JSON, a
+    ///   member name given twice, no `fields` or `sign`, a signed field missing, or a
+    ///   signature that does not match.
     public static func verify(_ body: Data, secret: String) throws(CPayIPNError) -> CPayIPN {
+        // Anyone can sign with the empty secret: accepting it would accept anything.
+        guard !secret.isEmpty else { throw .emptySecret }
         guard body.count <= maximumBodyBytes else { throw .tooLarge(limit: maximumBodyBytes) }
+        if let repeated = RepeatedJSONNames.first(in: body) {
+            throw .invalidField(repeated, rule: "appears more than once (a signed body names each field once)")
+        }
         guard let values = textFields(body) else {
             throw (try? JSONSerialization.jsonObject(with: body)) is [String: Any]
                 ? .invalidField("body", rule: "every value must be a string, number, boolean or null") : .notJSON
@@ -114,6 +120,8 @@ public enum CPayIPNError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidField(String, rule: String)
     /// The signature does not match: the body was changed, or the secret is not the merchant's.
     case badSignature
+    /// The secret to verify with is empty, so any forger could have signed.
+    case emptySecret
 
     public var description: String {
         switch self {
@@ -122,6 +130,7 @@ public enum CPayIPNError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingField(let name): "\(name): required for the signature but missing"
         case .invalidField(let name, let rule): "\(name): \(rule)"
         case .badSignature: "sign: does not match the body and secret"
+        case .emptySecret: "secret: must not be empty (use the merchant's IPN secret)"
         }
     }
 }

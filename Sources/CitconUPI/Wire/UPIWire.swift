@@ -395,33 +395,55 @@ public enum UPIWire {
         public var amount: Int?
         /// Why (refunds).
         public var reason: String?
+        /// The amount's currency, where the caller states it; it must be the charge's.
+        public var currency: String?
+        /// The charge's own reference (the live API's cancels send it); it must be the charge's.
+        public var transactionReference: String?
 
         /// Makes a body.
-        public init(transactionID: String, reference: String, amount: Int? = nil, reason: String? = nil) {
+        public init(transactionID: String, reference: String, amount: Int? = nil, reason: String? = nil,
+                    currency: String? = nil, transactionReference: String? = nil) {
             self.transactionID = transactionID
             self.reference = reference
             self.amount = amount
             self.reason = reason
+            self.currency = currency
+            self.transactionReference = transactionReference
         }
 
         enum CodingKeys: String, CodingKey {
-            case reference, amount, reason, id, note
+            case reference, amount, reason, id, note, currency
             case transactionID = "transaction_id", transactionReference = "transaction_reference"
         }
 
         /// Reads the seed's shape (`transaction_id`, `reason`) and the live API's (`id`
         /// for the charge, `note`, and on cancels `transaction_reference`, the charge's
-        /// own reference, which is accepted and not needed).
+        /// own reference). Fields that contradict each other are refused, never one of
+        /// them dropped: `transaction_id` and `id` naming two charges, `reason` and
+        /// `note` saying two things.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            guard let id = try c.decodeIfPresent(String.self, forKey: .transactionID) ?? c.decodeIfPresent(String.self, forKey: .id) else {
+            let seedID = try c.decodeIfPresent(String.self, forKey: .transactionID)
+            let liveID = try c.decodeIfPresent(String.self, forKey: .id)
+            guard let id = seedID ?? liveID else {
                 throw DecodingError.keyNotFound(CodingKeys.transactionID, .init(codingPath: c.codingPath,
                                                 debugDescription: "transaction_id (or id) is required"))
+            }
+            if let seedID, let liveID, seedID != liveID {
+                throw DecodingError.dataCorruptedError(forKey: .id, in: c,
+                                                       debugDescription: "names another charge than transaction_id ('\(seedID)')")
             }
             transactionID = id
             reference = try c.decode(String.self, forKey: .reference)
             amount = try c.decodeIfPresent(Int.self, forKey: .amount)
-            reason = try c.decodeIfPresent(String.self, forKey: .reason) ?? c.decodeIfPresent(String.self, forKey: .note)
+            let reason = try c.decodeIfPresent(String.self, forKey: .reason)
+            let note = try c.decodeIfPresent(String.self, forKey: .note)
+            if let reason, let note, reason != note {
+                throw DecodingError.dataCorruptedError(forKey: .note, in: c, debugDescription: "says another thing than reason")
+            }
+            self.reason = reason ?? note
+            currency = try c.decodeIfPresent(String.self, forKey: .currency)
+            transactionReference = try c.decodeIfPresent(String.self, forKey: .transactionReference)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -430,6 +452,8 @@ public enum UPIWire {
             try c.encode(reference, forKey: .reference)
             try c.encodeIfPresent(amount, forKey: .amount)
             try c.encodeIfPresent(reason, forKey: .reason)
+            try c.encodeIfPresent(currency, forKey: .currency)
+            try c.encodeIfPresent(transactionReference, forKey: .transactionReference)
         }
     }
 
@@ -464,6 +488,9 @@ public enum UPIWire {
         case partialRefundIneligible = "4208"
         /// The charge expired unpaid (HTTP 410).
         case expired = "4410"
+        /// Too many failed authentications from one client; wait and try again
+        /// (HTTP 429; the sandbox's own).
+        case tooManyRequests = "4290"
     }
 
     /// A JSON encoder for the wire: sorted keys, so bodies are stable.
