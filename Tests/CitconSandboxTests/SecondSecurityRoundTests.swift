@@ -139,6 +139,10 @@ struct SecondSecurityRoundTests {
         try await withCleanup({ await harness.stop() }) {
             let good = try await harness.http.call("POST", "/v1/access-tokens", token: harness.merchantKey, body: #"{"token_type":"server"}"#)
             #expect(good.status == 200 && good.headers["Cache-Control"] == "no-store")
+            // A browser's first, credential-less request for the dashboard is no guess.
+            for _ in 0...FailureThrottle.allowedFailures {
+                #expect(try await harness.http.call("GET", "/sandbox/dashboard").status == 401)
+            }
             for guess in 0..<FailureThrottle.allowedFailures {
                 let wrong = try await harness.http.call("POST", "/v1/access-tokens", token: "guess-\(guess)", body: #"{"token_type":"server"}"#)
                 #expect(wrong.status == 401)

@@ -3,7 +3,7 @@ import CitconUPI
 import Foundation
 
 /// Slows down guessing: counts each client's failed authentications (a wrong merchant
-/// key on `POST /v1/access-tokens` or on the dashboard) over a sliding ``window``, and
+/// key presented on `POST /v1/access-tokens` or on the dashboard) over a sliding ``window``, and
 /// once a client has failed ``allowedFailures`` times in it, refuses that client's
 /// further attempts with `4290` (HTTP 429) without checking them, until old failures
 /// leave the window. A right key never counts; other clients are not affected.
@@ -47,13 +47,15 @@ final class FailureThrottle: @unchecked Sendable {
     }
 
     /// Runs `authenticate` for `client` unless it is over the limit, counting a `4010`
-    /// it throws as a failure.
-    func guarded<T>(_ client: String, _ authenticate: () async throws -> T) async throws -> T {
+    /// it throws as a failure when a credential was presented (`authorization`). A
+    /// request without one is no guess: it is how every browser first asks for a page
+    /// behind Basic authentication, before the person types the key.
+    func guarded<T>(_ client: String, authorization: String?, _ authenticate: () async throws -> T) async throws -> T {
         try check(client)
         do {
             return try await authenticate()
         } catch let error as APIError where error.code == .unauthorized {
-            recordFailure(client)
+            if authorization != nil { recordFailure(client) }
             throw error
         }
     }

@@ -518,13 +518,13 @@ paths:
   /docs/running-the-sandbox.md:
     get:
       operationId: guide
-      summary: The "Running the sandbox" article, as Markdown.
+      summary: The "Running the sandbox" article, as Markdown (served as text/plain, which browsers show).
       security: []
       responses:
         '200':
           description: The article.
           content:
-            text/markdown:
+            text/plain:
               schema: { type: string }
   /openapi.yaml:
     get:

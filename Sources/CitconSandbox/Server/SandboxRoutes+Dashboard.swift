@@ -31,7 +31,7 @@ extension SandboxRoutes {
 
     func dashboardPage(_ request: Request, client: String) async -> Response {
         do {
-            try await throttle.guarded(client) { try await api.authenticateMerchant(request.headers[.authorization]) }
+            try await throttle.guarded(client, authorization: request.headers[.authorization]) { try await api.authenticateMerchant(request.headers[.authorization]) }
             let entries = try await api.dashboard()
             return html(DashboardPage.render(entries, merchant: merchantName,
                                              formToken: formTokens.token(for: Self.dashboardTokenSubject), now: api.now))
@@ -42,7 +42,7 @@ extension SandboxRoutes {
 
     func dashboardPost(_ request: Request, client: String) async -> Response {
         do {
-            try await throttle.guarded(client) { try await api.authenticateMerchant(request.headers[.authorization]) }
+            try await throttle.guarded(client, authorization: request.headers[.authorization]) { try await api.authenticateMerchant(request.headers[.authorization]) }
             guard let data = try await readBody(request, limit: 4096) else {
                 return Self.closing(html(DashboardPage.error("form larger than 4096 bytes"), status: 413))
             }

@@ -56,7 +56,7 @@ struct SandboxRoutes: Sendable {
         router.post("/v1/access-tokens") { request, context in
             let body = try await jsonBody(request)
             var response = try await answer {
-                try await throttle.guarded(context.client) {
+                try await throttle.guarded(context.client, authorization: request.headers[.authorization]) {
                     try await api.issueToken(authorization: request.headers[.authorization], body: body)
                 }
             }
@@ -97,7 +97,8 @@ struct SandboxRoutes: Sendable {
             html(LandingPage.render(merchant: merchantName, baseURL: api.baseURL()))
         }
         router.get("/docs/running-the-sandbox.md") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/markdown; charset=utf-8"],
+            // text/plain, so that a browser shows it rather than download it.
+            Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
                      body: ResponseBody(byteBuffer: ByteBuffer(string: SandboxGuide.markdown)))
         }
         router.get("/v1/health") { _, _ in

@@ -1,0 +1,192 @@
+"""The sandbox's pages clicked in a real browser: headless Chromium driven by Selenium.
+
+Run by scripts/browser-tests.sh (which starts a sandbox and sets SANDBOX_URL and
+CHARGEKIT_MERCHANT_KEY). Each page is loaded and its buttons clicked as a person
+would, at a phone's size (390x844) and a desktop's; every outcome is checked
+through the API, not on the page. Nothing here adds a header a browser would not
+send: the posts are the browser's own form submissions.
+"""
+import http.server
+import json
+import os
+import threading
+import unittest
+import urllib.request
+import uuid
+from urllib.parse import urljoin, urlsplit
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+BASE = os.environ["SANDBOX_URL"]
+KEY = os.environ["CHARGEKIT_MERCHANT_KEY"]
+SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
+
+
+def api(method, path, token, body=None):
+    request = urllib.request.Request(BASE + path, method=method, data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return json.load(answer)
+    except urllib.error.HTTPError as error:
+        return json.load(error)
+
+
+SERVER = api("POST", "/v1/access-tokens", KEY, {"token_type": "server"})["data"]["access_token"]
+CLIENT = api("POST", "/v1/access-tokens", KEY, {"token_type": "client"})["data"]["access_token"]
+
+
+def create(method="alipay", **urls):
+    body = {"transaction": {"reference": "browser-" + uuid.uuid4().hex, "amount": 1099, "currency": "USD", "country": "US"},
+            "urls": {"success": BASE + "/", "fail": BASE + "/", "cancel": BASE + "/", **urls}}
+    if method:  # without one, the answer offers every client
+        body["payment"] = {"method": method, "client": ["desktop", "mobile_browser"]}
+    data = api("POST", "/v1/charges", SERVER, body)["data"]
+    links = {entry["client"]: entry["content"] for entry in data["payment"]["client"]}
+    return data["id"], data["charge_token"], links
+
+
+def status(charge_id):
+    return api("GET", "/v1/transactions/" + charge_id, SERVER)["data"]["status"]
+
+
+def browser(width, height):
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={width},{height}"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+    driver.set_page_load_timeout(20)
+    # --window-size sets the outer window; make the page itself the size asked for.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+    return driver
+
+
+class Attacker(http.server.BaseHTTPRequestHandler):
+    """Another site: a page whose form posts to the wallet by itself."""
+    page = ""
+
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.end_headers()
+        self.wfile.write(Attacker.page.encode())
+
+    def log_message(self, *arguments):
+        pass
+
+
+class Pages:
+    """The same checks at each size (a mixin; the subclasses set SIZE)."""
+    SIZE = "desktop"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.driver = browser(*SIZES[cls.SIZE])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+
+    def wait_for(self, charge_id, expected):
+        WebDriverWait(self.driver, 10).until(lambda _: status(charge_id) == expected)
+        self.assertEqual(status(charge_id), expected)
+
+    def click(self, selector):
+        self.driver.find_element(By.CSS_SELECTOR, selector).click()
+
+    def assert_fits(self):
+        width = self.driver.execute_script("return document.documentElement.scrollWidth")
+        viewport = self.driver.execute_script("return window.innerWidth")
+        self.assertLessEqual(width, viewport, f"the page is {width} px wide in a {viewport} px window")
+
+    def test_confirmed_charge_pay_decline_cancel(self):
+        for button, expected in (("pay", "succeeded"), ("decline", "failed"), ("cancel", "canceled")):
+            charge_id, charge_token, _ = create()
+            confirmed = api("POST", "/v1/charges/" + charge_token, CLIENT, {"payment": {"method": "alipay"}})
+            self.driver.get(confirmed["data"]["next_action"]["url"])
+            self.assertEqual(self.driver.find_element(By.ID, "status").text, "pending")
+            self.assert_fits()
+            self.click("button." + button)
+            self.wait_for(charge_id, expected)
+
+    def test_unconfirmed_charge_is_payable_from_its_link(self):
+        # The desktop QR flow: the QR page links the wallet; nobody confirmed the charge.
+        charge_id, _, links = create()
+        self.driver.get(links["desktop"])
+        self.assertTrue(self.driver.find_elements(By.CSS_SELECTOR, "#qr svg"))
+        self.assert_fits()
+        self.driver.find_element(By.CSS_SELECTOR, "a").click()
+        self.click("button.pay")
+        self.wait_for(charge_id, "succeeded")
+
+    def test_method_chosen_on_the_page(self):
+        charge_id, _, links = create(method=None)
+        self.driver.get(links["mobile_browser"])
+        Select(self.driver.find_element(By.NAME, "method")).select_by_value("card")
+        self.assert_fits()
+        self.click("button.pay")
+        self.wait_for(charge_id, "authorized")
+
+    def test_dashboard_buttons(self):
+        expired_id, _, _ = create()
+        refunded_id, token, _ = create()
+        api("POST", "/v1/charges/" + token, CLIENT, {"payment": {"method": "alipay"}})
+        parts = urlsplit(BASE)
+        # A person types the key into the browser's Basic prompt; the URL form does the same.
+        self.driver.get(f"{parts.scheme}://merchant:{KEY}@{parts.netloc}/sandbox/dashboard")
+        self.assert_fits()
+        self.click(f"#charge-{expired_id} button")  # Expire: the only button of an initiated charge
+        self.wait_for(expired_id, "expired")
+        WebDriverWait(self.driver, 10).until(lambda d: "expired" in d.find_element(By.CSS_SELECTOR, f"#charge-{expired_id} .badge").text)
+        self.click(f"#charge-{refunded_id} button.pay")
+        self.wait_for(refunded_id, "succeeded")
+        api("POST", "/v1/refunds", SERVER, {"id": refunded_id, "reference": "refund-" + uuid.uuid4().hex, "amount": 500})
+        self.driver.get(f"{parts.scheme}://merchant:{KEY}@{parts.netloc}/sandbox/dashboard")
+        history = self.driver.find_element(By.CSS_SELECTOR, f"#charge-{refunded_id} .history").text
+        self.assertIn("refunded 5.00 USD", history)
+        self.assert_fits()
+
+    def test_landing_page(self):
+        self.driver.get(BASE + "/")
+        self.assert_fits()
+        self.assertIn("sandbox", self.driver.title.lower())
+        self.assertEqual(self.driver.find_element(By.ID, "openapi").get_attribute("href"), BASE + "/openapi.yaml")
+        self.click("#docs")
+        self.assertIn("# Running the sandbox", self.driver.find_element(By.TAG_NAME, "body").text)
+
+    def test_cross_site_posts_are_refused(self):
+        charge_id, _, links = create()
+        self.driver.get(links["mobile_browser"])
+        token = self.driver.find_element(By.NAME, "form_token").get_attribute("value")
+        # The form's own attribute (its `action` property is the input named "action").
+        action = urljoin(self.driver.current_url, self.driver.find_element(By.ID, "pay").get_attribute("action"))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Attacker)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            for policy in ("", '<meta name="referrer" content="no-referrer">'):
+                Attacker.page = (f'<html><head>{policy}</head><body><form id="f" method="post" action="{action}">'
+                                 f'<input name="form_token" value="{token}"><input name="action" value="pay"></form>'
+                                 '<script>document.getElementById("f").submit()</script></body></html>')
+                self.driver.get(f"http://127.0.0.1:{server.server_address[1]}/")
+                WebDriverWait(self.driver, 10).until(lambda d: "Cannot continue" in d.page_source)
+                self.assertTrue(self.driver.current_url.startswith(BASE), "the post reached the sandbox")
+                self.assertEqual(status(charge_id), "initiated")
+        finally:
+            server.shutdown()
+
+
+class PhonePages(Pages, unittest.TestCase):
+    SIZE = "phone"
+
+
+class DesktopPages(Pages, unittest.TestCase):
+    SIZE = "desktop"
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
