@@ -8,7 +8,10 @@ import FoundationNetworking
 /// ``CPayManager`` uses, and what a merchant's server (or a test playing it) uses to
 /// get tokens, create charges, capture, refund and cancel.
 ///
-/// Network behaviour: every request has a timeout; inquiries (`GET`, idempotent) are
+/// Network behaviour: every request has a total deadline (`timeout`, however slowly the
+/// answer trickles in), an answer is read as a stream and refused past
+/// ``UPIWire/maximumBodyBytes``, and a redirect is never followed (the API never sends
+/// one; following it would carry the key to another host); inquiries (`GET`, idempotent) are
 /// retried on transport errors and 5xx answers with a doubling delay; `POST`s are
 /// not retried (their reference makes a retry safe for the caller to do, but the
 /// client does not guess). `4010` is surfaced as ``CPayError/unauthorized(message:)``.
@@ -17,7 +20,7 @@ import FoundationNetworking
 public struct UPIClient: Sendable {
     /// The API root, such as `https://api.sandbox.citconpay.com` or a local sandbox.
     public var baseURL: URL
-    /// Per-request timeout in seconds.
+    /// Per-request timeout in seconds: the whole exchange, from sending to the answer's last byte.
     public var timeout: TimeInterval
     /// How many times an inquiry is retried after the first attempt.
     public var inquiryRetries: Int
@@ -150,18 +153,29 @@ public struct UPIClient: Sendable {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
-        } catch let error as URLError where error.code == .timedOut {
-            log?("\(method) \(shown) timed out")
-            throw .timeout
+            (data, response) = try await BoundedTransfer.exchange(request, configuration: session.configuration,
+                                                                  limit: UPIWire.maximumBodyBytes, deadline: .seconds(timeout))
         } catch {
-            log?("\(method) \(shown) failed: \(error.localizedDescription)")
-            throw .transport(error.localizedDescription)
+            switch error {
+            case .tooLarge:
+                log?("\(method) \(shown) answered more than \(UPIWire.maximumBodyBytes) bytes")
+                throw .malformedResponse("answer larger than \(UPIWire.maximumBodyBytes) bytes")
+            case .deadline:
+                log?("\(method) \(shown) timed out")
+                throw .timeout
+            case .transport(let error as URLError) where error.code == .timedOut:
+                log?("\(method) \(shown) timed out")
+                throw .timeout
+            case .transport(let error):
+                log?("\(method) \(shown) failed: \(error.localizedDescription)")
+                throw .transport(error.localizedDescription)
+            }
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         log?("\(method) \(shown) → \(status) in \(ContinuousClock.now - started)")
-        guard data.count <= UPIWire.maximumBodyBytes else {
-            throw .malformedResponse("answer larger than \(UPIWire.maximumBodyBytes) bytes")
+        // The API never redirects; a 3xx was not followed (it would carry the key elsewhere).
+        if (300..<400).contains(status) {
+            throw .malformedResponse("HTTP \(status): a redirect, which the UPI API never sends; not followed")
         }
         return (status, data)
     }
