@@ -88,8 +88,8 @@ let allApps: [PaymentApp] = [
     }
 
     @Test func handleWorksAfterARestartWithAFileLedger() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coord-\(UUID().uuidString).json")
-        defer { try? FileManager.default.removeItem(at: path) }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coord-\(UUID().uuidString)/ledger.json")
+        defer { try? FileManager.default.removeItem(at: path.deletingLastPathComponent()) }
         let opened = OpenedURLs()
         let first = PaymentCoordinator(ledger: ChargeLedger(store: FileLedgerStore(fileURL: path)), opener: ClosureURLOpener { url in await opened.add(url) })
         let task = Task { try await first.charge(ChargeOrder(amount: Money(minorUnits: 999, currency: .usd), description: "Tea"), via: .sumUp(affiliateKey: "A", callbackURL: callbackURL)) }

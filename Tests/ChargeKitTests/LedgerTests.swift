@@ -133,8 +133,8 @@ func chargeRequest(_ amount: String = "50.00", extras: [QueryItem] = [QueryItem(
     }
 
     @Test func fileLedgerSurvivesARestart() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString).json")
-        defer { try? FileManager.default.removeItem(at: path) }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString)/ledger.json")
+        defer { try? FileManager.default.removeItem(at: path.deletingLastPathComponent()) }
         let url: String
         do {
             let ledger = ChargeLedger(store: FileLedgerStore(fileURL: path))
@@ -153,8 +153,8 @@ func chargeRequest(_ amount: String = "50.00", extras: [QueryItem] = [QueryItem(
     }
 
     @Test func corruptLedgerFileIsAStorageError() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString).json")
-        defer { try? FileManager.default.removeItem(at: path) }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString)/ledger.json")
+        defer { try? FileManager.default.removeItem(at: path.deletingLastPathComponent()) }
         try Data("{not json".utf8).write(to: path)
         let ledger = ChargeLedger(store: FileLedgerStore(fileURL: path))
         await #expect(throws: ChargeKitError.self) { try await ledger.outstanding() }

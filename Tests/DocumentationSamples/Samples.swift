@@ -17,8 +17,8 @@ import UIKit
 // Sources/ChargeKit/ChargeKit.docc/Development.md:96
 @Test(arguments: LedgerStoreConformance.checks)
 func myStoreConforms(check: LedgerStoreConformance.Check) async throws {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-    defer { try? FileManager.default.removeItem(at: url) }
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).appendingPathComponent("ledger.json")
+    defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
     // each call: a new handle on the same data (use your own store here)
     try await check.run { FileLedgerStore(fileURL: url) }
 }

@@ -20,7 +20,12 @@ import Darwin
 /// file); a change that fails (the caller throws, the disk is full, the result is too
 /// large) leaves the document as it was.
 ///
-/// Files and the folder are created readable by their owner only (0600 and 0700).
+/// Files and the folder are created readable by their owner only (0600 and 0700). A
+/// document, lock or folder that another user could have planted or could change is
+/// refused with ``ChargeKitError/storage(_:)`` naming the path and why: one owned by
+/// another user, one writable by its group or others (`/tmp` itself included), a
+/// symbolic link at the document's or the lock's path. Waiting for another process's
+/// lock ends after ``lockTimeout``.
 /// On Apple platforms the document gets `completeUntilFirstUserAuthentication` file
 /// protection. Reads and writes are size-bounded: a write that would produce a file
 /// larger than ``maximumFileSize`` is refused, so the file can always be read back.
@@ -96,12 +101,14 @@ package struct AtomicJSONFile<Contents: Codable & Sendable>: Sendable {
 
     private func read() throws(ChargeKitError) -> Contents? {
         let path = fileURL.path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
+            if errno == ELOOP { throw .storage("\(path): is a symbolic link; refusing to follow it") }
             throw .storage("cannot read \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
+        try Self.checkTrusted(descriptor: descriptor, path: path)
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .storage("cannot read \(path): \(String(cString: strerror(errno)))") }
         guard Int64(status.st_size) <= Int64(maximumFileSize) else {
@@ -188,17 +195,66 @@ package struct AtomicJSONFile<Contents: Codable & Sendable>: Sendable {
 
     // MARK: - Locking
 
+    /// How long a caller waits for another process's lock before giving up (a
+    /// `chargekit` stopped with ^Z holds it for as long as it stays stopped).
+    package static var lockTimeout: Duration { .seconds(10) }
+
     private func withLock<T>(exclusive: Bool, _ body: () throws(ChargeKitError) -> T) throws(ChargeKitError) -> T {
         try Self.makeFolder(for: fileURL)
+        try Self.checkTrusted(folder: fileURL.deletingLastPathComponent().path)
         let lockPath = fileURL.path + ".lock"
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .storage("cannot open \(lockPath): \(String(cString: strerror(errno)))") }
+        // O_NOFOLLOW: a symbolic link planted at the lock's path is refused, never followed.
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw .storage("\(lockPath): is a symbolic link; refusing to follow it") }
+            throw .storage("cannot open \(lockPath): \(String(cString: strerror(errno)))")
+        }
         defer { close(descriptor) }
-        while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
-            guard errno == EINTR else { throw .storage("cannot lock \(lockPath): \(String(cString: strerror(errno)))") }
+        try Self.checkTrusted(descriptor: descriptor, path: lockPath)
+        let deadline = ContinuousClock.now + Self.lockTimeout
+        while flock(descriptor, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                throw .storage("cannot lock \(lockPath): \(String(cString: strerror(errno)))")
+            }
+            guard ContinuousClock.now < deadline else {
+                throw .storage("\(lockPath): another process has held the lock for \(Self.lockTimeout) (a stopped chargekit?); giving up")
+            }
+            usleep(5_000)
         }
         defer { flock(descriptor, LOCK_UN) }
         return try body()
+    }
+
+    // MARK: - Trust
+
+    /// Refuses a folder that another user could change: owned by someone other than
+    /// this user (or root), or writable by its group or by others (a sticky bit does not
+    /// help: others may still plant a file under a name not yet taken). As ssh's
+    /// StrictModes does for `~/.ssh`.
+    static func checkTrusted(folder path: String) throws(ChargeKitError) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { throw .storage("cannot inspect \(path): \(String(cString: strerror(errno)))") }
+        try checkOwnership(status, path: path, what: "folder")
+    }
+
+    /// Refuses an open file that is not a regular file of this user's, or that its
+    /// group or others may write.
+    static func checkTrusted(descriptor: Int32, path: String) throws(ChargeKitError) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .storage("cannot inspect \(path): \(String(cString: strerror(errno)))") }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .storage("\(path): not a regular file; refusing it") }
+        try checkOwnership(status, path: path, what: "file")
+    }
+
+    private static func checkOwnership(_ status: stat, path: String, what: String) throws(ChargeKitError) {
+        let me = geteuid()
+        guard status.st_uid == me || (what == "folder" && status.st_uid == 0 && me != 0 && status.st_mode & 0o022 == 0) else {
+            throw .storage("\(path): the \(what) belongs to user \(status.st_uid), not to this user (\(me)); refusing it")
+        }
+        guard status.st_mode & 0o022 == 0 else {
+            let mode = String(status.st_mode & 0o7777, radix: 8)
+            throw .storage("\(path): the \(what) is writable by its group or others (mode \(mode)); refusing it (chmod go-w)")
+        }
     }
 
     /// Creates the file's folder (owner only) when it does not exist: Application
