@@ -45,8 +45,12 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
     public static func connect(url: String, tablePrefix: String = "chargekit_", maximumOutstanding: Int = 100_000,
                                connectTimeout: Duration = .seconds(10)) async throws(ChargeKitError) -> PostgresLedgerStore {
         let store = try PostgresLedgerStore(url: url, tablePrefix: tablePrefix, maximumOutstanding: maximumOutstanding)
+        let probe = try PostgresSupport.probeConfiguration(url, field: "ledger")
         do throws(ChargeKitError) {
-            _ = try await PostgresSupport.withDeadline(connectTimeout) { try await store.migrateOrThrow() }
+            _ = try await PostgresSupport.withDeadline(connectTimeout) {
+                try await PostgresSupport.probe(probe)
+                _ = try await store.migrateOrThrow()
+            }
             return store
         } catch {
             store.close()

@@ -32,6 +32,31 @@ package enum PostgresSupport {
         return configuration
     }
 
+    /// One connection's configuration for the same URL, for ``probe(_:)``.
+    package static func probeConfiguration(_ url: String, field: String) throws(ChargeKitError) -> PostgresConnection.Configuration {
+        let pool = try configuration(url, field: field)
+        let sslmode = URLComponents(string: url)?.queryItems?.first { $0.name == "sslmode" }?.value
+        var tls = PostgresConnection.Configuration.TLS.disable
+        if sslmode == "require" || sslmode == "verify-full" {
+            do {
+                tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            } catch {
+                throw .invalidURL(field, rule: "TLS (sslmode=\(sslmode ?? "")) cannot be set up: \(error)")
+            }
+        }
+        return PostgresConnection.Configuration(host: pool.host ?? "", port: pool.port ?? 5432, username: pool.username,
+                                                password: pool.password, database: pool.database, tls: tls)
+    }
+
+    /// Opens and closes one connection. The pool retries a refused connection or a
+    /// server's refusal ("database … does not exist", a wrong password) without end and
+    /// without saying why; one direct attempt fails at once with the server's own error,
+    /// which ``storageError(_:_:)`` passes on.
+    package static func probe(_ configuration: PostgresConnection.Configuration) async throws {
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: silent)
+        try await connection.close()
+    }
+
     /// Whether a `--ledger`/`--db` value names PostgreSQL (`postgres://` or `postgresql://`).
     package static func isURL(_ spec: String) -> Bool {
         let lower = spec.lowercased()
@@ -113,7 +138,10 @@ package enum PostgresSupport {
     package static func storageError(_ step: String, _ error: any Error) -> ChargeKitError {
         if let error = error as? ChargeKitError { return error }
         if let error = error as? PSQLError {
-            return .storage("PostgreSQL \(step): \(error.serverInfo?[.message] ?? String(describing: error.code))")
+            if let message = error.serverInfo?[.message] { return .storage("PostgreSQL \(step): \(message)") }
+            // No server message: the connection itself failed (refused, unreachable).
+            let underlying = error.underlying.map { "\($0)" } ?? String(describing: error.code)
+            return .storage("PostgreSQL \(step): \(underlying)")
         }
         return .storage("PostgreSQL \(step): \(error)")
     }

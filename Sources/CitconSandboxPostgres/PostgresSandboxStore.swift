@@ -31,6 +31,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     ///     after this long).
     public init(url: String, tablePrefix: String = "upi_", connectTimeout: Duration = .seconds(10)) throws(ChargeKitError) {
         let configuration = try PostgresSupport.configuration(url, field: "db")
+        probe = try PostgresSupport.probeConfiguration(url, field: "db")
         try PostgresSupport.validatePrefix(tablePrefix)
         let client = PostgresClient(configuration: configuration, backgroundLogger: PostgresSupport.silent)
         self.client = client
@@ -41,6 +42,10 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     }
 
     deinit { runner.cancel() }
+
+    /// One direct connection's configuration: ``migrate()`` tries it first, so that a
+    /// refused connection or a missing database fails at once with the server's error.
+    private let probe: PostgresConnection.Configuration
 
     private var settings: String { prefix + "settings" }
     private var tokens: String { prefix + "tokens" }
@@ -82,9 +87,10 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     }
 
     public func migrate() async throws -> Int {
-        let (client, key, all, versions) = (client, lockKey, migrations, prefix + "sandbox_versions")
+        let (client, key, all, versions, probe) = (client, lockKey, migrations, prefix + "sandbox_versions", probe)
         return try await PostgresSupport.withDeadline(connectTimeout) {
-            try await PostgresSupport.migrate(client, versionsTable: versions, lockKey: key, migrations: all)
+            try await PostgresSupport.probe(probe)
+            return try await PostgresSupport.migrate(client, versionsTable: versions, lockKey: key, migrations: all)
         }
     }
 

@@ -117,7 +117,7 @@ struct SumUpRequest: AsyncParsableCommand {
     @Option(help: "receipt-email.") var receiptEmail: String?
     @Option(help: "receipt-mobilephone.") var receiptPhone: String?
     @Option(help: "foreign-tx-id: up to 128 printable ASCII characters.") var foreignTxId: String?
-    @Flag(help: "skip-screen-success=true.") var skipScreenSuccess = false
+    @Flag(help: "Ask SumUp to skip its own success screen after an approved payment and return to the app at once (sends skip-screen-success=true).") var skipScreenSuccess = false
     @Option(name: .customLong("extra"), help: "NAME=VALUE returned on the callback (with --ledger).") var extras: [String] = []
     @OptionGroup var ledger: LedgerOption
 

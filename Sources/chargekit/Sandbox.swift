@@ -4,6 +4,9 @@ import ChargeKitPostgres
 import CitconSandbox
 import CitconSandboxPostgres
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 
 struct Sandbox: AsyncParsableCommand {
@@ -48,7 +51,7 @@ struct Sandbox: AsyncParsableCommand {
         @Option(name: .customLong("request-timeout"),
                 help: "Seconds a client may take to send a whole request; idle and half-sent connections are closed after it.")
         var requestTimeout = 30.0
-        @Option(name: .customLong("max-connections"), help: "Most connections served at once (1 to 65536).")
+        @Option(name: .customLong("max-connections"), help: "Most connections served at once (1 to 65536; never more than the open-file limit minus 64, which serve raises to its hard limit first).")
         var maxConnections = 256
         @Flag(name: .customLong("allow-remote-ipn"), help: "Allow IPN to non-loopback hosts.") var allowRemoteIPN = false
         @Flag(name: .customLong("no-group-commit"), help: "Commit each write alone (for comparison; slower).")
@@ -97,8 +100,18 @@ struct Sandbox: AsyncParsableCommand {
             }
         }
 
+        /// Raises the soft open-file limit to the hard one, as servers do: more room
+        /// for connections below it (see `SandboxConfiguration.connectionCap`).
+        static func raiseOpenFileLimit() {
+            var limit = rlimit()
+            guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+
         func run() async throws {
             try await Self.withOwnUsage {
+                Self.raiseOpenFileLimit()
                 var configuration = SandboxConfiguration()
                 configuration.port = port
                 configuration.host = host

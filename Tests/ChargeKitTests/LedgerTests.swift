@@ -155,6 +155,7 @@ func chargeRequest(_ amount: String = "50.00", extras: [QueryItem] = [QueryItem(
     @Test func corruptLedgerFileIsAStorageError() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString)/ledger.json")
         defer { try? FileManager.default.removeItem(at: path.deletingLastPathComponent()) }
+        try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("{not json".utf8).write(to: path)
         let ledger = ChargeLedger(store: FileLedgerStore(fileURL: path))
         await #expect(throws: ChargeKitError.self) { try await ledger.outstanding() }

@@ -19,6 +19,11 @@ final class ServerProcess: @unchecked Sendable {
         child = try Child(Self.executable.path, arguments)
     }
 
+    /// A server started by `/bin/sh -c command` (to set a limit with `ulimit` first).
+    init(shell command: String) throws {
+        child = try Child("/bin/sh", ["-c", command])
+    }
+
     var text: String { child.stdout }
 
     /// Waits for the "listening on" line and returns the base URL and merchant key.

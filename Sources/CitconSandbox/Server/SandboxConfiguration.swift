@@ -36,7 +36,9 @@ public struct SandboxConfiguration: Sendable {
     /// How long a client may take to send a whole request (from connecting, or from
     /// the previous answer); a half-sent or idle connection is closed after it.
     public var requestTimeout: Duration = .seconds(30)
-    /// The most connections served at once; further clients wait to be accepted.
+    /// The most connections served at once; further clients wait to be accepted. The
+    /// server serves fewer when the process's open-file limit leaves no room for them
+    /// (see ``connectionCap(requested:openFileLimit:)``).
     public var maximumConnections = 256
     /// The most bytes of an over-limit body read and discarded before the `413`
     /// answer, so that a client that writes its whole body before reading still gets it.
@@ -57,6 +59,31 @@ public struct SandboxConfiguration: Sendable {
 
     /// The defaults.
     public init() {}
+
+    /// Descriptors kept free beside client connections: the database's files, up to
+    /// 32 IPN deliveries at once, the listener, logs.
+    public static let reservedDescriptors = 64
+
+    /// The connections the server serves at once: `requested`, but always below the
+    /// open-file limit (minus ``reservedDescriptors``). A server that accepts up to its
+    /// file limit gets `EMFILE` from `accept` on every wake-up, spins a core and serves
+    /// nobody until a connection closes; below the limit, a full server leaves new clients
+    /// in the listen queue and accepts them as the request timeout closes idle ones.
+    public static func connectionCap(requested: Int, openFileLimit: Int? = currentOpenFileLimit()) -> Int {
+        guard let openFileLimit else { return requested }
+        return max(1, min(requested, openFileLimit - reservedDescriptors))
+    }
+
+    /// The process's soft limit on open files (`RLIMIT_NOFILE`), or `nil` when unlimited or unknown.
+    public static func currentOpenFileLimit() -> Int? {
+        var limit = rlimit()
+        #if canImport(Glibc)
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
+        #else
+        guard getrlimit(RLIMIT_NOFILE, &limit) == 0 else { return nil }
+        #endif
+        return limit.rlim_cur == rlim_t.max ? nil : Int(clamping: limit.rlim_cur)  // rlim_t.max: RLIM_INFINITY
+    }
 
     /// The fewest characters a configured merchant key or IPN secret may have: a
     /// shorter one falls to guessing (a 2-letter key took 442 tries). Generated ones

@@ -108,6 +108,10 @@ public struct SandboxServer: Sendable {
     func makeApplication(onStarted: @escaping @Sendable (SandboxInfo) async -> Void)
         -> some ApplicationProtocol & Service
     {
+        let cap = SandboxConfiguration.connectionCap(requested: configuration.maximumConnections)
+        if cap < configuration.maximumConnections {
+            configuration.logger.warning("serving at most \(cap) connections at once, not \(configuration.maximumConnections): the open-file limit is \(SandboxConfiguration.currentOpenFileLimit() ?? 0) (raise it with ulimit -n)")
+        }
         let router = Router(context: SandboxRequestContext.self)
         router.add(middleware: RequestLog(logger: configuration.logger))
         SandboxRoutes(api: api, merchantName: configuration.merchantName,
@@ -127,7 +131,8 @@ public struct SandboxServer: Sendable {
                 idleTimeout: .init(requestTimeout)
             )),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "chargekit-upi-sandbox",
-                                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
+                                 availableConnectionsDelegate: MaximumAvailableConnections(
+                                     SandboxConfiguration.connectionCap(requested: configuration.maximumConnections))),
             services: [worker],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0

@@ -114,19 +114,35 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         """
 
     /// Opens (creating if needed) the database at `path`. Call ``migrate()`` next.
+    ///
+    /// The file and its `-wal` and `-shm` companions are readable by their owner only
+    /// (0600): they hold the merchant key, the IPN secret and every token. A new file is
+    /// created so (SQLite gives its companions the database's own mode); an older one's
+    /// modes are narrowed on open.
     public init(path: String, groupCommit: Bool = true) async throws {
         self.path = path
         self.groupCommit = groupCommit
+        Self.restrictPermissions(path)
         let writer = try await SQLiteDatabase.open(path: path)
         do {
             // synchronous=FULL is set by SQLiteDatabase.open, on both connections.
             try await writer.execute("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON")
             reader = try await SQLiteDatabase.open(path: path)
+            Self.restrictPermissions(path)
         } catch {
             await writer.close()
             throw error
         }
         self.writer = writer
+    }
+
+    /// Creates `path` with mode 0600 when it does not exist, and sets 0600 on it and on
+    /// its `-wal` and `-shm` files where they exist.
+    static func restrictPermissions(_ path: String) {
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        for file in [path, path + "-wal", path + "-shm"] { chmod(file, 0o600) }
     }
 
     deinit {
