@@ -7,9 +7,11 @@ the file is not what the documents say). A sample of declarations goes to file
 scope; a sample of statements becomes the body of an `async throws` function whose
 parameters are the few names samples take as given (a coordinator, a URL, a token…).
 Samples for UIKit or SwiftUI sit under `#if canImport(UIKit)`: on Linux the compiler
-parses them but cannot type-check them.
+parses them but cannot type-check them. A package manifest (`import PackageDescription`)
+is not Swift a test can compile: --check loads each one with `swift package
+dump-package` instead, in a scratch package whose `../ChargeKit` is this repository.
 """
-import glob, re, sys, os
+import glob, re, subprocess, sys, os, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, 'Tests/DocumentationSamples/Samples.swift')
@@ -32,6 +34,8 @@ def generate():
     imports, parts = {'import Foundation'}, []
     for number, (path, line, code) in enumerate(samples(), 1):
         lines = code.split('\n')
+        if 'import PackageDescription' in lines:
+            continue  # a manifest: see check_manifests
         imports.update(l.strip() for l in lines if l.startswith('import '))
         body = [l for l in lines if not l.startswith('import ')]
         meaningful = [l for l in body if l.strip() and not l.strip().startswith('//')]
@@ -60,16 +64,37 @@ def generate():
         lines += ['#if canImport(UIKit)'] + sorted(apple_imports) + ['#endif']
     return '\n'.join(lines) + '\n\n' + '\n\n'.join(parts) + '\n'
 
+def check_manifests():
+    """Loads every manifest sample; exits 1 naming the first that SwiftPM refuses."""
+    count = 0
+    for path, line, code in samples():
+        if 'import PackageDescription' not in code.split('\n'):
+            continue
+        with tempfile.TemporaryDirectory() as scratch:
+            app = os.path.join(scratch, 'MyApp')
+            os.makedirs(os.path.join(app, 'Sources', 'MyApp'))
+            open(os.path.join(app, 'Sources', 'MyApp', 'MyApp.swift'), 'w').write('')
+            os.symlink(ROOT, os.path.join(scratch, 'ChargeKit'))
+            open(os.path.join(app, 'Package.swift'), 'w').write('// swift-tools-version:6.0\n' + code + '\n')
+            result = subprocess.run(['swift', 'package', 'dump-package'], cwd=app, capture_output=True, text=True)
+            if result.returncode != 0:
+                print(f'doc-samples: the manifest at {path}:{line} does not load:\n{result.stderr}', file=sys.stderr)
+                sys.exit(1)
+        count += 1
+    return count
+
 def main():
     fresh = generate()
     if '--check' in sys.argv:
+        manifests = check_manifests()
         current = open(OUT, encoding='utf-8').read() if os.path.exists(OUT) else ''
         if current != fresh:
             print('doc-samples: Tests/DocumentationSamples/Samples.swift is not what the documents say; '
                   'run scripts/doc-samples.py', file=sys.stderr)
             sys.exit(1)
         count = len(re.findall(r'^// \S+:\d+$', fresh, re.M))
-        print(f'doc-samples: {count} samples match the documents, and are compiled with the tests')
+        print(f'doc-samples: {count} samples match the documents, and are compiled with the tests; '
+              f'{manifests} package manifests load')
         return
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     open(OUT, 'w', encoding='utf-8').write(fresh)

@@ -23,7 +23,7 @@ func myStoreConforms(check: LedgerStoreConformance.Check) async throws {
     try await check.run { FileLedgerStore(fileURL: url) }
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:49
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:134
 func makeCoordinator(opener: any URLOpener) throws -> PaymentCoordinator {
     let folder = try FileManager.default.url(for: .applicationSupportDirectory, in: .userDomainMask,
                                              appropriateFor: nil, create: true)
@@ -31,7 +31,7 @@ func makeCoordinator(opener: any URLOpener) throws -> PaymentCoordinator {
     return PaymentCoordinator(ledger: ledger, opener: opener)
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:65
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:150
 func sample4(coordinator: PaymentCoordinator, callbackURL: String) async throws {
     let app: PaymentApp = .creditCardTerminal(returnURL: "com-innerfence-ChargeDemo://chargeResponse")
     // or .sumUp(affiliateKey: "…", callbackURL: "my-app://paid")
@@ -57,42 +57,74 @@ func sample4(coordinator: PaymentCoordinator, callbackURL: String) async throws 
     }
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:104
-#if canImport(UIKit)
-struct ShopView: View {
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:193
+/// Receives every URL the app is opened with, verifies it, and keeps what it learned.
+@MainActor
+final class PaymentInbox {
     let coordinator: PaymentCoordinator
-    var body: some View {
-        Text("Shop")
-            .onOpenURL { url in
-                Task { _ = try? await coordinator.handle(url: url.absoluteString) }
-            }
-            .onContinueUserActivity(NSUserActivityTypeBrowsingWeb) { activity in
-                guard let url = activity.webpageURL else { return }
-                Task { _ = try? await coordinator.handle(url: url.absoluteString) }
-            }
+    private(set) var results: [PaymentResult] = []
+    private(set) var refusals: [ChargeKitError] = []
+
+    init(coordinator: PaymentCoordinator) {
+        self.coordinator = coordinator
     }
-}
-#endif
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:125
-#if canImport(UIKit)
-final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
-    var window: UIWindow?
-    var coordinator: PaymentCoordinator?
-
-    func scene(_ scene: UIScene, openURLContexts URLContexts: Set<UIOpenURLContext>) {
-        for context in URLContexts {
-            let url = context.url.absoluteString
-            Task { _ = try? await coordinator?.handle(url: url) }
+    func open(_ url: URL) {
+        Task {
+            do throws(ChargeKitError) {
+                let result = try await coordinator.handle(url: url.absoluteString)
+                // After a restart, this is the only news of the payment: record it.
+                results.append(result)
+                if result.isApprovedSale { print("paid:", result.charge.amount?.description ?? "") }
+            } catch {
+                refusals.append(error)  // forged, replayed, expired, or not ours
+            }
         }
     }
 }
+
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:225
+#if canImport(UIKit)
+struct ShopView: View {
+    let inbox: PaymentInbox
+    var body: some View {
+        Text("Shop")
+            .onOpenURL { url in inbox.open(url) }
+            .onContinueUserActivity(NSUserActivityTypeBrowsingWeb) { activity in
+                if let url = activity.webpageURL { inbox.open(url) }
+            }
+    }
+}
 #endif
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:147
-func route(_ url: URL, coordinator: PaymentCoordinator) async {
-    if CPayManager.sharedInstance().handle(url: url) { return }
-    _ = try? await coordinator.handle(url: url.absoluteString)
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:246
+#if canImport(UIKit)
+final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
+    var window: UIWindow?
+    var inbox: PaymentInbox?
+
+    func scene(_ scene: UIScene, willConnectTo session: UISceneSession,
+               options connectionOptions: UIScene.ConnectionOptions) {
+        // The app was launched by the payment app's callback.
+        for context in connectionOptions.urlContexts { inbox?.open(context.url) }
+        for activity in connectionOptions.userActivities { if let url = activity.webpageURL { inbox?.open(url) } }
+    }
+
+    func scene(_ scene: UIScene, openURLContexts URLContexts: Set<UIOpenURLContext>) {
+        for context in URLContexts { inbox?.open(context.url) }
+    }
+
+    func scene(_ scene: UIScene, continue userActivity: NSUserActivity) {
+        if let url = userActivity.webpageURL { inbox?.open(url) }
+    }
+}
+#endif
+
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:276
+@MainActor
+func route(_ url: URL, inbox: PaymentInbox) {
+    if CPayManager.sharedInstance().handle(url: url) { return }  // a Citcon order's return
+    inbox.open(url)
 }
 
 // Sources/ChargeKit/ChargeKit.docc/TestingWithSimulators.md:30
@@ -113,7 +145,7 @@ func simulatedCharge() async throws -> PaymentResult {
 }
 
 // Sources/ChargeKitPostgres/ChargeKitPostgres.docc/ScalingOutOnPostgreSQL.md:12
-func sample9(url: URL, callbackURL: String) async throws {
+func sample10(url: URL, callbackURL: String) async throws {
     let store = try await PostgresLedgerStore.connect(url: "postgres://shop@db.internal:5432/shop", tablePrefix: "checkout_")
     let ledger = ChargeLedger(store: store)
     // Any instance verifies the callback it receives; each is accepted once across all.
@@ -134,7 +166,7 @@ func receiveIPN(body: Data, secret: String) -> Bool {
 }
 
 // Sources/CitconUPI/CitconUPI.docc/UsingTheSDK.md:7
-func sample11(opener: any URLOpener, sandboxURL: URL, tokenFromYourServer: String, chargeTokenFromYourServer: String) async throws {
+func sample12(opener: any URLOpener, sandboxURL: URL, tokenFromYourServer: String, chargeTokenFromYourServer: String) async throws {
     let manager = CPayManager.sharedInstance()
     manager.setMode(.uat)                              // or manager.setBaseURL(sandboxURL)
     manager.setAccessToken(tokenFromYourServer)        // a client token

@@ -82,6 +82,17 @@ struct IPNWorker: Service {
         return (try? UPIWire.encoder().encode(signed)) ?? Data("{}".utf8)
     }
 
+    /// `url` without its user part, query and fragment (`http://host:port/path`), for logs.
+    static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url) else { return "(not a URL)" }
+        let hidden = components.query != nil || components.user != nil || components.password != nil
+        components.user = nil
+        components.password = nil
+        components.query = nil
+        components.fragment = nil
+        return (components.string ?? "(not a URL)") + (hidden ? "?…" : "")
+    }
+
     /// One attempt at one IPN.
     func deliver(_ entry: OutboxEntry) async {
         let attempts = entry.attempts + 1
@@ -110,9 +121,10 @@ struct IPNWorker: Service {
         }
         try? await store.recordAttempt(IPNAttempt(notificationID: entry.id, number: attempts, time: now, answer: answer,
                                                   delivered: failure == nil), state: state, nextAttemptAt: next)
-        // The target URL is the merchant's own; the body (signed) and the secret are not logged.
+        // The body (signed) and the secret are not logged, nor the URL's query or user
+        // part, where merchants often put a token of their own.
         configuration.logger.log(level: state == "dead" ? .warning : .info, "ipn attempt", metadata: [
-            "transaction": .string(entry.transactionID), "status": .string(entry.status), "url": .string(entry.url),
+            "transaction": .string(entry.transactionID), "status": .string(entry.status), "url": .string(Self.redacted(entry.url)),
             "attempt": .stringConvertible(attempts), "result": .string(failure ?? "delivered"), "state": .string(state),
             "next_attempt_ms": .stringConvertible(state == "pending" ? next : 0),
         ])

@@ -4,7 +4,9 @@ import Foundation
 import UIKit
 
 /// The seed's UIKit entry points: thin glue over the platform-neutral
-/// ``CPayManager/handle(url:)``.
+/// ``CPayManager/handle(url:)``. They run on the main actor, where UIKit calls its
+/// delegates and where `UIOpenURLContext` may be read.
+@MainActor
 extension CPayManager {
     /// Call from `application(_:open:options:)`.
     @discardableResult
