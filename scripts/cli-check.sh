@@ -63,6 +63,25 @@ kill -TERM $pid; wait $pid; check "sandbox exits 0 on SIGTERM" 0 $?
 serve
 check "sandbox keeps the key in the database" "merchant key: sk_cli_check_0123456789" "$(grep '^merchant key:' "$work/log")"
 kill -INT $pid; wait $pid; check "sandbox exits 0 on SIGINT" 0 $?
+# Secrets: a short key is refused (64), the key and the database come from the environment.
+"$bin" sandbox serve --port 0 --db "$work/short.sqlite" --merchant-key sk >/dev/null 2>&1; check "a 2-letter --merchant-key exits 64" 64 $?
+CHARGEKIT_IPN_SECRET=short "$bin" sandbox serve --port 0 --db "$work/short.sqlite" >/dev/null 2>&1; check "a short CHARGEKIT_IPN_SECRET exits 64" 64 $?
+CHARGEKIT_MERCHANT_KEY=sk_from_environment_0123 CHARGEKIT_DB_URL="$work/env.sqlite" "$bin" sandbox serve --port 0 >"$work/log" 2>&1 & pid=$!
+for _ in $(seq 1 100); do grep -q "merchant key:" "$work/log" && break; sleep 0.1; done
+check "sandbox serve takes the key from CHARGEKIT_MERCHANT_KEY" "merchant key: sk_from_environment_0123" "$(grep '^merchant key:' "$work/log")"
+check "sandbox serve takes the database from CHARGEKIT_DB_URL" yes "$([ -f "$work/env.sqlite" ] && echo yes)"
+base="$(sed -n 's/^Citcon UPI sandbox listening on //p' "$work/log")"
+out=$(CHARGEKIT_MERCHANT_KEY=sk_from_environment_0123 "$bin" upi token --base-url "$base/v1"); code=$?
+check "upi token takes the key from CHARGEKIT_MERCHANT_KEY" "0 yes" "$code $(echo "$out" | grep -q '^access_token: st_' && echo yes)"
+kill -TERM $pid; wait $pid
+echo '{"fields":"id","id":"1","sign":"x"}' > "$work/ipn.json"
+"$bin" upi verify-ipn --secret "" "$work/ipn.json" >/dev/null 2>&1; check "verify-ipn --secret '' exits 64" 64 $?
+"$bin" upi verify-ipn "$work/ipn.json" >/dev/null 2>&1; check "verify-ipn without a secret exits 64" 64 $?
+CHARGEKIT_IPN_SECRET=whatever-citcon-issued "$bin" upi verify-ipn "$work/ipn.json" >/dev/null 2>&1; check "verify-ipn takes CHARGEKIT_IPN_SECRET (a bad signature exits 2)" 2 $?
+for command in "sandbox serve" "upi token" "upi verify-ipn"; do
+  check "$command --help names its environment variables" yes "$("$bin" $command --help | grep -q 'CHARGEKIT_' && echo yes)"
+done
+check "request sumup --help explains --skip-screen-success" yes "$("$bin" request sumup --help | grep -A1 -- '--skip-screen-success' | grep -q 'success screen' && echo yes)"
 rm -rf "$work"
 
 echo "cli checks: $pass passed, $fail failed"

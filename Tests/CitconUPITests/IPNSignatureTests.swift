@@ -35,6 +35,26 @@ import Testing
         #expect(SHA256.hex(String(repeating: "a", count: 1000)) == (try? systemSHA256(String(repeating: "a", count: 1000))))
     }
 
+    @Test("a member appended twice is refused, never read as the first or the last")
+    func repeatedMemberIsRefused() throws {
+        let (body, _) = try genuine()
+        // Still signed; Foundation would keep one "status", other parsers the other.
+        let doubled = String(body.dropLast()) + #","status":"pending"}"#
+        #expect(throws: CPayIPNError.invalidField("status", rule: "appears more than once (a signed body names each field once)")) {
+            try CPayIPN.verify(Data(doubled.utf8), secret: Self.secret)
+        }
+    }
+
+    @Test("an empty secret is refused: anyone can sign with it")
+    func emptySecretIsRefused() throws {
+        let fields = CPayIPN.signed([("id", "1"), ("status", "success")], secret: "")
+        let forged = try JSONEncoder().encode(fields)
+        #expect(throws: CPayIPNError.emptySecret) { try CPayIPN.verify(forged, secret: "") }
+        // Any non-empty secret is taken: a merchant's real secret is whatever Citcon issued.
+        let short = try JSONEncoder().encode(CPayIPN.signed([("id", "1")], secret: "k"))
+        #expect(try CPayIPN.verify(short, secret: "k").id == "1")
+    }
+
     @Test func genuineIPNVerifies() throws {
         let (body, _) = try genuine()
         let ipn = try CPayIPN.verify(Data(body.utf8), secret: Self.secret)

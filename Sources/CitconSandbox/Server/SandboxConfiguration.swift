@@ -62,20 +62,20 @@ public struct SandboxConfiguration: Sendable {
 
     /// Descriptors kept free beside client connections: the database's files, up to
     /// 32 IPN deliveries at once, the listener, logs.
-    public static let reservedDescriptors = 64
+    package static let reservedDescriptors = 64
 
     /// The connections the server serves at once: `requested`, but always below the
     /// open-file limit (minus ``reservedDescriptors``). A server that accepts up to its
     /// file limit gets `EMFILE` from `accept` on every wake-up, spins a core and serves
     /// nobody until a connection closes; below the limit, a full server leaves new clients
     /// in the listen queue and accepts them as the request timeout closes idle ones.
-    public static func connectionCap(requested: Int, openFileLimit: Int? = currentOpenFileLimit()) -> Int {
+    package static func connectionCap(requested: Int, openFileLimit: Int? = currentOpenFileLimit()) -> Int {
         guard let openFileLimit else { return requested }
         return max(1, min(requested, openFileLimit - reservedDescriptors))
     }
 
     /// The process's soft limit on open files (`RLIMIT_NOFILE`), or `nil` when unlimited or unknown.
-    public static func currentOpenFileLimit() -> Int? {
+    package static func currentOpenFileLimit() -> Int? {
         var limit = rlimit()
         #if canImport(Glibc)
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
