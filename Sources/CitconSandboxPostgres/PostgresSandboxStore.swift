@@ -379,14 +379,26 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         // Only the oldest pending IPN of each transaction, so a merchant sees them in
         // order; rows another instance is claiming right now are skipped, not waited for,
         // and a claim holds until its lease ends (then another instance takes it over).
-        try await entries("""
-            UPDATE \(unescaped: outbox) SET lease_until = \(leaseUntil) WHERE id IN (
-                SELECT o.id FROM \(unescaped: outbox) AS o
+        // And no more than OutboxEntry.maximumInFlightPerURL per URL, in flight ones
+        // counted (by any instance): a hanging receiver's backlog never holds another
+        // URL's IPN back. (FOR UPDATE cannot sit beside a window function: the candidates
+        // are locked first, then ranked.)
+        let window = OutboxEntry.claimWindow, perURL = OutboxEntry.maximumInFlightPerURL
+        return try await entries("""
+            WITH candidates AS (
+                SELECT o.id, o.url FROM \(unescaped: outbox) AS o
                 WHERE o.state = 'pending' AND o.next_attempt_at <= \(now) AND o.lease_until <= \(now)
                   AND o.id = (SELECT min(p.id) FROM \(unescaped: outbox) AS p
                               WHERE p.transaction_id = o.transaction_id AND p.state = 'pending')
-                ORDER BY o.id LIMIT \(limit)
-                FOR UPDATE SKIP LOCKED)
+                ORDER BY o.id LIMIT \(window)
+                FOR UPDATE SKIP LOCKED),
+            ranked AS (
+                SELECT c.id, ROW_NUMBER() OVER (PARTITION BY c.url ORDER BY c.id)
+                    + (SELECT count(*) FROM \(unescaped: outbox) AS f
+                       WHERE f.url = c.url AND f.state = 'pending' AND f.lease_until > \(now)) AS place
+                FROM candidates AS c)
+            UPDATE \(unescaped: outbox) SET lease_until = \(leaseUntil)
+            WHERE id IN (SELECT id FROM ranked WHERE place <= \(perURL) ORDER BY id LIMIT \(limit))
             RETURNING \(unescaped: Self.columns)
             """).sorted { $0.id < $1.id }
     }

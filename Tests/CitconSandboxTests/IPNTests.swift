@@ -124,6 +124,36 @@ struct IPNTests {
         }
     }
 
+    @Test("a hanging receiver's backlog holds at most four delivery slots; another URL's IPN goes out at once",
+          arguments: CrashBackend.available)
+    func slowBacklogDoesNotBlockOthers(backend: CrashBackend) async throws {
+        // Forty IPNs to a receiver that hangs beyond the IPN timeout, then one to a fast
+        // one. Without a per-URL bound, the worker's 32 slots all go to the backlog and
+        // the fast IPN waits a whole timeout per round of it. Causal, not a wall-clock
+        // bound: the fast IPN must arrive while no slow attempt has ended.
+        let slow = try await IPNReceiver.start(script: [], delay: .seconds(9))
+        let fast = try await IPNReceiver.start()
+        let harness = try await Harness.start(backend: backend) { $0.ipnTimeout = .seconds(8) }
+        try await withCleanup({ await harness.stop(); await slow.stop(); await fast.stop() }) {
+            let server = try await harness.token("server")
+            var stuck: [String] = []
+            for index in 0..<40 {
+                let (id, _) = try await harness.createCharge(server, reference: "backlog-\(index)-\(UUID().uuidString)", ipn: slow.url)
+                _ = try await harness.http.call("POST", "/v1/cancels", token: server, body: #"{"transaction_id":"\#(id)","reference":"s-\#(id)"}"#)
+                stuck.append(id)
+            }
+            #expect(await slow.wait { $0.count >= 1 }, "the slow receiver has IPNs in hand")
+            let (id, _) = try await harness.createCharge(server, ipn: fast.url)
+            _ = try await harness.http.call("POST", "/v1/cancels", token: server, body: #"{"transaction_id":"\#(id)","reference":"f-\#(id)"}"#)
+            #expect(await fast.wait(timeout: .seconds(20)) { $0.count == 1 })
+            var attempted = 0
+            for charge in stuck {
+                attempted += try await harness.sandbox.server.store.notifications(transactionID: charge).first?.attempts ?? 0
+            }
+            #expect(attempted == 0, "delivered while every slow attempt was still open")
+        }
+    }
+
     @Test("IPN to a non-loopback host is refused unless allowed", arguments: CrashBackend.available)
     func loopbackOnly(backend: CrashBackend) async throws {
         let harness = try await Harness.start(backend: backend)

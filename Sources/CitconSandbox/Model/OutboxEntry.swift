@@ -3,6 +3,16 @@ import Foundation
 
 /// An IPN in the outbox.
 public struct OutboxEntry: Sendable, Equatable {
+    /// The most IPNs to one URL in flight at once (claimed, lease not ended): a claim
+    /// passes over a URL's further IPNs, so that a receiver that hangs holds at most
+    /// this many delivery slots and another URL's IPN is never queued behind its
+    /// backlog. Every store's `dueNotifications` keeps it.
+    public static let maximumInFlightPerURL = 4
+
+    /// How many of the oldest due IPNs a claim considers, beyond its own limit, to find
+    /// those of URLs not at ``maximumInFlightPerURL``.
+    package static let claimWindow = 1024
+
     /// Row id.
     public var id: Int64
     /// The transaction.

@@ -103,7 +103,15 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
                 seen.insert(entry.transactionID)
                 if entry.nextAttemptAt <= now && leases[entry.id, default: 0] <= now { due.append(entry) }
             }
-            let claimed = Array(due.prefix(max(0, limit)))
+            var inFlight: [String: Int] = [:]
+            for entry in outbox where entry.state == "pending" && leases[entry.id, default: 0] > now {
+                inFlight[entry.url, default: 0] += 1
+            }
+            var claimed: [OutboxEntry] = []
+            for entry in due where claimed.count < max(0, limit) && inFlight[entry.url, default: 0] < OutboxEntry.maximumInFlightPerURL {
+                inFlight[entry.url, default: 0] += 1
+                claimed.append(entry)
+            }
             for entry in claimed { leases[entry.id] = leaseUntil }
             return claimed
         }

@@ -489,14 +489,23 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         return try await write { db in
             // Only the oldest pending IPN of each transaction: a later status change waits
             // until the earlier one is delivered or dead, so a merchant sees them in order.
+            // And no more than OutboxEntry.maximumInFlightPerURL per URL, in flight ones
+            // counted: a hanging receiver's backlog never holds another URL's IPN back.
             try await db.query("""
                 UPDATE outbox SET lease_until = ? WHERE id IN (
-                    SELECT o.id FROM outbox AS o
-                    WHERE o.state = 'pending' AND o.next_attempt_at <= ? AND o.lease_until <= ?
-                      AND o.id = (SELECT min(p.id) FROM outbox AS p WHERE p.transaction_id = o.transaction_id AND p.state = 'pending')
-                    ORDER BY o.id LIMIT ?)
+                    SELECT id FROM (
+                        SELECT c.id,
+                               ROW_NUMBER() OVER (PARTITION BY c.url ORDER BY c.id)
+                                 + (SELECT count(*) FROM outbox AS f WHERE f.url = c.url AND f.state = 'pending' AND f.lease_until > ?)
+                                 AS place
+                        FROM (SELECT o.id, o.url FROM outbox AS o
+                              WHERE o.state = 'pending' AND o.next_attempt_at <= ? AND o.lease_until <= ?
+                                AND o.id = (SELECT min(p.id) FROM outbox AS p WHERE p.transaction_id = o.transaction_id AND p.state = 'pending')
+                              ORDER BY o.id LIMIT ?) AS c)
+                    WHERE place <= ? ORDER BY id LIMIT ?)
                 RETURNING \(Self.outboxColumns)
-                """, [.int(leaseUntil), .int(now), .int(now), .int(Int64(limit))])
+                """, [.int(leaseUntil), .int(now), .int(now), .int(now), .int(Int64(OutboxEntry.claimWindow)),
+                      .int(Int64(OutboxEntry.maximumInFlightPerURL)), .int(Int64(limit))])
                 .compactMap(Self.outboxEntry).sorted { $0.id < $1.id }
         }
     }

@@ -44,6 +44,8 @@ public protocol SandboxStore: Sendable {
     /// changes), and none another claimer holds (an instance's claim lasts until its
     /// lease ends or it records the attempt; when the holder dies, another instance
     /// takes the IPN over once the lease has passed).
+    /// No URL gets more than ``OutboxEntry/maximumInFlightPerURL`` IPNs in flight (its
+    /// claimed ones counted, whichever instance holds them).
     func dueNotifications(now: Int64, limit: Int, leaseUntil: Int64) async throws -> [OutboxEntry]
     /// Records an attempt in one transaction: the IPN's state (`delivered`, `pending`
     /// for a retry at `nextAttemptAt`, or `dead`), its attempt count (`attempt.number`)
