@@ -14,7 +14,7 @@ import SwiftUI
 import UIKit
 #endif
 
-// Sources/ChargeKit/ChargeKit.docc/Development.md:96
+// Sources/ChargeKit/ChargeKit.docc/Development.md:99
 @Test(arguments: LedgerStoreConformance.checks)
 func myStoreConforms(check: LedgerStoreConformance.Check) async throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).appendingPathComponent("ledger.json")
@@ -153,7 +153,7 @@ func sample10(url: URL, callbackURL: String) async throws {
     print(result.outcome)
 }
 
-// Sources/CitconSandbox/CitconSandbox.docc/RunningTheSandbox.md:151
+// Sources/CitconSandbox/CitconSandbox.docc/RunningTheSandbox.md:162
 func receiveIPN(body: Data, secret: String) -> Bool {
     do {
         let ipn = try CPayIPN.verify(body, secret: secret)

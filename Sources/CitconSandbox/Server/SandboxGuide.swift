@@ -15,12 +15,23 @@ swift run chargekit sandbox serve [--port 8790] [--db sandbox.sqlite] [--merchan
     [--request-timeout 30] [--max-connections 256]
 ```
 
-It binds 127.0.0.1, creates or migrates the SQLite file, prints its base URL, the
-merchant private key and the merchant IPN secret (each created on first start and
-kept in the database, or the one given), and shuts down cleanly on SIGINT/SIGTERM
-(exit 0). A client must send each whole request within `--request-timeout`
+It binds 127.0.0.1, creates or migrates the SQLite file (mode 0600, with its `-wal`
+and `-shm` files: they hold the key, the secret and every token), prints its base
+URL, the merchant private key and the merchant IPN secret (each created on first
+start and kept in the database, or the one given), and shuts down cleanly on
+SIGINT/SIGTERM (exit 0). A key or secret you give must have at least 16 characters;
+give them as `CHARGEKIT_MERCHANT_KEY` and `CHARGEKIT_IPN_SECRET` (and a PostgreSQL
+`--db` as `CHARGEKIT_DB_URL`) to keep them out of `ps` and shell history. `GET /`
+names the sandbox and links the dashboard, `/openapi.yaml` and this guide
+(`/docs/running-the-sandbox.md`). A client must send each whole request within `--request-timeout`
 seconds (idle and half-sent connections are closed after it); at most
-`--max-connections` are served at once. A body over the limit is read and
+`--max-connections` are served at once, and never more than the open-file limit
+minus 64 (serve raises its soft limit to the hard one first), so that a flood of
+half-open connections leaves the rest in the listen queue rather than spinning on
+`EMFILE`. A client that presents a wrong merchant key ten times within a minute
+(on `/v1/access-tokens` or the dashboard) gets `4290` (HTTP 429) until older
+failures leave the minute; the right key is not checked meanwhile. Token answers
+carry `Cache-Control: no-store`. A body over the limit is read and
 discarded up to 8 MiB, answered `413` and the connection closed, so that a client
 that writes its whole body before reading still gets the answer.
 
@@ -49,7 +60,7 @@ answers with the refund itself (`object` "refund", its own `id`, `amount_refunde
 | `POST /v1/charges/{charge-token}` | client | confirms with `payment.method` (and `return_url`) → the transaction and `next_action.url`, the wallet page |
 | `GET /v1/transactions/{id}` | any | the transaction in the seed's asynchronous shape (exchange, captures, refunds, chargebacks) |
 | `POST /v1/captures`, `/v1/refunds`, `/v1/cancels` | server | `{"transaction_id" or "id", "reference", "amount"?, "reason" or "note"?, "transaction_reference"?}` |
-| `GET`/`POST /sandbox/wallet/{id}` | none | the wallet page; `action=pay\|decline\|cancel` redirects (303) to the app's return URL, else `urls.success`/`fail`/`cancel`, with `charge_id` and `status` |
+| `GET`/`POST /sandbox/wallet/{id}?k=…` | none | the wallet page, through the link the answers give (its `k` is a capability; a bare id is 404); `action=pay\|decline\|cancel` redirects (303) to the app's return URL, else `urls.success`/`fail`/`cancel`, with `charge_id` and `status`. A charge no app confirmed (the desktop QR flow) is paid here too, with its method or one chosen on the page (`method=`) |
 
 Every answer is the UPI envelope (`status`, `app` = `citcon_upi`, `version`,
 `data`), unknown routes (`404`, code `4004`) and wrong methods (`405` with `Allow`,
@@ -176,7 +187,8 @@ matched, status, milliseconds), and every IPN attempt (transaction, target URL,
 attempt, result, next try), as structured swift-log records at `info`
 (`--log-level` changes the level). Routes are logged as their pattern
 (`/v1/charges/:token`), so charge tokens never reach the log, and neither do access
-tokens, the merchant key or the IPN secret. In code, set
+tokens, the merchant key, the IPN secret, wallet capabilities, or the query and
+user part of an IPN URL (where merchants often keep a token). In code, set
 `SandboxConfiguration.logger`.
 
 ### The dashboard
@@ -199,9 +211,14 @@ buttons do what the wallet and time would:
 | Expire | expires an unpaid charge now, as if its time had run out |
 | Send again / Send now | makes an IPN due now, delivered or dead-lettered ones too (its attempts keep counting) |
 
-The page is one HTML file with no script and no external asset. Its forms carry an
-anti-forgery token and are refused from another site (`Origin`,
-`Sec-Fetch-Site`), like the wallet's; every stored value is escaped. The routes are
+Captures and refunds appear in each charge's history with their amounts, and the
+page fits a phone's width. It is one HTML file with no script and no external
+asset. Its forms carry an anti-forgery token and are refused from another site
+(`Origin`, `Sec-Fetch-Site`), like the wallet's; `Origin: null` is refused too. The
+pages send `Referrer-Policy: same-origin`, under which a browser's own form posts
+name their origin (under `no-referrer` they would say `null`); every stored value
+is escaped. `scripts/browser-tests.sh` clicks the wallet, the QR page, the dashboard
+and the landing page in headless Chromium, at a phone's size and a desktop's. The routes are
 in the OpenAPI document (`dashboard`, `dashboardAction`).
 `scripts/dashboard-screenshot.sh` makes the picture above from a real run.
 
@@ -216,6 +233,7 @@ chargekit sandbox serve --host 0.0.0.0 --public-url http://192.168.1.20:8790
 
 The wallet and QR links in its answers then use that address. Point the SDK at it
 with `CPayManager.sharedInstance().setBaseURL(URL(string: "http://192.168.1.20:8790")!)`
-(and allow plain HTTP to that host in the app's App Transport Security settings).
+(and add `NSAllowsLocalNetworking` and `NSLocalNetworkUsageDescription` to the app's
+Info.plist: see the ChargeKit article "Integrating on iOS").
 """##
 }
