@@ -18,32 +18,17 @@ struct ClientBoundsTests {
         var all: [String] { lock.withLock { values } }
     }
 
-    static func serve(_ build: @escaping @Sendable (Router<BasicRequestContext>) -> Void,
-                      _ body: @Sendable (URL) async throws -> Void) async throws {
-        let router = Router()
-        build(router)
-        var logger = Logger(label: "bounds")
-        logger.logLevel = .critical
-        let runner = try await ServiceRunner<Int>.start(logger: logger) { ready in
-            Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                        onServerRunning: { ready($0.localAddress?.port ?? 0) }, logger: logger)
-        }
-        try await withCleanup({ await runner.stop() }) {
-            try await body(try #require(URL(string: "http://127.0.0.1:\(runner.value)/")))
-        }
-    }
-
     @Test("a redirect is an error: the key and the body never reach the other host")
     func redirectsAreNotFollowed() async throws {
         let elsewhere = Hits()
-        try await Self.serve({ router in
+        try await serveRouter({ router in
             router.post("/v1/access-tokens") { request, _ -> Response in
                 elsewhere.add(request.headers[.authorization])
                 return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"status":"success","data":{}}"#)))
             }
         }) { other in
             let asked = Hits()
-            try await Self.serve({ router in
+            try await serveRouter({ router in
                 // 301, 302, 307, 308 in turn.
                 router.post("/v1/access-tokens") { _, _ -> Response in
                     asked.add(nil)
@@ -89,7 +74,7 @@ struct ClientBoundsTests {
 
     @Test("an answer that trickles forever ends at the total deadline")
     func tricklingAnswer() async throws {
-        try await Self.serve({ router in
+        try await serveRouter({ router in
             router.get("/v1/transactions/:id") { _, _ -> Response in
                 Response(status: .ok, body: ResponseBody { writer in
                     // A byte every 100 ms: never silent long enough for URLSession's own timeout.

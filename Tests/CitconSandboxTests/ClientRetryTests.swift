@@ -29,25 +29,17 @@ final class FlakyServer: @unchecked Sendable {
 @Suite("UPI client network behaviour")
 struct ClientRetryTests {
     static func serve(_ flaky: FlakyServer, _ body: @Sendable (URL) async throws -> Void) async throws {
-        let router = Router()
-        router.get("/v1/transactions/:id") { _, context -> Response in
-            let id = context.parameters.get("id") ?? ""
-            if id == "slow" { try? await Task.sleep(for: .seconds(3)) }
-            let status = flaky.next()
-            let json = status == 200
-                ? #"{"status":"success","app":"citcon_upi","version":"v0.1.1","data":{"id":"\#(id)","status":"succeeded"}}"#
-                : "upstream unavailable"
-            return Response(status: .init(code: status), body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
-        }
-        var logger = Logger(label: "flaky")
-        logger.logLevel = .critical
-        let runner = try await ServiceRunner<Int>.start(logger: logger) { ready in
-            Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                        onServerRunning: { ready($0.localAddress?.port ?? 0) }, logger: logger)
-        }
-        try await withCleanup({ await runner.stop() }) {
-            try await body(try #require(URL(string: "http://127.0.0.1:\(runner.value)")))
-        }
+        try await serveRouter({ router in
+            router.get("/v1/transactions/:id") { _, context -> Response in
+                let id = context.parameters.get("id") ?? ""
+                if id == "slow" { try? await Task.sleep(for: .seconds(3)) }
+                let status = flaky.next()
+                let json = status == 200
+                    ? #"{"status":"success","app":"citcon_upi","version":"v0.1.1","data":{"id":"\#(id)","status":"succeeded"}}"#
+                    : "upstream unavailable"
+                return Response(status: .init(code: status), body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
+            }
+        }, body)
     }
 
     @Test("an inquiry is retried after 5xx answers and succeeds")

@@ -4,6 +4,8 @@ import CitconSandboxPostgres
 import CitconSandboxTesting
 import CitconUPI
 import Foundation
+import Hummingbird
+import Logging
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -167,4 +169,21 @@ func withCleanup<T>(_ cleanup: () async -> Void, _ body: () async throws -> T) a
     }
     await cleanup()
     return value
+}
+
+/// Serves the routes `build` adds on a free loopback port (a stand-in server for
+/// client tests), runs `body` with its root URL (`http://127.0.0.1:PORT/`), then stops it.
+func serveRouter(_ build: @escaping @Sendable (Router<BasicRequestContext>) -> Void,
+                 _ body: @Sendable (URL) async throws -> Void) async throws {
+    let router = Router()
+    build(router)
+    var logger = Logger(label: "stand-in")
+    logger.logLevel = .critical
+    let runner = try await ServiceRunner<Int>.start(logger: logger) { ready in
+        Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                    onServerRunning: { ready($0.localAddress?.port ?? 0) }, logger: logger)
+    }
+    try await withCleanup({ await runner.stop() }) {
+        try await body(try #require(URL(string: "http://127.0.0.1:\(runner.value)/")))
+    }
 }

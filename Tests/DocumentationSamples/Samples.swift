@@ -189,7 +189,7 @@ func sample12(opener: any URLOpener, sandboxURL: URL, tokenFromYourServer: Strin
     }
 }
 
-// README.md:35
+// README.md:34
 func payTen(coordinator: PaymentCoordinator) async throws -> Bool {
     let order = ChargeOrder(amount: try Money(parsing: "10.00", currency: .usd), reference: "order-42")
     let result = try await coordinator.charge(order, via: .creditCardTerminal(returnURL: "my-app://paid"))
