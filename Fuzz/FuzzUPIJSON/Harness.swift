@@ -2,7 +2,8 @@ import CitconUPI
 import Foundation
 
 /// libFuzzer harness: any bytes as UPI JSON: the SDK's answers (CPayResult, CPayCheck,
-/// the envelope reader) and the request bodies the sandbox decodes. What decodes must
+/// the envelope reader), IPN bodies, the repeated-name scan, and the request bodies the
+/// sandbox decodes. What decodes must
 /// re-encode and decode to the same value.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -26,6 +27,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     agree(UPIWire.OperationRequest.self, bytes, decoder)
     agree(UPIWire.AccessTokenRequest.self, bytes, decoder)
     agree(UPIWire.ChargeCreated.self, bytes, decoder)
+    // The repeated-name scan never traps, and never finds a repeat in a body the
+    // strict reader (which refuses repeats) took whole.
+    let repeated = RepeatedJSONNames.first(in: bytes)
+    if WireJSONDecoder.decode(UPIWire.OperationRequest.self, from: bytes) != nil { precondition(repeated == nil) }
+    _ = try? CPayIPN.verify(bytes, secret: "fuzz-secret")
     for status in [200, 401, 409, 500] {
         let _: CPayCheckData? = try? UPIClient.decode(bytes, status: status)
     }
