@@ -62,9 +62,15 @@ final class BoundedTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendab
         }
     }
 
-    /// Ends the exchange with `failure` (the first failure wins) and cancels the task.
+    /// Ends the exchange with `failure` (the first failure wins) at once, and cancels the
+    /// task: the caller does not wait for the cancellation to reach the transfer.
     private func fail(_ reason: Failure, _ task: URLSessionTask) {
-        lock.withLock { if failure == nil { failure = reason } }
+        let waiting = lock.withLock { () -> CheckedContinuation<(Data, URLResponse), any Error>? in
+            if failure == nil { failure = reason }
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(throwing: reason)
         task.cancel()
     }
 
