@@ -6,13 +6,19 @@
 # CitconSandbox product (they ship in CitconSandboxTesting).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-graphs="$(swift build --show-bin-path)/../symbolgraph"
-rm -rf "$graphs"
+# The SDK's modules from this package, the server's from Tools/. SPI (`@_spi(Tools)`,
+# what the tools share with the SDK) is not in these graphs, so not in api/.
+sdk="$(swift build --show-bin-path)/../symbolgraph"
+tools="$(swift build --package-path Tools --show-bin-path)/../symbolgraph"
+rm -rf "$sdk" "$tools"
 # Before the tests are built, it cannot load the test-runner modules and exits 1 for
 # them; the library graphs it needs are written all the same, and checked below.
 swift package dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
+swift package --package-path Tools dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
 status=0
 for module in ChargeKit CitconUPI CitconSandbox ChargeKitPostgres; do
+    graphs="$sdk"
+    case "$module" in CitconSandbox|ChargeKitPostgres) graphs="$tools" ;; esac
     [ -f "$graphs/$module.symbols.json" ] || { echo "api check: no symbol graph for $module" >&2; exit 1; }
     current=$(mktemp)
     python3 - "$graphs/$module.symbols.json" > "$current" <<'PY'

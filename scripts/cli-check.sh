@@ -3,7 +3,7 @@
 # keys of `parse --json`, and the exit codes (0 valid, 2 refused, other for usage).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bin="${CHARGEKIT_BIN:-$(swift build --show-bin-path)/chargekit}"
+bin="${CHARGEKIT_BIN:-$(swift build --package-path Tools --show-bin-path)/chargekit}"
 pass=0
 fail=0
 check() { # name expected actual

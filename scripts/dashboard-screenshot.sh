@@ -12,7 +12,8 @@ out="${1:-docs/dashboard.png}"
 . scripts/lib/chromium.sh
 require_chromium dashboard-screenshot
 
-swift build --product chargekit >/dev/null
+swift build --package-path Tools --product chargekit-server >/dev/null
+bin="$(swift build --package-path Tools --show-bin-path)/chargekit-server"
 work="$(mktemp -d)"
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -40,7 +41,7 @@ flaky="http://127.0.0.1:$(cat "$work/receiver.port")/ipn/flaky"
 dead="http://127.0.0.1:9/ipn"   # the discard port: nothing answers
 
 log="$work/server.log"
-.build/debug/chargekit sandbox serve --port 0 --db "$work/sandbox.sqlite" --merchant-key sk_dashboard_0123456789 \
+"$bin" sandbox serve --port 0 --db "$work/sandbox.sqlite" --merchant-key sk_dashboard_0123456789 \
     --ipn-retry 1,1,30,60 --merchant-name "Blue Bottle Kiosk" >"$log" 2>&1 &
 pids+=($!)
 . scripts/lib/sandbox.sh

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every ```swift sample of the DocC articles and the README, compiled.
 
-Writes Tests/DocumentationSamples/Samples.swift from the samples (`swift build
+Writes Tools/Tests/DocumentationSamples/Samples.swift from the samples (`swift build
 --build-tests` compiles it; CI runs this script with --check first, which fails when
 the file is not what the documents say). A sample of declarations goes to file
 scope; a sample of statements becomes the body of an `async throws` function whose
@@ -14,7 +14,7 @@ dump-package` instead, in a scratch package whose `../ChargeKit` is this reposit
 import glob, re, subprocess, sys, os, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(ROOT, 'Tests/DocumentationSamples/Samples.swift')
+OUT = os.path.join(ROOT, 'Tools/Tests/DocumentationSamples/Samples.swift')
 GIVEN = {
     'coordinator': 'PaymentCoordinator', 'url': 'URL', 'ledgerURL': 'URL', 'opener': 'any URLOpener',
     'sandboxURL': 'URL', 'callbackURL': 'String', 'tokenFromYourServer': 'String', 'chargeTokenFromYourServer': 'String',
@@ -22,7 +22,7 @@ GIVEN = {
 DECLARATION = re.compile(r'^(@\w+|func |struct |final class |class |enum |extension |actor |protocol )')
 
 def samples():
-    files = sorted(glob.glob(os.path.join(ROOT, 'Sources/*/*.docc/*.md'))) + [os.path.join(ROOT, 'README.md')]
+    files = sorted(glob.glob(os.path.join(ROOT, 'Sources/*/*.docc/*.md')) + glob.glob(os.path.join(ROOT, 'Tools/Sources/*/*.docc/*.md'))) + [os.path.join(ROOT, 'README.md')]
     for path in files:
         text = open(path, encoding='utf-8').read()
         for match in re.finditer(r'^( *)```swift\n(.*?)^\1```', text, re.S | re.M):
@@ -89,7 +89,7 @@ def main():
         manifests = check_manifests()
         current = open(OUT, encoding='utf-8').read() if os.path.exists(OUT) else ''
         if current != fresh:
-            print('doc-samples: Tests/DocumentationSamples/Samples.swift is not what the documents say; '
+            print('doc-samples: Tools/Tests/DocumentationSamples/Samples.swift is not what the documents say; '
                   'run scripts/doc-samples.py', file=sys.stderr)
             sys.exit(1)
         count = len(re.findall(r'^// \S+:\d+$', fresh, re.M))

@@ -52,8 +52,8 @@ fi
 if [ -n "${CHARGEKIT_BIN:-}" ]; then
     bin="$CHARGEKIT_BIN"
 else
-    swift build -c release --product chargekit >/dev/null 2>&1
-    bin="$(swift build -c release --show-bin-path)/chargekit"
+    swift build --package-path Tools -c release --product chargekit-server >/dev/null 2>&1
+    bin="$(swift build --package-path Tools -c release --show-bin-path)/chargekit-server"
 fi
 work="$(mktemp -d)"
 stop_postgres=""

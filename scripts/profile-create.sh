@@ -21,8 +21,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-5}"
 for tool in wrk perf strace; do command -v "$tool" >/dev/null || { echo "profile-create: install $tool first" >&2; exit 69; }; done
-swift build -c release --product chargekit >/dev/null 2>&1 || swift build -c release --product chargekit
-bin="$(swift build -c release --show-bin-path 2>/dev/null)/chargekit"
+swift build --package-path Tools -c release --product chargekit-server >/dev/null 2>&1 || swift build --package-path Tools -c release --product chargekit-server
+bin="$(swift build --package-path Tools -c release --show-bin-path 2>/dev/null)/chargekit-server"
 work="$(mktemp -d)"
 shm="$(mktemp -d -p /dev/shm)"
 server=""

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs Schemathesis against a running sandbox: every operation of openapi/sandbox.yaml
+# Runs Schemathesis against a running sandbox: every operation of Tools/openapi/sandbox.yaml
 # (as the server serves it) with generated valid and invalid inputs, authenticated with
 # a server token; no 5xx, every answer matching the document. Installs Schemathesis and
 # openapi-spec-validator from PyPI when missing. Usage: scripts/schemathesis.sh [examples=40]
@@ -8,10 +8,10 @@ cd "$(dirname "$0")/.."
 examples="${1:-40}"
 command -v st >/dev/null && command -v openapi-spec-validator >/dev/null \
     || python3 -m pip install -q schemathesis openapi-spec-validator 2>&1 | grep -v "WARNING: Running pip as the 'root'" || true
-openapi-spec-validator openapi/sandbox.yaml
+openapi-spec-validator Tools/openapi/sandbox.yaml
 
 work=$(mktemp -d)
-bin="$(swift build --show-bin-path)/chargekit"
+bin="$(swift build --package-path Tools --show-bin-path)/chargekit-server"
 "$bin" sandbox serve --port 0 --db "$work/s.sqlite" --merchant-key sk_schemathesis_0123456789 > "$work/out" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT

@@ -8,10 +8,11 @@ out="${1:-docs/wallet.png}"
 . scripts/lib/chromium.sh
 require_chromium wallet-screenshot
 
-swift build --product chargekit >/dev/null
+swift build --package-path Tools --product chargekit-server >/dev/null
+bin="$(swift build --package-path Tools --show-bin-path)/chargekit-server"
 work="$(mktemp -d)"
 log="$work/server.log"
-.build/debug/chargekit sandbox serve --port 0 --db "$work/sandbox.sqlite" >"$log" 2>&1 &
+"$bin" sandbox serve --port 0 --db "$work/sandbox.sqlite" >"$log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$work"' EXIT
 . scripts/lib/sandbox.sh

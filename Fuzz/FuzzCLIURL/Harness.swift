@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 import ChargeKitSimulators
 
 /// libFuzzer harness: the `chargekit` command's URL input. `parse URL` (provider

@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 
 /// libFuzzer harness: any bytes as a Credit Card Terminal callback. A response that
 /// parses must keep its promises: its amount (if any) is valid Money, its extra

@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 
 /// libFuzzer harness: any bytes as a SumUp callback; a parsed callback parses the same twice.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,4 +1,4 @@
-import CitconUPI
+@_spi(Tools) import CitconUPI
 import Foundation
 
 /// libFuzzer harness: any bytes as UPI JSON: the SDK's answers (CPayResult, CPayCheck,

@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 
 /// libFuzzer harness: any bytes as a Zettle callback (1.0 and api/); a parsed callback
 /// parses the same twice.

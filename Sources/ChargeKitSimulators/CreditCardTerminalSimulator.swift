@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 import Foundation
 
 /// Plays Credit Card Terminal: validates a request URL as the app would and answers

@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 
 /// A phone with the three payment apps "installed": a ``URLOpener`` that routes a
 /// request URL to the simulator for its scheme and delivers the callback URL to your

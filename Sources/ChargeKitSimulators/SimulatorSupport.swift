@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 
 /// Facts shared by the simulators: test cards and how they are shown.
 public enum TestCard {

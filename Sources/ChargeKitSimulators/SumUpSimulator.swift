@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 
 /// Plays the SumUp app: reads `sumupmerchant://pay/1.0` as the app does and answers
 /// on the callback URL with what the real app sends: `smp-status`, `smp-tx-code`,

@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 
 /// Plays the Zettle app for both URL scheme versions.
 ///

@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 import ChargeKitSimulators
 import Foundation
 

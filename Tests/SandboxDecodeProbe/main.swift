@@ -1,4 +1,4 @@
-import CitconUPI
+@_spi(Tools) import CitconUPI
 import Foundation
 
 // Decodes the load test's create body N times (64 bodies that differ in their

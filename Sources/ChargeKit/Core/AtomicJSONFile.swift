@@ -29,18 +29,18 @@ import Darwin
 /// On Apple platforms the document gets `completeUntilFirstUserAuthentication` file
 /// protection. Reads and writes are size-bounded: a write that would produce a file
 /// larger than ``maximumFileSize`` is refused, so the file can always be read back.
-package struct AtomicJSONFile<Contents: Codable & Sendable>: Sendable {
+@_spi(Tools) public struct AtomicJSONFile<Contents: Codable & Sendable>: Sendable {
     /// The file's location.
-    package let fileURL: URL
+    @_spi(Tools) public let fileURL: URL
     /// The largest file it will read or write.
-    package let maximumFileSize: Int
+    @_spi(Tools) public let maximumFileSize: Int
     /// The format version written and the only one read.
-    package let version: Int
+    @_spi(Tools) public let version: Int
     /// What the file holds, for error messages (`ledger`, `pending orders`).
-    package let kind: String
+    @_spi(Tools) public let kind: String
 
     /// Describes a file; nothing is read or created until it is used.
-    package init(fileURL: URL, kind: String, version: Int = 1, maximumFileSize: Int = 8 * 1024 * 1024) {
+    @_spi(Tools) public init(fileURL: URL, kind: String, version: Int = 1, maximumFileSize: Int = 8 * 1024 * 1024) {
         self.fileURL = fileURL
         self.kind = kind
         self.version = version
@@ -56,19 +56,19 @@ package struct AtomicJSONFile<Contents: Codable & Sendable>: Sendable {
     /// - Throws: ``ChargeKitError/corruptStorage(_:)`` when the file is too large, not
     ///   this kind of file or of another version; ``ChargeKitError/storage(_:)`` when it
     ///   cannot be read.
-    package func load() throws(ChargeKitError) -> Contents? {
+    @_spi(Tools) public func load() throws(ChargeKitError) -> Contents? {
         try withLock(exclusive: false) { () throws(ChargeKitError) in try read() }
     }
 
     /// Replaces the contents, under the lock.
-    package func save(_ contents: Contents) throws(ChargeKitError) {
+    @_spi(Tools) public func save(_ contents: Contents) throws(ChargeKitError) {
         try update { (current: inout Contents?) throws(ChargeKitError) in current = contents }
     }
 
     /// Reads, changes and durably writes the contents as one step that no other thread
     /// or process can interleave with. `body` sees `nil` when the file does not exist;
     /// leaving it `nil` writes nothing. When `body` throws, nothing is written.
-    package func update<T>(_ body: (inout Contents?) throws(ChargeKitError) -> T) throws(ChargeKitError) -> T {
+    @_spi(Tools) public func update<T>(_ body: (inout Contents?) throws(ChargeKitError) -> T) throws(ChargeKitError) -> T {
         try updateEncoded { (current: Contents?) throws(ChargeKitError) -> (T, Encoded?) in
             var contents = current
             let result = try body(&contents)
@@ -78,18 +78,18 @@ package struct AtomicJSONFile<Contents: Codable & Sendable>: Sendable {
 
     /// Contents encoded as the file stores them, ready to write: a caller that must
     /// know the size (to keep under a bound) encodes once and writes what it measured.
-    package struct Encoded {
+    @_spi(Tools) public struct Encoded {
         fileprivate let data: Data
         /// The size in bytes on disk.
-        package var size: Int { data.count }
+        @_spi(Tools) public var size: Int { data.count }
     }
 
     /// `contents` encoded as the file stores them.
-    package func encoded(_ contents: Contents) throws(ChargeKitError) -> Encoded { Encoded(data: try encode(contents)) }
+    @_spi(Tools) public func encoded(_ contents: Contents) throws(ChargeKitError) -> Encoded { Encoded(data: try encode(contents)) }
 
     /// Like ``update(_:)``, for a caller that encodes the new contents itself (see
     /// ``Encoded``): `body` returns its result and what to write, or `nil` to write nothing.
-    package func updateEncoded<T>(_ body: (Contents?) throws(ChargeKitError) -> (T, Encoded?)) throws(ChargeKitError) -> T {
+    @_spi(Tools) public func updateEncoded<T>(_ body: (Contents?) throws(ChargeKitError) -> (T, Encoded?)) throws(ChargeKitError) -> T {
         try withLock(exclusive: true) { () throws(ChargeKitError) -> T in
             let (result, encoded) = try body(try read())
             if let encoded { try write(encoded.data) }
@@ -197,7 +197,7 @@ package struct AtomicJSONFile<Contents: Codable & Sendable>: Sendable {
 
     /// How long a caller waits for another process's lock before giving up (a
     /// `chargekit` stopped with ^Z holds it for as long as it stays stopped).
-    package static var lockTimeout: Duration { .seconds(10) }
+    @_spi(Tools) public static var lockTimeout: Duration { .seconds(10) }
 
     private func withLock<T>(exclusive: Bool, _ body: () throws(ChargeKitError) -> T) throws(ChargeKitError) -> T {
         try Self.makeFolder(for: fileURL)

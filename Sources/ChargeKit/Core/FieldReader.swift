@@ -569,16 +569,16 @@ extension StaticString {
 
 /// Checks shared by every request builder and by the Citcon UPI SDK and sandbox. Each
 /// throws a ``ChargeKitError`` that names `field`.
-package enum FieldRules {
+@_spi(Tools) public enum FieldRules {
     /// Whether `text` is a URL scheme by RFC 3986 (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`,
     /// ASCII only): the rule the URL scanner applies, for callers that hold a scheme alone.
-    package static func isScheme(_ text: some StringProtocol) -> Bool {
+    @_spi(Tools) public static func isScheme(_ text: some StringProtocol) -> Bool {
         var text = String(text)
         return text.withUTF8(URLBytes.isScheme)
     }
 
     /// A free-text field: no control characters, at most `limit` characters.
-    package static func text(_ value: String, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
+    @_spi(Tools) public static func text(_ value: String, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
         // Printable ASCII, the common case: one byte is one character and none is a control.
         if value.utf8.withContiguousStorageIfAvailable(isPrintableASCII) ?? false {
             guard value.utf8.count <= limit else { throw .fieldTooLong(field(), limit: limit) }
@@ -601,7 +601,7 @@ package enum FieldRules {
     }
 
     /// Only printable ASCII (0x20–0x7E), at most `limit` characters.
-    package static func printableASCII(_ value: String, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
+    @_spi(Tools) public static func printableASCII(_ value: String, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
         try value.withUTF8Bytes { bytes throws(ChargeKitError) in try printableASCII(bytes, field: field(), limit: limit) }
     }
 
@@ -703,15 +703,15 @@ package enum FieldRules {
 
     /// The most bytes the app's extra parameters may take, percent-encoded, so that a
     /// pending charge (and the ledger that holds it) stays small.
-    package static let maximumExtrasBytes = 4096
+    @_spi(Tools) public static let maximumExtrasBytes = 4096
 
     /// The longest callback URL a payment app takes, extras and nonce included.
-    package static let maximumCallbackURLLength = 2048
+    @_spi(Tools) public static let maximumCallbackURLLength = 2048
 
     /// A URL an app opens us back on: must have a scheme and be at most
     /// ``maximumCallbackURLLength`` bytes long; no fragment unless the app is known to
     /// insert its answer before one (`allowingFragment`, SumUp).
-    package static func callbackURL(_ value: String, field: String, allowingFragment: Bool = false) throws(ChargeKitError) {
+    @_spi(Tools) public static func callbackURL(_ value: String, field: String, allowingFragment: Bool = false) throws(ChargeKitError) {
         guard value.utf8.count <= maximumCallbackURLLength else { throw .fieldTooLong(field, limit: maximumCallbackURLLength) }
         // QueryURL's checks (the scanner, every escape decoded), without an item array.
         let hasFragment: Bool
@@ -728,7 +728,7 @@ package enum FieldRules {
 
     /// An identifier such as a reference, token or transaction id: 1 to `limit`
     /// characters from `A–Z a–z 0–9 . _ : -` (safe in a URL path without encoding).
-    package static func identifier(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
+    @_spi(Tools) public static func identifier(_ value: String, field: String, limit: Int) throws(ChargeKitError) {
         guard !value.isEmpty else { throw .missingField(field) }
         guard value.utf8.count <= limit else { throw .fieldTooLong(field, limit: limit) }
         guard value.utf8.allSatisfy({ isIdentifierByte($0) }) else {

@@ -81,7 +81,7 @@ public struct QueryItem: Hashable, Sendable, Codable, CustomStringConvertible {
 /// byte outside RFC 3986's unreserved set (`A-Z a-z 0-9 - . _ ~`) becomes `%XX`
 /// with upper-case hex. So the whole reserved set `:/?#[]@!$&'()*+,;=` is encoded,
 /// and a space is `%20`, never `+`.
-package enum PercentEncoding {
+@_spi(Tools) public enum PercentEncoding {
     /// The upper-case hex digit of the low four bits of `nibble`.
     @inline(__always)
     static func hexDigit(_ nibble: UInt8) -> UInt8 {
@@ -90,7 +90,7 @@ package enum PercentEncoding {
     }
 
     /// Encodes `text` for use as a query name or value.
-    package static func encode(_ text: String) -> String {
+    @_spi(Tools) public static func encode(_ text: String) -> String {
         String(unsafeUninitializedCapacity: 3 * text.utf8.count) { buffer in
             var writer = ByteWriter(buffer)
             writer.appendPercentEncoded(text)
@@ -103,7 +103,7 @@ package enum PercentEncoding {
     /// `+` is kept as a literal plus (RFC 3986; ChargeKit encodes a space as `%20`).
     /// - Throws: ``ChargeKitError/malformedPercentEncoding(field:rule:)`` naming `field`
     ///   when an escape is not `%` and two hex digits, or when the bytes are not UTF-8.
-    package static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes, field: String) throws(ChargeKitError) -> String {
+    @_spi(Tools) public static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes, field: String) throws(ChargeKitError) -> String {
         if let decoded = bytes.withContiguousStorageIfAvailable({ buffer in Result { () throws(ChargeKitError) in
             try decode(buffer, field: field)
         } }) {
@@ -218,7 +218,7 @@ package enum PercentEncoding {
     }
 
     /// Decodes a string's `%XX` escapes strictly; see ``decode(_:field:)-(Bytes,_)``.
-    package static func decode(_ text: String, field: String) throws(ChargeKitError) -> String {
+    @_spi(Tools) public static func decode(_ text: String, field: String) throws(ChargeKitError) -> String {
         try decode(text.utf8, field: field)
     }
 

@@ -184,13 +184,13 @@ public actor ChargeLedger {
     /// The nonce a callback carries: `ifcc_request_nonce` or `chargekit-nonce`.
     static func nonce(in url: QueryURL, provider: PaymentProvider?) throws(ChargeKitError) -> Nonce {
         var found: QueryItem?
-        for item in url.items where item.name == CreditCardTerminal.nonceField || item.name == ChargeKitParameter.nonce {
+        for item in url.items where PaymentProvider.nonceFields.contains(item.name) {
             guard found == nil else { throw .duplicateField(item.name) }
             found = item
         }
         guard let found else {
             let named = provider ?? PaymentCallback.detectProvider(url)
-            throw .missingNonce(field: named == .creditCardTerminal ? CreditCardTerminal.nonceField : ChargeKitParameter.nonce)
+            throw .missingNonce(field: named?.nonceField ?? ChargeKitParameter.nonce)
         }
         return try Nonce(found.value, field: found.name)
     }
@@ -209,8 +209,8 @@ public actor ChargeLedger {
         if let reference = charge.reference, let echoed = callback.reference, echoed != reference {
             throw .mismatch(field: callback.referenceField, rule: "must echo the reference sent")
         }
-        guard case .creditCardTerminal(let response) = callback else { return [] }
-        return try checkCreditCardTerminal(response, against: charge)
+        // What only the provider knows (Credit Card Terminal: format, currency, amount, tax).
+        return try callback.base.check(against: charge)
     }
 
     private static func arrival(of callback: PaymentCallback, for charge: PendingCharge) throws(ChargeKitError) -> Arrival {
@@ -236,50 +236,5 @@ public actor ChargeLedger {
         }
         let differing = receivedSet.symmetricDifference(nearest).map(\.name).sorted().first ?? "extra parameters"
         throw .mismatch(field: differing, rule: "extra parameters must come back exactly as sent")
-    }
-
-    private static func checkCreditCardTerminal(
-        _ response: CreditCardTerminal.ChargeResponse, against charge: PendingCharge
-    ) throws(ChargeKitError) -> [VerificationFlag] {
-        let wire = response.format == .fileMaker ? "$ifcc_" : "ifcc_"
-        guard (response.format == .fileMaker) == charge.fileMakerFormat else {
-            throw .mismatch(field: wire + "responseType", rule: charge.fileMakerFormat ? "FileMaker ($) names were asked" : "FileMaker names were not asked")
-        }
-        let asked = charge.currency ?? .usd
-        if let currency = response.currency, currency != asked {
-            throw .mismatch(field: wire + "currency", rule: "charged in \(currency.code), asked in \(asked.code)")
-        }
-        guard response.responseCode == .approved, let requested = charge.amount else { return [] }
-        guard let subtotal = response.subtotal else { return [.amountNotReported] }
-        if charge.amountFixed {
-            guard subtotal == requested else {
-                throw .mismatch(field: wire + "amount", rule: "the amount was fixed at \(requested); the approval is for \(subtotal) before tax and tip")
-            }
-            try checkTax(response, against: charge, subtotal: subtotal, wire: wire)
-            return []
-        }
-        if subtotal < requested { return [.amountBelowRequested(requested: requested, approved: subtotal)] }
-        if subtotal > requested { return [.amountAboveRequested(requested: requested, approved: subtotal)] }
-        return []
-    }
-
-    /// With a fixed amount the tax follows from the request: none when no rate was
-    /// sent, and the rate sent (within one minor unit of rounding) when one was.
-    private static func checkTax(
-        _ response: CreditCardTerminal.ChargeResponse, against charge: PendingCharge, subtotal: Money, wire: String
-    ) throws(ChargeKitError) {
-        let tax = response.taxAmount?.minorUnits ?? 0
-        guard let askedRate = charge.taxRate else {
-            if tax != 0 { throw .mismatch(field: wire + "taxAmount", rule: "no tax rate was sent with the fixed amount") }
-            return
-        }
-        guard askedRate != "default", let rate = Decimal(string: askedRate, locale: Locale(identifier: "en_US_POSIX")) else { return }
-        if let reported = response.taxRate, Decimal(string: reported, locale: Locale(identifier: "en_US_POSIX")) != rate {
-            throw .mismatch(field: wire + "taxRate", rule: "\(reported) reported, \(askedRate) sent")
-        }
-        guard let expected = try? subtotal.percentage(rate, rule: .halfUp) else { return }
-        if abs(expected.minorUnits - tax) > 1 {
-            throw .mismatch(field: wire + "taxAmount", rule: "\(askedRate) % of \(subtotal) is \(expected)")
-        }
     }
 }

@@ -38,32 +38,32 @@ public protocol LedgerStore: Sendable {
 
 /// The rules every store applies to its entries, written once: stores differ only in
 /// where the entries live and how a step is made atomic.
-package struct LedgerEntries: Sendable {
-    package private(set) var byNonce: [String: PendingCharge]
+@_spi(Tools) public struct LedgerEntries: Sendable {
+    @_spi(Tools) public private(set) var byNonce: [String: PendingCharge]
 
     /// The longest accepted callback URL kept with a consumed entry.
-    package static let maximumKeptCallback = 4096
+    @_spi(Tools) public static let maximumKeptCallback = 4096
 
-    package init(_ charges: [PendingCharge] = []) {
+    @_spi(Tools) public init(_ charges: [PendingCharge] = []) {
         byNonce = Dictionary(charges.map { ($0.nonce.value, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The entries, oldest first.
-    package var sorted: [PendingCharge] {
+    @_spi(Tools) public var sorted: [PendingCharge] {
         byNonce.values.sorted { ($0.createdAt, $0.nonce.value) < ($1.createdAt, $1.nonce.value) }
     }
 
-    package var count: Int { byNonce.count }
+    @_spi(Tools) public var count: Int { byNonce.count }
 
     /// Drops entries settled more than `retention` before `now`.
-    package mutating func prune(now: Date, retention: TimeInterval) {
+    @_spi(Tools) public mutating func prune(now: Date, retention: TimeInterval) {
         byNonce = byNonce.filter { _, charge in !charge.isSettled(at: now) || now.timeIntervalSince(charge.settledAt) < retention }
     }
 
     /// Drops every settled entry (they only serve to report late replays as replays).
     /// Returns whether anything was dropped.
     @discardableResult
-    package mutating func dropSettled(now: Date) -> Bool {
+    @_spi(Tools) public mutating func dropSettled(now: Date) -> Bool {
         let before = byNonce.count
         byNonce = byNonce.filter { _, charge in !charge.isSettled(at: now) }
         return byNonce.count != before
@@ -71,7 +71,7 @@ package struct LedgerEntries: Sendable {
 
     /// Inserts `charge`, pruning first and dropping settled entries when over
     /// `maximumEntries`.
-    package mutating func insert(
+    @_spi(Tools) public mutating func insert(
         _ charge: PendingCharge, now: Date, retention: TimeInterval, maximumEntries: Int
     ) throws(ChargeKitError) {
         guard byNonce[charge.nonce.value] == nil else { throw .duplicateField("nonce") }
@@ -84,7 +84,7 @@ package struct LedgerEntries: Sendable {
     }
 
     /// Consumes the outstanding charge for `nonce`.
-    package mutating func consume(_ nonce: Nonce, at date: Date, callback: String?) throws(ChargeKitError) -> PendingCharge {
+    @_spi(Tools) public mutating func consume(_ nonce: Nonce, at date: Date, callback: String?) throws(ChargeKitError) -> PendingCharge {
         guard let outstanding = byNonce[nonce.value] else { throw .unknownNonce }
         guard outstanding.consumedAt == nil else { throw .replayedNonce }
         guard date < outstanding.expiresAt else { throw .expiredNonce }
@@ -94,10 +94,10 @@ package struct LedgerEntries: Sendable {
     }
 
     /// Stores `charge` as it is.
-    package mutating func put(_ charge: PendingCharge) { byNonce[charge.nonce.value] = charge }
+    @_spi(Tools) public mutating func put(_ charge: PendingCharge) { byNonce[charge.nonce.value] = charge }
 
     /// Forgets the kept callback URL of every consumed entry (to make room).
-    package mutating func dropKeptCallbacks() {
+    @_spi(Tools) public mutating func dropKeptCallbacks() {
         for (key, var charge) in byNonce where charge.acceptedCallback != nil {
             charge.acceptedCallback = nil
             byNonce[key] = charge

@@ -99,7 +99,8 @@ public struct PendingCharge: Hashable, Sendable, Codable {
 
     /// This entry consumed at `date`, keeping `callback` when it is short enough: what
     /// every store records when a nonce is used (the checks come before, in the store).
-    package func consumed(at date: Date, callback: String?) -> PendingCharge {
+    /// A ``LedgerStore`` of your own calls it in its `consume`.
+    public func consumed(at date: Date, callback: String?) -> PendingCharge {
         var charge = self
         charge.consumedAt = date
         if let callback, callback.utf8.count <= LedgerEntries.maximumKeptCallback { charge.acceptedCallback = callback }

@@ -77,9 +77,7 @@ public enum PaymentCallback: Hashable, Sendable {
     public var nonce: Nonce? { base.nonce }
 
     /// The wire name of the nonce field for this provider.
-    public var nonceField: String {
-        provider == .creditCardTerminal ? CreditCardTerminal.nonceField : ChargeKitParameter.nonce
-    }
+    public var nonceField: String { provider.nonceField }
 
     /// The URL opened, without its query.
     public var callbackURL: String { base.callbackURL }
@@ -141,6 +139,15 @@ public protocol ProviderCallback: Sendable {
     var message: String? { get }
     /// Unknown parameters of the provider's own namespace.
     var unknownFields: [QueryItem] { get }
+    /// What only this provider's callback can be checked for against the request it
+    /// answers (after the ledger's own checks: nonce, callback URL, extras, reference),
+    /// with the flags to report. Refuses with ``ChargeKitError/mismatch(field:rule:)``.
+    func check(against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag]
+}
+
+extension ProviderCallback {
+    /// Nothing beyond the ledger's own checks.
+    public func check(against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag] { [] }
 }
 
 extension CreditCardTerminal.ChargeResponse: ProviderCallback {

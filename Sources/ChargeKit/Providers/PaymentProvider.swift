@@ -28,6 +28,18 @@ public enum PaymentProvider: String, Hashable, Sendable, Codable, CaseIterable, 
         }
     }
 
+    /// The wire name of the nonce on this app's callbacks: Credit Card Terminal's own
+    /// `ifcc_request_nonce`, ChargeKit's `chargekit-nonce` for the others.
+    public var nonceField: String {
+        switch self {
+        case .creditCardTerminal: return CreditCardTerminal.nonceField
+        case .sumUp, .zettle: return ChargeKitParameter.nonce
+        }
+    }
+
+    /// Every app's nonce field.
+    static let nonceFields: Set<String> = Set(allCases.map(\.nonceField))
+
     public var description: String { rawValue }
 }
 

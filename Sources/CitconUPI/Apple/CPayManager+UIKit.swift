@@ -1,5 +1,5 @@
 #if canImport(UIKit) && !os(watchOS)
-import ChargeKit
+@_spi(Tools) import ChargeKit
 import Foundation
 import UIKit
 

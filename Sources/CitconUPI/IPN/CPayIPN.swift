@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 import Foundation
 
 /// An instant payment notification as Citcon's server POSTs it to `urls.ipn`: a flat
@@ -103,7 +103,7 @@ public struct CPayIPN: Sendable, Equatable {
     /// A flat IPN body's values as the text that is signed, or `nil` when it is not a
     /// JSON object of strings, numbers, booleans and nulls. Reading only: nothing is
     /// verified (``verify(_:secret:)`` does that).
-    package static func textFields(_ body: Data) -> [String: String]? {
+    @_spi(Tools) public static func textFields(_ body: Data) -> [String: String]? {
         (try? JSONDecoder().decode([String: SignedValue].self, from: body))?.mapValues(\.text)
     }
 }

@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4), for IPN signatures: the SDK links Foundation only, and
 /// Foundation has no hash on Linux. Small and unhurried; an IPN body is at most
 /// ``UPIWire/maximumBodyBytes``.
-package enum SHA256 {
+@_spi(Tools) public enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -14,7 +14,7 @@ package enum SHA256 {
     ]
 
     /// The digest of `message`.
-    package static func digest<Bytes: Collection>(_ message: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+    @_spi(Tools) public static func digest<Bytes: Collection>(_ message: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var hash: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         var bytes = Array(message)
         let bitLength = UInt64(bytes.count) &* 8
@@ -48,7 +48,7 @@ package enum SHA256 {
     }
 
     /// The digest as lower-case hex.
-    package static func hex(_ text: String) -> String {
+    @_spi(Tools) public static func hex(_ text: String) -> String {
         let digits = Array("0123456789abcdef")
         return String(digest(Array(text.utf8)).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] })
     }

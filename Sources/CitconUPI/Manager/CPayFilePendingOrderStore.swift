@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 import Foundation
 
 /// A store in one JSON file, shared safely between threads and processes (locked,

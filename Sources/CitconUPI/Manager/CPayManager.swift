@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)

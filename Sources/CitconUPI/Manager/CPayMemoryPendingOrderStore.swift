@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 import Foundation
 
 /// A store that lives as long as the process (the default: like the original SDK).

@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 import Foundation
 
 /// The orders a ``CPayManager`` handed to a wallet and that are not answered yet: kept

@@ -1,14 +1,14 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 
 /// The checks ``CPayManager/requestOrder(_:callback:)`` runs before any network call.
 /// Each failure names the field by its Swift path (`transaction.amount`, `scheme`,
 /// `consumer.firstName`, `payment.billingAddress.zip`).
-package enum CPayOrderValidator {
+@_spi(Tools) public enum CPayOrderValidator {
     /// The largest amount accepted, in minor units.
-    package static let maximumAmount: Int64 = 999_999_999_999
+    @_spi(Tools) public static let maximumAmount: Int64 = 999_999_999_999
 
     /// Checks an order.
-    package static func validate(_ order: CPayRequest) throws(ChargeKitError) {
+    @_spi(Tools) public static func validate(_ order: CPayRequest) throws(ChargeKitError) {
         try validate(order.transaction)
         try method(order.payment.method)
         try FieldRules.identifier(order.chargeToken, field: "chargeToken", limit: 128)
@@ -37,7 +37,7 @@ package enum CPayOrderValidator {
 
     /// Checks a transaction: reference, amount (1 to ``maximumAmount`` minor units),
     /// ISO 4217 currency, ISO 3166-1 country, note. The sandbox server runs the same checks.
-    package static func validate(_ transaction: CPayTransaction) throws(ChargeKitError) {
+    @_spi(Tools) public static func validate(_ transaction: CPayTransaction) throws(ChargeKitError) {
         try FieldRules.identifier(transaction.reference, field: "transaction.reference", limit: 128)
         guard transaction.amount > 0 else { throw .invalidField("transaction.amount", rule: "must be greater than zero") }
         guard Int64(transaction.amount) <= maximumAmount else {
@@ -53,7 +53,7 @@ package enum CPayOrderValidator {
     }
 
     /// Checks the URLs that are set: each must be a URL with a scheme and no fragment.
-    package static func validate(_ urls: CPayUrls) throws(ChargeKitError) {
+    @_spi(Tools) public static func validate(_ urls: CPayUrls) throws(ChargeKitError) {
         for (value, field) in [(urls.ipn, "urls.ipn"), (urls.success, "urls.success"),
                                (urls.fail, "urls.fail"), (urls.cancel, "urls.cancel")] where !value.isEmpty {
             try FieldRules.callbackURL(value, field: field)
@@ -61,7 +61,7 @@ package enum CPayOrderValidator {
     }
 
     /// A payment method: 1–32 lower-case letters, digits or `_`.
-    package static func method(_ method: String) throws(ChargeKitError) {
+    @_spi(Tools) public static func method(_ method: String) throws(ChargeKitError) {
         guard !method.isEmpty else { throw .missingField("payment.method") }
         guard method.utf8.count <= 32,
               method.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F })

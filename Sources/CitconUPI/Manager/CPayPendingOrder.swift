@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 import Foundation
 
 /// An order handed to a wallet and not yet answered. It holds no secret: no access

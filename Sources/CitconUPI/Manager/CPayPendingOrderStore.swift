@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 import Foundation
 
 /// Where ``CPayManager`` keeps pending orders so that a restart loses none.

@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 
 /// Why a Citcon UPI call failed. Field problems reuse ChargeKit's `ChargeKitError`,
 /// which names the field (`transaction.amount`, `scheme`…).

@@ -7,11 +7,11 @@ import Foundation
 /// refund with two `transaction_id`s, would then mean one thing to ChargeKit and another
 /// to the merchant's own code, so both the IPN check and the sandbox refuse it.
 /// Names are compared after their escapes are read (`"st\u0061tus"` is `"status"`).
-package enum RepeatedJSONNames {
+@_spi(Tools) public enum RepeatedJSONNames {
     /// The path of the first repeated name (`status`, `transaction.reference`,
     /// `goods.data[1].name`), or `nil` when every object's names are distinct or the
     /// bytes are not JSON the scanner can follow (the parser that runs next refuses those).
-    package static func first(in data: Data) -> String? {
+    @_spi(Tools) public static func first(in data: Data) -> String? {
         data.withUnsafeBytes { raw in
             var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
             return scanner.scan()

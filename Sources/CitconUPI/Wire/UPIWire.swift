@@ -149,7 +149,7 @@ public enum UPIWire {
         public var goods: CPayGoods?
         /// Whether a decoded body carried `transaction.auto_capture` (the sandbox then
         /// defaults it per method when absent); `false` for a body made in code.
-        package private(set) var autoCaptureSent = false
+        @_spi(Tools) public private(set) var autoCaptureSent = false
 
         package enum CodingKeys: String, CodingKey { case transaction, payment, urls, consumer, goods }
         private enum TransactionKeys: String, CodingKey { case autoCapture = "auto_capture" }

@@ -18,9 +18,9 @@ import Foundation
 /// `WireJSONDecoderTests` compares the two on the seeds' bodies and on random ones, and
 /// the `FuzzUPIJSON` harness on whatever libFuzzer makes. The sandbox reads every
 /// request body with it (package access: not part of the SDK's public API).
-package enum WireJSONDecoder {
+@_spi(Tools) public enum WireJSONDecoder {
     /// `type` decoded from `data`, or `nil` when `JSONDecoder` must decide.
-    package static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
+    @_spi(Tools) public static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
         if let keyed = T.self as? any KeyedWireDecodable.Type {
             return keyed.wireDecoded(from: data) as? T
         }

@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 
 /// The seed's "Codes returned to Client end" (`data.code`). Other codes are kept in
 /// ``other(_:)``; server codes such as `4010` arrive there.

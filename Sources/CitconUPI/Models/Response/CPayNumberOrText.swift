@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 
 /// A JSON value the UPI server sends as a number or as a string (the seed's example
 /// has `"time_canceled": ""` where its table says Int). Kept as sent.

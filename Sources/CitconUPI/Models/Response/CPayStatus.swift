@@ -1,4 +1,4 @@
-import ChargeKit
+@_spi(Tools) import ChargeKit
 
 /// A transaction status from the seed's "Status Returned to Client End" list. Values
 /// this SDK does not know are kept in ``unknown(_:)``, never dropped.

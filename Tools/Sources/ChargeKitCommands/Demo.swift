@@ -1,0 +1,121 @@
+import ArgumentParser
+@_spi(Tools) import ChargeKit
+import ChargeKitSimulators
+import Foundation
+
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the ChargeDemo scenario in one process against a simulated payment app (or the Citcon UPI sandbox)."
+    )
+
+    @Option(help: "ccterminal, sumup, zettle or citcon.") var provider: DemoProvider = .ccterminal
+
+    enum DemoProvider: String, ExpressibleByArgument, CaseIterable {
+        case ccterminal, sumup, zettle, citcon
+
+        var paymentProvider: PaymentProvider? { PaymentProvider(rawValue: rawValue) }
+    }
+
+    func run() async throws {
+        try await Self.withOwnUsage {
+            guard let provider = self.provider.paymentProvider else {
+                guard let citcon = CommandHooks.citcon else {
+                    throw ValidationError("--provider citcon runs in chargekit-server (swift build --package-path Tools --product chargekit-server)")
+                }
+                try await citcon()
+                return
+            }
+            let ledger = ChargeLedger()
+            let box = CoordinatorBox()
+            let device = SimulatedDevice(sumUp: SumUpSimulator(merchantCurrency: "USD"), zettle: ZettleSimulator(accountCurrency: "USD")) { url in
+                print("  <- payment app opens: \(url)")
+                await box.handle(url)
+            }
+            let coordinator = PaymentCoordinator(ledger: ledger, opener: device)
+            await box.set(coordinator)
+
+            let app: PaymentApp
+            switch provider {
+            case .creditCardTerminal:
+                var template = CreditCardTerminal.ChargeRequest()
+                template.taxRate = .percent("8.5")
+                template.returnAppName = "ChargeDemo"
+                app = .creditCardTerminal(returnURL: "com-innerfence-ChargeDemo://chargeResponse", template: template)
+            case .sumUp:
+                app = .sumUp(affiliateKey: "YOUR-AFFILIATE-KEY", callbackURL: "com-innerfence-ChargeDemo://chargeResponse")
+            case .zettle:
+                app = .zettle(apiKey: "YOUR-API-KEY", source: "ChargeDemo", callbackURL: "com-innerfence-ChargeDemo://chargeResponse")
+            }
+            let order = ChargeOrder(
+                amount: Money(minorUnits: 5000, currency: .usd), description: "Test transaction", reference: "321",
+                extras: [QueryItem("record_id", "123")]
+            )
+
+            print("ChargeDemo with \(provider) (simulated)")
+            print("1. Charge 50.00 USD, \"Test transaction\", invoice 321\(provider == .creditCardTerminal ? ", tax rate 8.5" : ""), record_id=123")
+            let approved = try await charge(coordinator, order, app)
+            guard approved.outcome == .approved, case let callback = approved.callback else { throw ExitCode.failure }
+            print("   verified: matched nonce \(approved.charge.nonce) in the ledger and consumed it")
+            print("   record: \(callback.extraItems.first { $0.name == "record_id" }?.value ?? "?")")
+            print("   transaction id: \(callback.transactionID ?? "(none sent)")")
+            if case .creditCardTerminal(let response) = callback {
+                print("   amount: \(response.amount?.description ?? "?") (tax \(response.taxAmount?.formatted ?? "0.00") at \(response.taxRate ?? "-")%)")
+                print("   card: \(response.cardType?.wireValue ?? "?") \(response.redactedCardNumber ?? "?")")
+            } else {
+                print("   amount: \(approved.charge.amount?.description ?? "?")")
+            }
+            let replay = await device.delivered.last ?? ""
+
+            print("2. The same charge again, declined by the card")
+            await device.setOutcome(.declined)
+            let declined = try await charge(coordinator, order, app)
+            print("   outcome: \(declined.outcome) (provider status \(declined.providerStatus)), verified")
+            await device.setOutcome(.approved)
+
+            print("3. A forged callback claiming approval")
+            let forged = Self.forgery(provider)
+            print("   -> \(forged)")
+            await expectRefusal(coordinator, forged)
+
+            print("4. The first approval replayed")
+            await expectRefusal(coordinator, replay)
+            print("Approved, declined and forged callbacks were told apart.")
+        }
+    }
+
+    private func charge(_ coordinator: PaymentCoordinator, _ order: ChargeOrder, _ app: PaymentApp) async throws -> PaymentResult {
+        try await refusing { () async throws(ChargeKitError) in try await coordinator.charge(order, via: app) }
+    }
+
+    private func expectRefusal(_ coordinator: PaymentCoordinator, _ url: String) async {
+        do throws(ChargeKitError) {
+            _ = try await coordinator.handle(url: url)
+            print("   ACCEPTED (this is a bug)")
+        } catch {
+            print("   refused: \(error)")
+        }
+    }
+
+    static func forgery(_ provider: PaymentProvider) -> String {
+        let nonce = Nonce.random().value
+        switch provider {
+        case .creditCardTerminal:
+            return "com-innerfence-ChargeDemo://chargeResponse?record_id=123&ifcc_request_nonce=\(nonce)&ifcc_responseType=approved&ifcc_transactionId=999999&ifcc_amount=50.00&ifcc_currency=USD&ifcc_redactedCardNumber=XXXXXXXXXXXX4242&ifcc_cardType=Visa"
+        case .sumUp:
+            return "com-innerfence-ChargeDemo://chargeResponse?record_id=123&chargekit-nonce=\(nonce)&smp-status=success&smp-tx-code=FORGED"
+        case .zettle:
+            return "com-innerfence-ChargeDemo://chargeResponse?record_id=123&chargekit-nonce=\(nonce)&chargekit-callback=success&reference=321"
+        }
+    }
+}
+
+/// Lets the simulated device reach the coordinator created after it.
+actor CoordinatorBox {
+    private var coordinator: PaymentCoordinator?
+    func set(_ coordinator: PaymentCoordinator) { self.coordinator = coordinator }
+    func handle(_ url: String) async {
+        do throws(ChargeKitError) { _ = try await coordinator?.handle(url: url) } catch {
+            print("   callback refused: \(error)")
+        }
+    }
+}

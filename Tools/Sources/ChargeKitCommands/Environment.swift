@@ -1,0 +1,18 @@
+import Foundation
+
+/// The secrets a command reads from the environment when its flag is absent: a flag's
+/// value shows in `ps` and in shell history, an environment variable does not.
+public enum Environment {
+    /// `CHARGEKIT_MERCHANT_KEY`: the merchant private key (`--key`, `--merchant-key`).
+    public static var merchantKey: String? { value("CHARGEKIT_MERCHANT_KEY") }
+    /// `CHARGEKIT_IPN_SECRET`: the IPN secret (`--secret`, `--ipn-secret`).
+    public static var ipnSecret: String? { value("CHARGEKIT_IPN_SECRET") }
+    /// `CHARGEKIT_DB_URL`: the sandbox's database (`--db`), which may carry a password.
+    public static var databaseURL: String? { value("CHARGEKIT_DB_URL") }
+
+    /// A variable's value; an empty one counts as unset.
+    private static func value(_ name: String) -> String? {
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+@_spi(Tools) import ChargeKit
+import ChargeKitSimulators
+import Foundation
+
+struct Parse: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Validate a callback URL. Exit 0 for a valid response whatever its outcome, 2 for an invalid, forged or replayed one."
+    )
+
+    @Argument(help: "The callback URL your app was opened with.") var url: String
+    @Option(help: "ccterminal, sumup or zettle; detected from the URL when absent.") var provider: PaymentProvider?
+    @Option(help: "Verify against (and consume in) this ledger: a file path or a postgres:// URL.") var ledger: String?
+    @Flag(help: "Print one JSON object.") var json = false
+
+    func run() async throws {
+        try await Self.withOwnUsage {
+            let (callback, result) = try await refusing { () async throws(ChargeKitError) -> (PaymentCallback, PaymentResult?) in
+                guard let ledger else { return (try PaymentCallback.parse(url, provider: provider), nil) }
+                // The nonce names the charge, and the charge names the provider whose rules read the URL.
+                let opened = try await openLedger(ledger)
+                defer { opened.close() }
+                let store = opened.store
+                let result = try await ChargeLedger(store: store).verify(url: url, provider: provider)
+                return (result.callback, result)
+            }
+            let report = CallbackReport(callback, result: result)
+            if json {
+                print(report.json)
+                return
+            }
+            // Every value is escaped: a %0A in a field must not forge a line of this output.
+            print("provider: \(report.provider)")
+            print("operation: \(report.operation)")
+            print("outcome: \(report.outcome) (\(report.providerStatus.escapedForTerminal))")
+            print("verified: \(report.verified ? "yes, matched and consumed in the ledger" : "no (no --ledger)")")
+            for (name, value) in report.fields.sorted(by: { $0.key < $1.key }) { print("\(name.escapedForTerminal): \(value.escapedForTerminal)") }
+            for (name, value) in report.extraParams.sorted(by: { $0.key < $1.key }) {
+                print("extra \(name.escapedForTerminal): \(value.escapedForTerminal)")
+            }
+            for flag in report.flags { print("flag: \(flag.escapedForTerminal)") }
+        }
+    }
+}
+
+struct Simulate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play the payment app: print the callback URL it would open for a request URL."
+    )
+
+    @Argument(help: "A request URL (com-innerfence-ccterminal://, sumupmerchant:// or izettle://).") var url: String
+    @Option(help: "approved, declined, cancelled or failed (the outcome as parse --json spells it; error is accepted for failed).") var outcome: ChargeOutcome = .approved
+    @Option(help: "Credit Card Terminal: a tip the customer adds, e.g. 1.50.") var tip: String?
+    @Option(help: "Credit Card Terminal: the rate used for taxRate=default.") var defaultTaxRate: String = "8.25"
+    @Option(help: "Credit Card Terminal: the transaction id to report.") var transactionId: String?
+    @Option(help: "SumUp / Zettle: the logged-in account's currency.") var accountCurrency: String?
+    @Flag(help: "SumUp / Zettle: the app is not ready (not logged in).") var notReady = false
+
+    func run() async throws {
+        try await Self.withOwnUsage {
+            let callback = try await refusing { () async throws(ChargeKitError) -> String in
+                switch String(url.prefix { $0 != ":" }).lowercased() {
+                case CreditCardTerminal.scheme:
+                    var configuration = CreditCardTerminalSimulator.Configuration()
+                    configuration.defaultTaxRate = defaultTaxRate
+                    return try CreditCardTerminalSimulator(configuration: configuration)
+                        .respond(to: url, outcome: outcome, tip: tip, transactionID: transactionId)
+                case SumUp.scheme:
+                    return try SumUpSimulator(merchantCurrency: accountCurrency ?? "EUR", isReady: !notReady).respond(to: url, outcome: outcome)
+                case Zettle.scheme:
+                    var simulator = ZettleSimulator(accountCurrency: accountCurrency ?? "SEK", isLoggedIn: !notReady)
+                    return try simulator.respond(to: url, outcome: outcome)
+                default:
+                    throw ChargeKitError.invalidURL("url", rule: "not a request URL of a payment app ChargeKit simulates")
+                }
+            }
+            print(callback)
+        }
+    }
+}
+
+extension String {
+    /// The text with control characters (C0, DEL, C1, and the Unicode line and
+    /// paragraph separators) and backslashes written as escapes (`\n`, `\u{1B}`), so
+    /// that untrusted text prints as one line and cannot drive the terminal.
+    public var escapedForTerminal: String {
+        var out = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.properties.generalCategory == .control || scalar.value == 0x2028 || scalar.value == 0x2029
+                    || scalar.properties.generalCategory == .format && (0x202A...0x202E).contains(scalar.value) {
+                    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+}

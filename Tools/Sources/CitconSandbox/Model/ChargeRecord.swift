@@ -1,0 +1,262 @@
+@_spi(Tools) import CitconUPI
+import Foundation
+
+/// A charge as the sandbox stores it.
+public struct ChargeRecord: Sendable, Equatable, Codable {
+    /// Transaction id: 19 decimal digits, a long numeric string as the live API's.
+    public var id: String
+    /// The token the app confirms with.
+    public var chargeToken: String
+    /// The merchant's reference.
+    public var reference: String
+    /// Amount in minor units.
+    public var amount: Int
+    /// ISO 4217 currency.
+    public var currency: String
+    /// ISO 3166-1 country.
+    public var country: String
+    /// Capture at payment.
+    public var autoCapture: Bool
+    /// Merchant's note.
+    public var note: String
+    /// Payment method, once known.
+    public var method: String?
+    /// Current status.
+    public var status: CPayStatus
+    /// IPN and browser returns.
+    public var urls: CPayUrls
+    /// Where the wallet returns to the app (from the confirmation).
+    public var returnURL: String?
+    /// Times, milliseconds since 1970.
+    public var timeCreated: Int64
+    /// When the charge expires if still unpaid.
+    public var expiresAt: Int64
+    /// Authorization time.
+    public var timeAuthorized: Int64?
+    /// Capture time.
+    public var timeCaptured: Int64?
+    /// Cancellation time.
+    public var timeCanceled: Int64?
+    /// Captured amount (`nil` for methods without capture).
+    public var amountCaptured: Int?
+    /// Refunded amount.
+    public var amountRefunded: Int?
+    /// Captures made.
+    public var captures: [CPayOperation] = []
+    /// Refunds made.
+    public var refunds: [CPayOperation] = []
+    /// The status changes as stored (absent from records written before the sandbox
+    /// kept them); read ``statusHistory``.
+    private var history: [StatusChange]?
+
+    /// One status the charge took, and when.
+    public struct StatusChange: Sendable, Equatable, Codable {
+        /// The status taken.
+        public var status: CPayStatus
+        /// When, milliseconds since 1970.
+        public var time: Int64
+
+        /// Makes a status change.
+        public init(status: CPayStatus, time: Int64) {
+            self.status = status
+            self.time = time
+        }
+    }
+
+    /// Every status the charge took, oldest first, starting with the one it was created
+    /// in. A record written before the sandbox kept its history shows its creation and,
+    /// when it has moved since, its current status at an unknown time (`0`).
+    public var statusHistory: [StatusChange] {
+        if let history { return history }
+        let created = StatusChange(status: .initiated, time: timeCreated)
+        return status == .initiated ? [created] : [created, StatusChange(status: status, time: 0)]
+    }
+
+    /// Runs `change` on the charge and, when it moved the status, adds the new status
+    /// at `now` to ``statusHistory``. What every store's `updateCharge` runs its body with.
+    /// - Returns: what `change` returned, and whether the status changed.
+    public mutating func apply<T>(now: Int64, _ change: (inout ChargeRecord) throws -> T) rethrows -> (value: T, statusChanged: Bool) {
+        let before = status
+        let value = try change(&self)
+        guard status != before else { return (value, false) }
+        history = statusHistory + [StatusChange(status: status, time: now)]
+        return (value, true)
+    }
+
+    /// Makes a charge record (for the API, and for tests of a store).
+    public init(id: String, chargeToken: String, reference: String, amount: Int, currency: String, country: String,
+                autoCapture: Bool, note: String, method: String?, status: CPayStatus, urls: CPayUrls, returnURL: String?,
+                timeCreated: Int64, expiresAt: Int64) {
+        self.id = id
+        self.chargeToken = chargeToken
+        self.reference = reference
+        self.amount = amount
+        self.currency = currency
+        self.country = country
+        self.autoCapture = autoCapture
+        self.note = note
+        self.method = method
+        self.status = status
+        self.urls = urls
+        self.returnURL = returnURL
+        self.timeCreated = timeCreated
+        self.expiresAt = expiresAt
+        history = [StatusChange(status: status, time: timeCreated)]
+    }
+
+    /// The legal status changes; anything else is refused with `4090`.
+    public static let transitions: [CPayStatus: Set<CPayStatus>] = [
+        .initiated: [.pending, .canceled, .expired],
+        .pending: [.authorized, .succeeded, .failed, .canceled, .expired],
+        .authorized: [.succeeded, .canceled],
+    ]
+
+    /// Whether the status may change to `next`.
+    public func canMove(to next: CPayStatus) -> Bool { Self.transitions[status]?.contains(next) ?? false }
+
+    /// Whether the charge is still waiting for payment and its time is up.
+    public func isOverdue(now: Int64) -> Bool { (status == .initiated || status == .pending) && now >= expiresAt }
+
+    /// Expires the charge when it is still unpaid and its time is up; `true` if it did.
+    @discardableResult
+    public mutating func expireIfOverdue(now: Int64) -> Bool {
+        guard isOverdue(now: now) else { return false }
+        status = .expired
+        return true
+    }
+
+    /// The amount that may still be refunded.
+    public var refundable: Int {
+        guard status == .succeeded else { return 0 }
+        return (amountCaptured ?? amount) - (amountRefunded ?? 0)
+    }
+
+    /// The transaction as the inquiry and the IPN show it (the shape of the seed's
+    /// asynchronous example).
+    public var checkData: CPayCheckData {
+        var data = CPayCheckData()
+        data.id = id
+        data.object = "charge"
+        data.amount = amount
+        data.currency = currency
+        data.status = status
+        data.timeCanceled = timeCanceled.map(CPayNumberOrText.number) ?? .text("")
+        data.expiry = .number(expiresAt)
+        // The live API has second resolution: times are reported in whole seconds.
+        data.timeCreated = wholeSeconds(timeCreated)
+        data.country = country
+        data.reference = reference
+        data.amountCaptured = amountCaptured
+        data.amountRefunded = amountRefunded
+        data.timeCaptured = timeCaptured.map(wholeSeconds)
+        data.timeAuthorized = timeAuthorized.map(wholeSeconds)
+        data.autoCapture = autoCapture
+        data.payment = CPayCheckDataPayment(method: method, token: nil, type: "",
+                                            data: { var card = CPayPaymentData(); card.pan = ""; card.expiry = ""; return card }())
+        data.exchange = CPayExchange()
+        data.captures = CPayList(captures)
+        data.refunds = CPayList(refunds)
+        data.chargebacks = CPayList()
+        return data
+    }
+
+    /// The IPN's fields as Citcon sends them (protocol notes §5), in order, unsigned:
+    /// the worker adds `fields` and `sign` with the merchant's IPN secret when it
+    /// delivers. Stored in the outbox as a JSON array of `[name, value]` pairs.
+    public var notificationFields: [(String, String)] {
+        let completed = timeCaptured ?? timeCanceled ?? timeAuthorized
+        return [
+            ("id", id),
+            ("transaction_type", "charge"),
+            ("reference", reference),
+            ("amount", String(amount)),
+            ("currency", currency),
+            ("status", ipnStatus),
+            ("time_created", Self.iso8601(timeCreated)),
+            ("time_completed", completed.map(Self.iso8601) ?? ""),
+            ("payment_method", method ?? ""),
+            ("amount_captured", amountCaptured.map(String.init) ?? ""),
+            ("amount_refunded", amountRefunded.map(String.init) ?? ""),
+        ]
+    }
+
+    /// The outbox payload: ``notificationFields`` as a JSON array of pairs.
+    public var notificationPayload: Data {
+        (try? JSONEncoder().encode(notificationFields.map { [$0.0, $0.1] })) ?? Data("[]".utf8)
+    }
+
+    /// The status in the words IPNs use: `authorized`, `captured`, `success`,
+    /// `cancelled`, `fail` (and `pending` for a charge the consumer has not finished).
+    public var ipnStatus: String {
+        switch status {
+        case .authorized: "authorized"
+        case .succeeded: autoCapture || timeCaptured == nil ? "success" : "captured"
+        case .canceled, .expired: "cancelled"
+        case .failed: "fail"
+        default: "pending"
+        }
+    }
+
+    static func iso8601(_ milliseconds: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+}
+
+extension ChargeRecord {
+    /// The record as stored (SQLite's and PostgreSQL's `doc`): the JSON that its
+    /// `Codable` conformance reads, written directly (keys sorted; absent
+    /// optionals left out, as `encodeIfPresent` leaves them) rather than `JSONEncoder`,
+    /// which cost a create some 20 µs. `WireJSONTests` holds it to what `JSONEncoder`
+    /// writes, member for member, and to decoding back to the same record.
+    public var document: Data { wireJSON.data }
+
+    var wireJSON: WireJSON {
+        // Members in the order JSONEncoder writes them (sorted by name), appended to one
+        // array, so that writing needs no sort and building no array concatenation.
+        func operation(_ operation: CPayOperation) -> WireJSON {
+            var fields: [(String, WireJSON)] = [("amount", .integer(Int64(operation.amount)))]
+            fields.reserveCapacity(8)
+            if let currency = operation.currency { fields.append(("currency", .string(currency))) }
+            fields.append(("id", .string(operation.id)))
+            fields.append(("object", .string(operation.object)))
+            if let reason = operation.reason { fields.append(("reason", .string(reason))) }
+            if let reference = operation.reference { fields.append(("reference", .string(reference))) }
+            fields.append(("status", .string(operation.status.rawValue)))
+            if let time = operation.timeCreated { fields.append(("time_created", .integer(time))) }
+            return .object(fields)
+        }
+        var members: [(String, WireJSON)] = []
+        members.reserveCapacity(22)
+        members.append(("amount", .integer(Int64(amount))))
+        if let amountCaptured { members.append(("amountCaptured", .integer(Int64(amountCaptured)))) }
+        if let amountRefunded { members.append(("amountRefunded", .integer(Int64(amountRefunded)))) }
+        members.append(("autoCapture", .bool(autoCapture)))
+        members.append(("captures", .array(captures.map(operation))))
+        members.append(("chargeToken", .string(chargeToken)))
+        members.append(("country", .string(country)))
+        members.append(("currency", .string(currency)))
+        members.append(("expiresAt", .integer(expiresAt)))
+        if let history {
+            members.append(("history", .array(history.map { .object([("status", .string($0.status.rawValue)), ("time", .integer($0.time))]) })))
+        }
+        members.append(("id", .string(id)))
+        if let method { members.append(("method", .string(method))) }
+        members.append(("note", .string(note)))
+        members.append(("reference", .string(reference)))
+        members.append(("refunds", .array(refunds.map(operation))))
+        if let returnURL { members.append(("returnURL", .string(returnURL))) }
+        members.append(("status", .string(status.rawValue)))
+        if let timeAuthorized { members.append(("timeAuthorized", .integer(timeAuthorized))) }
+        if let timeCanceled { members.append(("timeCanceled", .integer(timeCanceled))) }
+        if let timeCaptured { members.append(("timeCaptured", .integer(timeCaptured))) }
+        members.append(("timeCreated", .integer(timeCreated)))
+        members.append(("urls", .object([("cancel", .string(urls.cancel)), ("fail", .string(urls.fail)),
+                                         ("ipn", .string(urls.ipn)), ("success", .string(urls.success))])))
+        return .object(members)
+    }
+}
+
+/// `milliseconds` cut to the whole second, as the live API reports times.
+func wholeSeconds(_ milliseconds: Int64) -> Int64 { milliseconds - milliseconds % 1000 }

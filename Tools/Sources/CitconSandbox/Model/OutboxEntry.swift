@@ -1,0 +1,76 @@
+@_spi(Tools) import CitconUPI
+import Foundation
+
+/// An IPN in the outbox.
+public struct OutboxEntry: Sendable, Equatable {
+    /// The most IPNs to one URL in flight at once (claimed, lease not ended): a claim
+    /// passes over a URL's further IPNs, so that a receiver that hangs holds at most
+    /// this many delivery slots and another URL's IPN is never queued behind its
+    /// backlog. Every store's `dueNotifications` keeps it.
+    public static let maximumInFlightPerURL = 4
+
+    /// How many of the oldest due IPNs a claim considers, beyond its own limit, to find
+    /// those of URLs not at ``maximumInFlightPerURL``.
+    package static let claimWindow = 1024
+
+    /// Row id.
+    public var id: Int64
+    /// The transaction.
+    public var transactionID: String
+    /// The status the notification reports.
+    public var status: String
+    /// Where it goes.
+    public var url: String
+    /// The JSON body.
+    public var payload: Data
+    /// Attempts made so far.
+    public var attempts: Int
+    /// When the next attempt is due (ms since 1970).
+    public var nextAttemptAt: Int64
+    /// `pending`, `delivered` or `dead`.
+    public var state: String
+    /// The last failure.
+    public var lastError: String?
+
+    /// Makes an entry (for stores).
+    public init(id: Int64, transactionID: String, status: String, url: String, payload: Data, attempts: Int,
+                nextAttemptAt: Int64, state: String, lastError: String?) {
+        self.id = id
+        self.transactionID = transactionID
+        self.status = status
+        self.url = url
+        self.payload = payload
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.state = state
+        self.lastError = lastError
+    }
+}
+
+/// One delivery attempt of an IPN, as the outbox keeps it: what the merchant's server
+/// answered (or why no answer came), for the dashboard and for tests.
+public struct IPNAttempt: Sendable, Equatable {
+    /// The IPN (``OutboxEntry/id``).
+    public var notificationID: Int64
+    /// Which attempt, from 1.
+    public var number: Int
+    /// When it was made, milliseconds since 1970.
+    public var time: Int64
+    /// The answer: `HTTP 200`, `HTTP 500`, `timed out`, `connect: …`.
+    public var answer: String
+    /// Whether it delivered the IPN (a 2xx answer).
+    public var delivered: Bool
+
+    /// What the attempt leaves as the IPN's ``OutboxEntry/lastError``: the answer of a
+    /// failed attempt, `nil` once delivered.
+    public var lastError: String? { delivered ? nil : answer }
+
+    /// Makes an attempt record.
+    public init(notificationID: Int64, number: Int, time: Int64, answer: String, delivered: Bool) {
+        self.notificationID = notificationID
+        self.number = number
+        self.time = time
+        self.answer = answer
+        self.delivered = delivered
+    }
+}

@@ -1,0 +1,132 @@
+@_spi(Tools) import CitconUPI
+import Foundation
+import ServiceLifecycle
+
+/// Delivers the outbox: POSTs each pending IPN (a flat JSON object signed with the
+/// merchant's IPN secret, as Citcon sends it) to its `urls.ipn`.
+/// A 2xx answer marks it delivered. Any other answer, a timeout or a refused
+/// connection schedules the next attempt after the next delay of
+/// ``SandboxConfiguration/ipnRetrySchedule``; when the schedule is used up the IPN is
+/// dead-lettered (`state = dead`, with the last error). Because the outbox is in the
+/// database, pending deliveries resume after a restart. Delivery is at least once.
+///
+/// The same loop expires unpaid charges whose time is up.
+struct IPNWorker: Service {
+    let store: any SandboxStore
+    let api: SandboxAPI
+    let configuration: SandboxConfiguration
+    let poster: IPNPost
+    /// The merchant's IPN secret: every delivery is signed with it.
+    let secret: String
+
+    init(store: any SandboxStore, api: SandboxAPI, configuration: SandboxConfiguration, secret: String) {
+        self.store = store
+        self.api = api
+        self.configuration = configuration
+        self.secret = secret
+        poster = IPNPost(timeout: configuration.ipnTimeout, loopbackOnly: !configuration.allowNonLoopbackIPN)
+    }
+
+    /// How long a claimed IPN stays this instance's: longer than any attempt can take
+    /// (its deadline) with room to record it; another instance of a shared sandbox takes
+    /// it over when it has passed.
+    var lease: Int64 { 2 * configuration.ipnTimeout.milliseconds + 5000 }
+
+    /// The most deliveries in flight at once.
+    static let concurrency = 32
+
+    func run() async throws {
+        // Stop between deliveries, never in the middle of one: a delivery in flight
+        // ends within the IPN timeout (see ``IPNPost``) and its outcome is recorded.
+        // Deliveries run side by side, so a slow receiver delays only its own IPNs.
+        // The store's claims (with a lease) keep one IPN with one deliverer, in this
+        // instance and across instances of a shared sandbox; this counts what is in
+        // flight here so that no more is claimed than can be delivered at once.
+        let inFlight = InFlight()
+        await withDiscardingTaskGroup { group in
+            while !Task.isCancelled && !Task.isShuttingDownGracefully {
+                _ = try? await api.expireOverdue()
+                let free = Self.concurrency - inFlight.count
+                if free > 0 {
+                    let now = epochMilliseconds()
+                    let due = (try? await store.dueNotifications(now: now, limit: free, leaseUntil: now + lease)) ?? []
+                    for entry in due {
+                        inFlight.add()
+                        group.addTask {
+                            await deliver(entry)
+                            inFlight.remove()
+                        }
+                    }
+                }
+                try? await Task.sleep(for: configuration.workerInterval)
+            }
+        }
+    }
+
+    /// How many deliveries are in flight in this instance.
+    final class InFlight: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        var count: Int { lock.withLock { value } }
+        func add() { lock.withLock { value += 1 } }
+        func remove() { lock.withLock { value -= 1 } }
+    }
+
+    /// The IPN body Citcon sends: the stored fields as one flat JSON object, with
+    /// `fields` and `sign` (see ``CPayIPN``).
+    static func signedBody(_ payload: Data, secret: String) -> Data {
+        let pairs = ((try? JSONDecoder().decode([[String]].self, from: payload)) ?? []).compactMap { pair in
+            pair.count == 2 ? (pair[0], pair[1]) : nil
+        }
+        let signed = CPayIPN.signed(pairs, secret: secret)
+        return (try? UPIWire.encoder().encode(signed)) ?? Data("{}".utf8)
+    }
+
+    /// `url` without its user part, query and fragment (`http://host:port/path`), for logs.
+    static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url) else { return "(not a URL)" }
+        let hidden = components.query != nil || components.user != nil || components.password != nil
+        components.user = nil
+        components.password = nil
+        components.query = nil
+        components.fragment = nil
+        return (components.string ?? "(not a URL)") + (hidden ? "?…" : "")
+    }
+
+    /// One attempt at one IPN.
+    func deliver(_ entry: OutboxEntry) async {
+        let attempts = entry.attempts + 1
+        let outcome = await poster.post(Self.signedBody(entry.payload, secret: secret), to: entry.url, headers: [
+            ("Content-Type", "application/json"),
+            ("X-Citcon-Transaction", entry.transactionID),
+            ("X-Citcon-Attempt", String(attempts)),
+        ])
+        var failure: String?
+        var permanent = false
+        let answer: String
+        switch outcome {
+        case .success(let status): answer = "HTTP \(status)"
+        case .failure(let reason): (answer, failure, permanent) = (reason.reason, reason.reason, reason.isPermanent)
+        }
+        let now = epochMilliseconds()
+        let state: String
+        var next = now
+        if failure == nil {
+            state = "delivered"
+        } else if attempts > configuration.ipnRetrySchedule.count || permanent {
+            state = "dead"
+        } else {
+            state = "pending"
+            next = now + configuration.ipnRetrySchedule[attempts - 1].milliseconds
+        }
+        try? await store.recordAttempt(IPNAttempt(notificationID: entry.id, number: attempts, time: now, answer: answer,
+                                                  delivered: failure == nil), state: state, nextAttemptAt: next)
+        // The body (signed) and the secret are not logged, nor the URL's query or user
+        // part, where merchants often put a token of their own.
+        configuration.logger.log(level: state == "dead" ? .warning : .info, "ipn attempt", metadata: [
+            "transaction": .string(entry.transactionID), "status": .string(entry.status), "url": .string(Self.redacted(entry.url)),
+            "attempt": .stringConvertible(attempts), "result": .string(failure ?? "delivered"), "state": .string(state),
+            "next_attempt_ms": .stringConvertible(state == "pending" ? next : 0),
+        ])
+    }
+}

@@ -1,0 +1,643 @@
+@_spi(Tools) import ChargeKit
+@_spi(Tools) import CitconUPI
+import Foundation
+
+/// The UPI API's rules, independent of HTTP: tokens and permissions, validation,
+/// legal status changes, idempotent references, expiry. Every failure is an
+/// ``APIError`` whose message names the field.
+public struct SandboxAPI: Sendable {
+    let store: any SandboxStore
+    let configuration: SandboxConfiguration
+    let baseURL: @Sendable () -> String
+    /// New charges' ids and charge tokens.
+    let identifiers: ChargeIdentifiers
+    /// Derives each wallet link's capability (``walletPath(for:)``).
+    let walletKeys: FormTokens
+    private let tokens = TokenCache()
+
+    init(store: any SandboxStore, configuration: SandboxConfiguration, baseURL: @escaping @Sendable () -> String,
+         identifiers: ChargeIdentifiers = ChargeIdentifiers(), walletKeys: FormTokens = FormTokens(secret: randomHex(bytes: 24))) {
+        self.store = store
+        self.configuration = configuration
+        self.baseURL = baseURL
+        self.identifiers = identifiers
+        self.walletKeys = walletKeys
+    }
+
+    // MARK: Wallet links
+
+    /// The wallet page of charge `id`, with its capability: `/sandbox/wallet/ID?k=…`.
+    /// Ids follow the clock and are no secret (one id tells its neighbours'), so the
+    /// page is reached only through a link the sandbox handed out: the `k` is derived
+    /// from the id and the sandbox's secret, and shared by every instance of a shared
+    /// sandbox.
+    package func walletPath(for id: String) -> String { "/sandbox/wallet/\(id)?k=\(walletCapability(id))" }
+
+    /// The QR page of charge `id`, with the same capability.
+    package func qrPath(for id: String) -> String { "/sandbox/qr/\(id)?k=\(walletCapability(id))" }
+
+    func walletCapability(_ id: String) -> String { walletKeys.token(for: "wallet-link:" + id) }
+
+    /// Refuses (`4004`, as for an unknown charge: a bare id tells nothing) a wallet or
+    /// QR request without the capability of charge `id`.
+    func checkWalletCapability(_ capability: String?, for id: String) throws(APIError) {
+        guard let capability, walletKeys.check(capability, for: "wallet-link:" + id) else {
+            throw APIError(.notFound, "k: not a wallet link of this sandbox; open the link the charge's answer holds")
+        }
+    }
+
+    /// A token read once is kept in memory (bounded) instead of being read from the
+    /// database on every request, but only for ``lifetime``: a merchant-key rotation
+    /// on another instance of a shared sandbox deletes the tokens from the database,
+    /// and each instance then stops honouring them within that time.
+    final class TokenCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var tokens: [String: (record: AccessTokenRecord, readAt: ContinuousClock.Instant)] = [:]
+        static let capacity = 10_000
+        /// How long a token read from the store is trusted without reading it again.
+        static let lifetime: Duration = .seconds(1)
+
+        func get(_ value: String) -> AccessTokenRecord? {
+            lock.withLock {
+                guard let entry = tokens[value] else { return nil }
+                guard ContinuousClock.now - entry.readAt < Self.lifetime else {
+                    tokens[value] = nil
+                    return nil
+                }
+                return entry.record
+            }
+        }
+
+        func put(_ record: AccessTokenRecord) {
+            lock.withLock {
+                if tokens.count >= Self.capacity { tokens.removeAll(keepingCapacity: true) }
+                tokens[record.token] = (record, ContinuousClock.now)
+            }
+        }
+
+    }
+
+    // MARK: Decoding
+
+    /// Decodes a JSON body; a decoding failure names the field and why.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(APIError) -> T {
+        guard !data.isEmpty else { throw APIError(.malformedJSON, "body: a JSON object is required") }
+        if let value = WireJSONDecoder.decode(type, from: data) { return value }
+        // The fast reader refuses repeated names; Foundation would keep one of them.
+        if let repeated = RepeatedJSONNames.first(in: data) {
+            throw APIError(.invalidRequest, "\(repeated): appears more than once")
+        }
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let error as DecodingError {
+            // Foundation reports a fractional or oversized number where an integer is
+            // expected as "not valid JSON", without a path: find the field ourselves.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+               let tree = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
+               let field = nonInteger(in: tree, at: "") {
+                throw APIError(.invalidRequest, "\(field): must be an integer (minor units), within 64 bits")
+            }
+            throw describe(error)
+        } catch {
+            throw APIError(.malformedJSON, "body: not valid JSON")
+        }
+    }
+
+    /// The path of the first number in `value` that is not a 64-bit integer (every
+    /// number in the UPI request bodies is one).
+    static func nonInteger(in value: Any, at path: String) -> String? {
+        if let object = value as? [String: Any] {
+            for key in object.keys.sorted() {
+                if let found = nonInteger(in: object[key] as Any, at: path.isEmpty ? key : "\(path).\(key)") { return found }
+            }
+        } else if let array = value as? [Any] {
+            for (index, element) in array.enumerated() {
+                if let found = nonInteger(in: element, at: "\(path)[\(index)]") { return found }
+            }
+        } else if !(value is Bool), !(value is String), let number = value as? NSNumber {
+            let double = number.doubleValue
+            if double != double.rounded() || abs(double) >= 9.2e18 { return path.isEmpty ? "body" : path }
+        }
+        return nil
+    }
+
+    static func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
+        let keys = codingPath + (last.map { [$0] } ?? [])
+        var text = ""
+        for key in keys {
+            if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+        }
+        return text.isEmpty ? "body" : text
+    }
+
+    static func describe(_ error: DecodingError) -> APIError {
+        switch error {
+        case .keyNotFound(let key, let context):
+            return APIError(.invalidRequest, "\(path(context.codingPath, key)): required field is missing")
+        case .valueNotFound(let type, let context):
+            return APIError(.invalidRequest, "\(path(context.codingPath)): must not be null (expected \(typeName(type)))")
+        case .typeMismatch(let type, let context):
+            return APIError(.invalidRequest, "\(path(context.codingPath)): expected \(typeName(type))")
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return APIError(.malformedJSON, "body: not valid JSON") }
+            if context.debugDescription.contains("does not fit") {
+                return APIError(.invalidRequest, "\(path(context.codingPath)): must be an integer (minor units)")
+            }
+            return APIError(.invalidRequest, "\(path(context.codingPath)): \(context.debugDescription)")
+        @unknown default:
+            return APIError(.invalidRequest, "body: \(error)")
+        }
+    }
+
+    static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is Int.Type, is Int64.Type: "an integer"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        default: "\(type)".hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+
+    static func field(_ body: () throws(ChargeKitError) -> Void) throws(APIError) {
+        do { try body() } catch { throw APIError(.invalidRequest, error.description) }
+    }
+
+    var now: Int64 { epochMilliseconds() }
+
+    // MARK: Tokens
+
+    /// The credential of an `Authorization: Bearer …` header, without the spaces around
+    /// it (Foundation's `.whitespaces`), or `nil` when there is none.
+    static func bearer(_ header: String?) -> String? {
+        guard let header, header.hasPrefix(UPIWire.bearer) else { return nil }
+        let value = header.utf8.dropFirst(UPIWire.bearer.utf8.count)
+        // A value that starts and ends with a visible ASCII character has nothing to trim
+        // (every token and key does): Foundation's trimming, which costs more than the
+        // rest of the token check, is left for the others.
+        if let first = value.first, let last = value.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
+            return String(Substring(value))
+        }
+        let trimmed = String(Substring(value)).trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// Checks `key` against the stored merchant key, in constant time (`4010` otherwise).
+    func requireMerchantKey(_ key: String) async throws {
+        guard let stored = try await store.setting("merchant_key"), constantTimeEquals(stored, key) else {
+            throw APIError(.unauthorized, "Authorization: the merchant key is not valid")
+        }
+    }
+
+    /// `POST /v1/access-tokens`.
+    public func issueToken(authorization: String?, body: Data) async throws -> UPIWire.AccessToken {
+        guard let key = Self.bearer(authorization) else {
+            throw APIError(.unauthorized, "Authorization: 'Bearer <merchant private key>' is required")
+        }
+        try await requireMerchantKey(key)
+        let request = try Self.decode(UPIWire.AccessTokenRequest.self, from: body)
+        guard let permissions = AccessTokenRecord.permissions[request.tokenType] else {
+            throw APIError(.invalidRequest, "token_type: must be \"server\" or \"client\"")
+        }
+        let record = AccessTokenRecord(token: "\(request.tokenType.prefix(1))t_" + randomHex(bytes: 24),
+                                       type: request.tokenType, permissions: permissions,
+                                       expiresAt: now + configuration.tokenLifetime.milliseconds)
+        try await store.insertToken(record)
+        tokens.put(record)
+        return UPIWire.AccessToken(accessToken: record.token, tokenType: record.type, expiry: wholeSeconds(record.expiresAt),
+                                   permissions: record.permissions)
+    }
+
+    /// The access token an `Authorization: Bearer …` header names, if it is known and
+    /// unexpired (`4010` otherwise). What the HTTP layer's authentication middleware runs.
+    public func authenticate(_ header: String?) async throws -> AccessTokenRecord {
+        guard let value = Self.bearer(header) else {
+            throw APIError(.unauthorized, "Authorization: 'Bearer <access token>' is required")
+        }
+        var found = tokens.get(value)
+        if found == nil, let stored = try await store.token(value) {
+            tokens.put(stored)
+            found = stored
+        }
+        guard let token = found else { throw APIError(.unauthorized, "Authorization: unknown access token") }
+        guard token.expiresAt > now else { throw APIError(.unauthorized, "Authorization: the access token has expired") }
+        return token
+    }
+
+    /// Checks that `token` grants `permission` (`4030` otherwise).
+    static func require(_ token: AccessTokenRecord, _ permission: String) throws {
+        guard token.permissions.contains(permission) else {
+            throw APIError(.forbidden, "Authorization: a \(token.type) token lacks the '\(permission)' permission")
+        }
+    }
+
+    // MARK: Charges
+
+    private func method(_ name: String) throws(APIError) -> SandboxMethod {
+        try Self.field { () throws(ChargeKitError) in try CPayOrderValidator.method(name) }
+        guard let method = SandboxMethod.named(name) else {
+            let names = SandboxMethod.all.map(\.name).joined(separator: ", ")
+            throw APIError(.invalidRequest, "payment.method: '\(name)' is not supported by the sandbox (\(names))")
+        }
+        return method
+    }
+
+    /// `POST /v1/charges`.
+    public func createCharge(authorization: String?, body: Data) async throws -> UPIWire.ChargeCreated {
+        try await createCharge(as: try await authenticate(authorization), body: body)
+    }
+
+    /// `POST /v1/charges` for an authenticated caller.
+    public func createCharge(as token: AccessTokenRecord, body: Data) async throws -> UPIWire.ChargeCreated {
+        try Self.require(token, "charge")
+        let request = try Self.decode(UPIWire.ChargeRequest.self, from: body)
+        try Self.field { () throws(ChargeKitError) in try CPayOrderValidator.validate(request.transaction) }
+        let urls = request.urls ?? CPayUrls()
+        try Self.field { () throws(ChargeKitError) in try CPayOrderValidator.validate(urls) }
+        if !urls.ipn.isEmpty {
+            guard urls.ipn.hasPrefix("http://") || urls.ipn.hasPrefix("https://") else {
+                throw APIError(.invalidRequest, "urls.ipn: must be an http or https URL")
+            }
+            guard IPNPost.port(of: urls.ipn) != nil else {
+                throw APIError(.invalidRequest, "urls.ipn: must be a URL with a host and a port from 1 to 65535")
+            }
+            guard configuration.allowNonLoopbackIPN || isLoopback(urls.ipn) else {
+                throw APIError(.invalidRequest,
+                               "urls.ipn: must be a loopback address (127.0.0.1, ::1, localhost); start the sandbox with --allow-remote-ipn for others")
+            }
+        }
+        for (name, url) in [("urls.success", urls.success), ("urls.fail", urls.fail), ("urls.cancel", urls.cancel)]
+        where !url.isEmpty {
+            try Self.checkRedirect(url, field: name)
+        }
+        for (index, product) in (request.goods?.goods ?? []).enumerated() {
+            let numbers: [(String, Int?)] = [("quantity", product.quantity), ("unit_amount", product.unitAmount),
+                                             ("total_amount", product.totalAmount)]
+            for (name, value) in numbers {
+                if let value, !(0...Int(CPayOrderValidator.maximumAmount)).contains(value) {
+                    throw APIError(.invalidRequest, "goods.data[\(index)].\(name): must be 0 to \(CPayOrderValidator.maximumAmount)")
+                }
+            }
+        }
+        let methodName = request.payment.map(\.method)
+        let chosen = try methodName.map { name throws(APIError) in try method(name) }
+        // Absent auto_capture defaults per method, as the live API does: true where
+        // the method settles at once (alipay), false where it captures later (paypal).
+        let autoCapture = request.autoCaptureSent ? request.transaction.autoCapture : (chosen.map { !$0.supportsCapture } ?? false)
+        let created = now
+        let (id, chargeToken) = identifiers.next(now: created)
+        var charge = ChargeRecord(
+            id: id, chargeToken: chargeToken, reference: request.transaction.reference,
+            amount: request.transaction.amount, currency: request.transaction.currency,
+            country: request.transaction.country, autoCapture: autoCapture,
+            note: request.transaction.note, method: methodName, status: .initiated, urls: urls, returnURL: nil,
+            timeCreated: created, expiresAt: created + configuration.chargeLifetime.milliseconds)
+        try await insert(&charge)
+        let clients = request.payment?.client.isEmpty == false ? request.payment?.client ?? [] : ["desktop", "mobile_browser", "mobile_native"]
+        let wallet = baseURL() + walletPath(for: charge.id)
+        // A desktop pays by scanning the QR page; a phone is redirected to the wallet.
+        let entries = clients.map { client in
+            client == "desktop"
+                ? UPIWire.PaymentClient(client: client, format: "qr", content: baseURL() + qrPath(for: charge.id))
+                : UPIWire.PaymentClient(client: client, format: "redirect", content: wallet)
+        }
+        return UPIWire.ChargeCreated(id: charge.id, chargeToken: charge.chargeToken, status: charge.status,
+                                     reference: charge.reference, amount: charge.amount, currency: charge.currency,
+                                     expiry: charge.expiresAt, timeCreated: wholeSeconds(charge.timeCreated), autoCapture: charge.autoCapture,
+                                     country: charge.country, payment: UPIWire.CreatedPayment(method: methodName, client: entries))
+    }
+
+    /// Stores a new charge; when another charge has its id or charge token (another
+    /// sandbox process on the same database drew them), draws new ones and tries again.
+    private func insert(_ charge: inout ChargeRecord) async throws {
+        for attempt in 1... {
+            do {
+                return try await store.insertCharge(charge)
+            } catch is ChargeIdentifiersTaken where attempt < Self.identifierAttempts {
+                (charge.id, charge.chargeToken) = identifiers.next(now: charge.timeCreated)
+            }
+        }
+    }
+
+    /// How many times a new charge is given identifiers before its creation fails.
+    static let identifierAttempts = 8
+
+    private enum Step: Sendable { case done, expired }
+
+    /// `POST /v1/charges/{charge-token}`.
+    public func confirm(chargeToken: String, authorization: String?, body: Data) async throws -> UPIWire.Confirmation {
+        try await confirm(chargeToken: chargeToken, as: try await authenticate(authorization), body: body)
+    }
+
+    /// `POST /v1/charges/{charge-token}` for an authenticated caller.
+    public func confirm(chargeToken: String, as token: AccessTokenRecord, body: Data) async throws -> UPIWire.Confirmation {
+        try Self.require(token, "confirm")
+        try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(chargeToken, field: "charge_token", limit: 128) }
+        let request = try Self.decode(UPIWire.ConfirmRequest.self, from: body)
+        let chosen = try method(request.payment.method)
+        if let returnURL = request.returnURL {
+            try Self.field { () throws(ChargeKitError) in try FieldRules.callbackURL(returnURL, field: "return_url") }
+            try Self.checkRedirect(returnURL, field: "return_url")
+        }
+        guard let found = try await store.charge(chargeToken: chargeToken) else {
+            throw APIError(.notFound, "charge_token: no charge has this token")
+        }
+        let now = self.now
+        let (charge, step) = try await store.updateCharge(id: found.id, reference: nil, now: now) { charge throws -> Step in
+            if charge.expireIfOverdue(now: now) { return .expired }
+            if charge.status == .expired { throw APIError(.expired, "charge_token: the charge expired unpaid") }
+            guard charge.status == .initiated else {
+                throw APIError(.illegalState, "status: the charge is \(charge.status), only an initiated charge can be confirmed")
+            }
+            if let method = charge.method, method != chosen.name {
+                throw APIError(.invalidRequest, "payment.method: the charge was created for '\(method)'")
+            }
+            charge.method = chosen.name
+            charge.returnURL = request.returnURL
+            charge.status = .pending
+            return .done
+        }
+        if step == .expired { throw APIError(.expired, "charge_token: the charge expired unpaid") }
+        return UPIWire.Confirmation(transaction: charge.checkData,
+                                    nextAction: UPIWire.NextAction(url: baseURL() + walletPath(for: charge.id)))
+    }
+
+    /// `GET /v1/transactions/{id}`. An unpaid charge whose time is up is expired first.
+    public func inquire(id: String, authorization: String?) async throws -> CPayCheckData {
+        try await inquire(id: id, as: try await authenticate(authorization))
+    }
+
+    /// `GET /v1/transactions/{id}` for an authenticated caller.
+    public func inquire(id: String, as token: AccessTokenRecord) async throws -> CPayCheckData {
+        try Self.require(token, "inquiry")
+        return try await currentCharge(id: id).checkData
+    }
+
+    /// Expires a charge if it is still unpaid and overdue.
+    @discardableResult
+    func expire(id: String) async throws -> ChargeRecord? {
+        let now = self.now
+        let (charge, _) = try await store.updateCharge(id: id, reference: nil, now: now) { $0.expireIfOverdue(now: now) }
+        return charge
+    }
+
+    /// Expires every overdue charge; returns how many.
+    func expireOverdue() async throws -> Int {
+        let ids = try await store.overdueCharges(now: now, limit: 256)
+        for id in ids { try await expire(id: id) }
+        return ids.count
+    }
+
+    private func operation(_ body: Data) throws(APIError) -> UPIWire.OperationRequest {
+        let request = try Self.decode(UPIWire.OperationRequest.self, from: body)
+        try Self.field { () throws(ChargeKitError) in
+            try FieldRules.identifier(request.transactionID, field: "transaction_id", limit: 128)
+            try FieldRules.identifier(request.reference, field: "reference", limit: 128)
+            if let reason = request.reason { try FieldRules.text(reason, field: "reason", limit: 256) }
+        }
+        if let amount = request.amount, amount <= 0 {
+            throw APIError(.invalidRequest, "amount: must be greater than zero")
+        }
+        return request
+    }
+
+    /// Refuses (`4000` naming the field) an operation whose `currency` or
+    /// `transaction_reference` contradicts the charge it names.
+    static func checkAgreement(_ request: UPIWire.OperationRequest, with charge: ChargeRecord) throws(APIError) {
+        if let currency = request.currency, currency.uppercased() != charge.currency.uppercased() {
+            throw APIError(.invalidRequest, "currency: the charge is in \(charge.currency), not \(currency)")
+        }
+        if let reference = request.transactionReference, reference != charge.reference {
+            throw APIError(.invalidRequest, "transaction_reference: not the reference of charge \(charge.id)")
+        }
+    }
+
+    /// The one shape of captures, refunds and cancels: check the token, read the body,
+    /// claim its reference and change the charge in one transaction.
+    private func operate(_ permission: String, as token: AccessTokenRecord, body: Data,
+                         _ change: @escaping @Sendable (inout ChargeRecord, UPIWire.OperationRequest, Int64) throws -> Void)
+        async throws -> CPayCheckData
+    {
+        try Self.require(token, permission)
+        let request = try operation(body)
+        let now = self.now
+        let (charge, _) = try await store.updateCharge(id: request.transactionID, reference: request.reference, now: now) {
+            try Self.checkAgreement(request, with: $0)
+            try change(&$0, request, now)
+        }
+        return charge.checkData
+    }
+
+    /// `POST /v1/captures`: captures an authorized charge, all or part of it.
+    public func capture(authorization: String?, body: Data) async throws -> CPayCheckData {
+        try await capture(as: try await authenticate(authorization), body: body)
+    }
+
+    /// `POST /v1/captures` for an authenticated caller.
+    public func capture(as token: AccessTokenRecord, body: Data) async throws -> CPayCheckData {
+        try await operate("capture", as: token, body: body) { charge, request, now in
+            guard charge.status == .authorized else {
+                throw APIError(.illegalState, "status: the charge is \(charge.status), only an authorized charge can be captured")
+            }
+            let amount = request.amount ?? charge.amount
+            guard amount <= charge.amount else {
+                throw APIError(.amountExceeded, "amount: \(amount) exceeds the authorized \(charge.amount)")
+            }
+            charge.amountCaptured = amount
+            charge.timeCaptured = now
+            charge.status = .succeeded
+            charge.captures.append(CPayOperation(id: randomDigits(19), object: "capture", reference: request.reference,
+                                                 amount: amount, currency: charge.currency, status: .succeeded,
+                                                 timeCreated: now))
+        }
+    }
+
+    /// `POST /v1/refunds`: refunds a settled charge; partial refunds only where the
+    /// method allows them (`4208` otherwise). The answer is the refund itself, in the
+    /// live API's shape: `object` "refund", its own `id`, `amount_refunded` (this
+    /// refund's amount), `status` "succeeded", `time_created`, `time_completed`; the
+    /// charge's inquiry lists it under `refunds`.
+    public func refund(authorization: String?, body: Data) async throws -> CPayCheckData {
+        try await refund(as: try await authenticate(authorization), body: body)
+    }
+
+    /// `POST /v1/refunds` for an authenticated caller.
+    public func refund(as token: AccessTokenRecord, body: Data) async throws -> CPayCheckData {
+        let charge = try await operate("refund", as: token, body: body) { charge, request, now in
+            guard charge.status == .succeeded else {
+                // The live API: refunding a charge never paid is 4202 "refund failed" (HTTP 406).
+                throw APIError(.refundFailed, "refund failed: the charge is \(charge.status), only a succeeded charge can be refunded")
+            }
+            let refundable = charge.refundable
+            let amount = request.amount ?? refundable
+            guard amount > 0, amount <= refundable else {
+                throw APIError(.amountExceeded, "amount: \(amount) exceeds the refundable \(refundable)")
+            }
+            if amount < refundable, let method = charge.method.flatMap(SandboxMethod.named), !method.allowsPartialRefund {
+                throw APIError(.partialRefundIneligible,
+                               "amount: \(method.name) does not allow a partial refund (refund all \(refundable) or nothing)")
+            }
+            charge.amountRefunded = (charge.amountRefunded ?? 0) + amount
+            charge.refunds.append(CPayOperation(id: randomDigits(19), object: "refund", reference: request.reference,
+                                                amount: amount, currency: charge.currency, status: .succeeded,
+                                                timeCreated: now, reason: request.reason))
+        }
+        guard let made = charge.refunds?.data.last else { return charge }
+        var answer = CPayCheckData()
+        answer.object = "refund"
+        answer.id = made.id
+        answer.reference = made.reference
+        answer.amount = made.amount
+        answer.currency = made.currency
+        answer.amountRefunded = made.amount
+        answer.status = .succeeded
+        answer.timeCreated = made.timeCreated.map(wholeSeconds)
+        answer.timeCompleted = made.timeCreated.map(wholeSeconds)
+        return answer
+    }
+
+    /// `POST /v1/cancels`: cancels a charge not yet paid, or voids an authorization.
+    /// The answer has the live API's shape: the charge's `id`, `object` "cancel",
+    /// `status` "canceled", and `payment.type` and `payment.data.pan` as empty strings.
+    public func cancel(authorization: String?, body: Data) async throws -> CPayCheckData {
+        try await cancel(as: try await authenticate(authorization), body: body)
+    }
+
+    /// `POST /v1/cancels` for an authenticated caller.
+    public func cancel(as token: AccessTokenRecord, body: Data) async throws -> CPayCheckData {
+        var answer = try await operate("cancel", as: token, body: body) { charge, _, now in
+            guard charge.canMove(to: .canceled) else {
+                throw APIError(.illegalState, "status: the charge is \(charge.status) and cannot be canceled")
+            }
+            charge.status = .canceled
+            charge.timeCanceled = now
+        }
+        answer.object = "cancel"
+        var payment = answer.payment ?? CPayCheckDataPayment()
+        payment.type = payment.type ?? ""
+        var card = payment.data ?? CPayPaymentData()
+        card.pan = card.pan ?? ""
+        payment.data = card
+        answer.payment = payment
+        return answer
+    }
+
+    // MARK: Wallet
+
+    /// What the consumer does on the wallet page.
+    public enum WalletAction: String, Sendable, CaseIterable {
+        /// Pay.
+        case pay
+        /// The wallet declines.
+        case decline
+        /// The consumer cancels.
+        case cancel
+    }
+
+    /// Schemes the wallet never redirects to: those that run or embed content in the
+    /// page, and those the operating system hands to its own programs (Windows' search,
+    /// diagnostics, settings and shell handlers, file transfer, Java archives).
+    static let refusedSchemes: Set<String> = [
+        "javascript", "data", "vbscript", "file", "blob", "about", "filesystem", "view-source",
+        "search-ms", "search", "ms-msdt", "ms-settings", "ms-officecmd", "ms-word", "ms-excel", "ms-powerpoint",
+        "ms-cxh", "ms-cxh-full", "ms-appinstaller", "ms-its", "mk", "its", "hcp", "res", "shell", "ftp", "ftps",
+        "sftp", "smb", "nfs", "jar", "ldap", "ldaps", "telnet", "ssh", "gopher",
+    ]
+
+    /// Whether the wallet may redirect a browser to `url`: `http(s)`, or an app's own
+    /// scheme (RFC 3986 syntax), never one of ``refusedSchemes`` nor any other `ms-`
+    /// scheme (Windows hands each to a program of its own).
+    static func isSafeRedirect(_ url: String) -> Bool {
+        guard let colon = url.firstIndex(of: ":") else { return false }
+        let scheme = url[..<colon].lowercased()
+        guard FieldRules.isScheme(scheme) else { return false }
+        if scheme == "http" || scheme == "https" { return url.dropFirst(scheme.count).hasPrefix("://") }
+        return !refusedSchemes.contains(scheme) && !scheme.hasPrefix("ms-")
+    }
+
+    /// Refuses (`4000` naming `field`) a URL the wallet may not redirect to, or one that
+    /// already carries `charge_id` or `status`: the wallet adds those, and a copy in
+    /// front of them would be read first by many return pages.
+    static func checkRedirect(_ url: String, field: String) throws(APIError) {
+        guard isSafeRedirect(url) else {
+            throw APIError(.invalidRequest,
+                           "\(field): must be an http(s) URL or an app's own scheme, never javascript:, data:, file: or an operating-system handler")
+        }
+        let query = url.split(separator: "#", maxSplits: 1).first.flatMap { $0.split(separator: "?", maxSplits: 1).dropFirst().first } ?? ""
+        for pair in query.split(separator: "&") {
+            let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            let decoded = (name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? name).lowercased()
+            if decoded == "charge_id" || decoded == "status" {
+                throw APIError(.invalidRequest, "\(field): must not carry '\(decoded)'; the wallet adds it")
+            }
+        }
+    }
+
+    /// A charge as it stands now: one whose time ran out unpaid is expired first.
+    func currentCharge(id: String) async throws -> ChargeRecord {
+        try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(id, field: "id", limit: 128) }
+        guard let charge = try await store.charge(id: id) else { throw APIError(.notFound, "id: no transaction '\(id)'") }
+        if charge.isOverdue(now: now) { return try await expire(id: id) ?? charge }
+        return charge
+    }
+
+    /// Applies the consumer's choice to a pending charge and returns the charge and the
+    /// URL to redirect to (the app's return URL, else `urls.success`/`fail`/`cancel`),
+    /// with `charge_id` and `status` added. A charge no longer pending is left as it is.
+    ///
+    /// A charge only initiated (created, never confirmed by an app) is confirmed here
+    /// first, as a hosted payment page does: with `method`, else the method it was
+    /// created for (`4000` naming `method` when there is neither).
+    public func walletAction(id: String, action: WalletAction, method: String? = nil) async throws -> (ChargeRecord, String?) {
+        try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(id, field: "id", limit: 128) }
+        let chosen = try method.map { name throws(APIError) in try self.method(name) }
+        let now = self.now
+        let (charge, _) = try await store.updateCharge(id: id, reference: nil, now: now) { charge in
+            if charge.expireIfOverdue(now: now) { return }
+            if charge.status == .initiated {
+                if let chosen, let created = charge.method, created != chosen.name {
+                    throw APIError(.invalidRequest, "method: the charge was created for '\(created)'")
+                }
+                guard let name = chosen?.name ?? charge.method else {
+                    throw APIError(.invalidRequest, "method: choose how to pay (\(SandboxMethod.all.map(\.name).joined(separator: ", ")))")
+                }
+                charge.method = name
+                charge.status = .pending
+            }
+            guard charge.status == .pending else { return }
+            switch action {
+            case .pay:
+                let method = charge.method.flatMap(SandboxMethod.named)
+                charge.timeAuthorized = now
+                if method?.supportsCapture == true {
+                    if charge.autoCapture {
+                        charge.status = .succeeded
+                        charge.amountCaptured = charge.amount
+                        charge.timeCaptured = now
+                    } else {
+                        charge.status = .authorized
+                    }
+                } else {
+                    charge.status = .succeeded
+                }
+            case .decline:
+                charge.status = .failed
+            case .cancel:
+                charge.status = .canceled
+                charge.timeCanceled = now
+            }
+        }
+        let target: String
+        if let returnURL = charge.returnURL {
+            target = returnURL
+        } else {
+            switch charge.status {
+            case .succeeded, .authorized: target = charge.urls.success
+            case .canceled: target = charge.urls.cancel
+            default: target = charge.urls.fail
+            }
+        }
+        guard !target.isEmpty else { return (charge, nil) }
+        let items = [QueryItem("charge_id", charge.id), QueryItem("status", charge.status.rawValue)]
+        return (charge, QueryURL.appending(items, to: target))
+    }
+}

@@ -1,0 +1,311 @@
+@_spi(Tools) import ChargeKit
+@_spi(Tools) import CitconUPI
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The HTTP face of ``SandboxAPI``: `/v1/` JSON in the UPI envelope, and the wallet
+/// page under `/sandbox/wallet/`. No handler lets an error escape: every failure is a
+/// `fail` envelope (or an HTML error page for the wallet), never a 500.
+struct SandboxRoutes: Sendable {
+    let api: SandboxAPI
+    let merchantName: String
+    /// How much of an over-limit body is read and discarded before answering.
+    let discardLimit: Int
+    /// The wallet form's anti-forgery tokens, one per charge.
+    let formTokens: FormTokens
+    /// Refuses a client that keeps failing to authenticate with the merchant key.
+    let throttle = FailureThrottle()
+
+    /// Every route the sandbox serves, as `METHOD /path` with `:name` parameters: the
+    /// list the 404/405 answers and the route tests read.
+    static let routes: [(method: String, path: String)] = [
+        ("POST", "/v1/access-tokens"), ("POST", "/v1/charges"), ("POST", "/v1/charges/:token"),
+        ("GET", "/v1/transactions/:id"), ("POST", "/v1/captures"), ("POST", "/v1/refunds"), ("POST", "/v1/cancels"),
+        ("GET", "/v1/health"), ("GET", "/sandbox/wallet/:id"), ("POST", "/sandbox/wallet/:id"), ("GET", "/sandbox/qr/:id"),
+        ("GET", "/openapi.yaml"), ("GET", "/sandbox/dashboard"), ("POST", "/sandbox/dashboard"), ("GET", "/"),
+        ("GET", "/docs/running-the-sandbox.md"),
+    ]
+
+    /// The pattern of the route `method path` is served by (`/v1/charges/:token`), if any.
+    /// (Asked twice per request, by the log and the token check: a route without
+    /// parameters is found in a table, without splitting the path.)
+    static func pattern(_ method: String, _ path: String) -> String? {
+        if let fixed = fixedRoutes[method]?[path] { return fixed }
+        return parameterRoutes.first { $0.method == method && matches($0.path, path) }?.path
+    }
+
+    /// The routes with `:name` parameters, in their order.
+    private static let parameterRoutes = routes.filter { $0.path.contains(":") }
+
+    /// The routes without parameters, by method then path.
+    private static let fixedRoutes: [String: [String: String]] = routes.filter { !$0.path.contains(":") }
+        .reduce(into: [:]) { table, route in table[route.method, default: [:]][route.path] = route.path }
+
+    /// Whether `path` matches a route pattern.
+    static func matches(_ pattern: String, _ path: String) -> Bool {
+        let want = pattern.split(separator: "/", omittingEmptySubsequences: false)
+        let have = path.split(separator: "/", omittingEmptySubsequences: false)
+        return want.count == have.count && zip(want, have).allSatisfy { $0.hasPrefix(":") ? !$1.isEmpty : $0 == $1 }
+    }
+
+    func register(on router: Router<SandboxRequestContext>) {
+        router.add(middleware: UnknownRoutes())
+        router.add(middleware: TokenAuthentication(api: api))
+        router.post("/v1/access-tokens") { request, context in
+            let body = try await jsonBody(request)
+            var response = try await answer {
+                try await throttle.guarded(context.client, authorization: request.headers[.authorization]) {
+                    try await api.issueToken(authorization: request.headers[.authorization], body: body)
+                }
+            }
+            // A token is a credential: no cache may keep the answer.
+            response.headers[.cacheControl] = "no-store"
+            return response
+        }
+        router.post("/v1/charges") { request, context in
+            let body = try await jsonBody(request)
+            return try await answer { try await api.createCharge(as: try context.requireToken(), body: body) }
+        }
+        router.post("/v1/charges/:token") { request, context in
+            let token = context.parameters.get("token") ?? ""
+            let body = try await jsonBody(request)
+            return try await answer { try await api.confirm(chargeToken: token, as: try context.requireToken(), body: body) }
+        }
+        router.get("/v1/transactions/:id") { _, context in
+            let id = context.parameters.get("id") ?? ""
+            return try await answer { try await api.inquire(id: id, as: try context.requireToken()) }
+        }
+        router.post("/v1/captures") { request, context in
+            let body = try await jsonBody(request)
+            return try await answer { try await api.capture(as: try context.requireToken(), body: body) }
+        }
+        router.post("/v1/refunds") { request, context in
+            let body = try await jsonBody(request)
+            return try await answer { try await api.refund(as: try context.requireToken(), body: body) }
+        }
+        router.post("/v1/cancels") { request, context in
+            let body = try await jsonBody(request)
+            return try await answer { try await api.cancel(as: try context.requireToken(), body: body) }
+        }
+        router.get("/openapi.yaml") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
+        }
+        router.get("/") { _, _ in
+            html(LandingPage.render(merchant: merchantName, baseURL: api.baseURL()))
+        }
+        router.get("/docs/running-the-sandbox.md") { _, _ in
+            // text/plain, so that a browser shows it rather than download it.
+            Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: SandboxGuide.markdown)))
+        }
+        router.get("/v1/health") { _, _ in
+            Self.envelope(UPIWire.Envelope(data: ["status": "ok"]), status: 200)
+        }
+        router.get("/sandbox/wallet/:id") { request, context in
+            await walletPage(id: context.parameters.get("id") ?? "", capability: request.uri.queryParameters["k"].map(String.init))
+        }
+        router.get("/sandbox/qr/:id") { request, context in
+            await qrPage(id: context.parameters.get("id") ?? "", capability: request.uri.queryParameters["k"].map(String.init))
+        }
+        router.post("/sandbox/wallet/:id") { request, context in
+            await walletPost(request, id: context.parameters.get("id") ?? "", capability: request.uri.queryParameters["k"].map(String.init))
+        }
+        router.get("/sandbox/dashboard") { request, context in await dashboardPage(request, client: context.client) }
+        router.post("/sandbox/dashboard") { request, context in await dashboardPost(request, client: context.client) }
+    }
+
+    // MARK: JSON
+
+    static func envelope<Payload: Codable & Sendable>(_ envelope: UPIWire.Envelope<Payload>, status: Int) -> Response {
+        let buffer = if let json = envelope.wireJSON {
+            ByteBuffer(bytes: json.bytes)
+        } else {
+            ByteBuffer(bytes: (try? UPIWire.encoder().encode(envelope)) ?? Data(#"{"status":"fail"}"#.utf8))
+        }
+        return Response(status: .init(code: status), headers: [.contentType: "application/json; charset=utf-8"],
+                        body: ResponseBody(byteBuffer: buffer))
+    }
+
+    static func failure(_ error: APIError) -> Response {
+        envelope(UPIWire.Envelope(status: "fail", data: UPIWire.Failure(code: error.code.rawValue, message: error.message)),
+                 status: error.httpStatus)
+    }
+
+    /// The request body, bounded (`4130`, answered with the connection closed).
+    private func jsonBody(_ request: Request) async throws(APIError) -> Data {
+        let body: Data?
+        do {
+            body = try await readBody(request, limit: UPIWire.maximumBodyBytes)
+        } catch {
+            throw APIError(.malformedJSON, "body: could not be read")
+        }
+        guard let body else { throw APIError(.bodyTooLarge, "body: larger than \(UPIWire.maximumBodyBytes) bytes") }
+        return body
+    }
+
+    /// The handler's answer in a `success` envelope. An ``APIError`` goes out as its own
+    /// answer (it is an `HTTPResponseError`); anything else is a `4000`, never a 500.
+    private func answer<Payload: Codable & Sendable>(_ handler: () async throws -> Payload) async throws(APIError) -> Response {
+        do {
+            return Self.envelope(UPIWire.Envelope(data: try await handler()), status: 200)
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError(.invalidRequest, "request: \(error)")
+        }
+    }
+
+    /// The body, or `nil` when it is longer than `limit`. A longer body is still read,
+    /// and discarded, up to ``SandboxConfiguration/maximumDiscardedBytes``, so that a
+    /// client that writes its whole body before it reads gets the `413` (beyond that,
+    /// ``RequestDeadline`` closes the connection once the answer is written).
+    func readBody(_ request: Request, limit: Int) async throws -> Data? {
+        // The first chunk is kept as it came (most bodies are one chunk); later ones are
+        // gathered behind it.
+        var collected: ByteBuffer?
+        var total = 0
+        for try await chunk in request.body {
+            total += chunk.readableBytes
+            if total <= limit {
+                if var gathered = collected.take() {
+                    gathered.writeImmutableBuffer(chunk)
+                    collected = gathered
+                } else {
+                    collected = chunk
+                }
+            } else if total - limit > discardLimit {
+                break
+            }
+        }
+        guard total <= limit else { return nil }
+        return collected.map { Data($0.readableBytesView) } ?? Data()
+    }
+
+    /// The same answer, after which the connection is closed.
+    static func closing(_ response: Response) -> Response {
+        var response = response
+        response.headers[.connection] = "close"
+        return response
+    }
+
+    // MARK: Wallet
+
+    /// An HTML page that no other site may frame, sniff or load scripts into.
+    func html(_ body: String, status: Int = 200) -> Response {
+        Response(status: .init(code: status), headers: [
+            .contentType: "text/html; charset=utf-8",
+            .xFrameOptions: "DENY",
+            .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
+            .xContentTypeOptions: "nosniff",
+            // Not `no-referrer`: under it a browser sends `Origin: null` with the page's
+            // own form posts, and the same-site check below must refuse `null`. With
+            // `same-origin` the page's posts carry its origin, and other sites still
+            // learn nothing of its URL (which holds the wallet link's capability).
+            .referrerPolicy: "same-origin",
+            .cacheControl: "no-store",
+        ], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// A post must come from the sandbox's own page: not from another site (`Origin`,
+    /// `Sec-Fetch-Site`), and carrying the form token of the page (`subject` is what
+    /// the token was made for: a charge id for the wallet, ``dashboardTokenSubject``).
+    /// `Origin: null` (a sandboxed frame, a `data:` page, a post made under a
+    /// `no-referrer` policy) is refused: the pages' own policy is `same-origin`, so
+    /// their posts name their origin.
+    func checkSameSite(_ request: Request, form: [String: String], subject: String, page: String = "wallet") throws(APIError) {
+        if request.headers[.secFetchSite].map({ $0 == "cross-site" || $0 == "same-site" }) == true {
+            throw APIError(.forbidden, "the \(page) accepts posts from its own page only")
+        }
+        if let origin = request.headers[.origin] {
+            let host = request.head.authority ?? ""
+            guard origin == "http://" + host || origin == "https://" + host else {
+                throw APIError(.forbidden, "Origin \(origin) is not the \(page)'s own")
+            }
+        }
+        guard let token = form["form_token"], formTokens.check(token, for: subject) else {
+            throw APIError(.forbidden, "form_token: missing or stale; reload the \(page) page")
+        }
+    }
+
+    /// The HTML answer to a page request that failed: an ``APIError`` with its own
+    /// status, a field refused by ChargeKit's rules as `400`, anything else as `503`
+    /// (`unavailable`), each on the page `render` makes of the message.
+    func errorPage(_ error: any Error, unavailable: String, render: (String) -> String) -> Response {
+        switch error {
+        case let error as APIError: html(render(error.message), status: error.httpStatus)
+        case let error as ChargeKitError: html(render(error.description), status: 400)
+        default: html(render(unavailable), status: 503)
+        }
+    }
+
+    private func walletFailure(_ error: any Error) -> Response {
+        errorPage(error, unavailable: "the wallet is unavailable", render: WalletPage.error)
+    }
+
+    private func walletPage(id: String, capability: String?) async -> Response {
+        do {
+            try api.checkWalletCapability(capability, for: id)
+            let charge = try await api.currentCharge(id: id)
+            let token = formTokens.token(for: charge.id)
+            return html(WalletPage.render(charge: charge, merchant: merchantName, formToken: token, action: api.walletPath(for: charge.id)))
+        } catch {
+            return walletFailure(error)
+        }
+    }
+
+    private func qrPage(id: String, capability: String?) async -> Response {
+        do {
+            try api.checkWalletCapability(capability, for: id)
+            let charge = try await api.currentCharge(id: id)
+            return html(WalletPage.qr(charge: charge, walletURL: api.baseURL() + api.walletPath(for: charge.id), merchant: merchantName))
+        } catch {
+            return walletFailure(error)
+        }
+    }
+
+    private func walletPost(_ request: Request, id: String, capability: String?) async -> Response {
+        do {
+            try api.checkWalletCapability(capability, for: id)
+            guard let data = try await readBody(request, limit: 4096) else {
+                return Self.closing(html(WalletPage.error("form larger than 4096 bytes"), status: 413))
+            }
+            let form = try WalletPage.parseForm(String(decoding: data, as: UTF8.self))
+            try checkSameSite(request, form: form, subject: id)
+            guard let raw = form["action"], let action = SandboxAPI.WalletAction(rawValue: raw) else {
+                throw APIError(.invalidRequest, "action: must be pay, decline or cancel")
+            }
+            let (charge, redirect) = try await api.walletAction(id: id, action: action, method: form["method"])
+            if let redirect {
+                guard SandboxAPI.isSafeRedirect(redirect) else {
+                    return html(WalletPage.error("the return URL is not an http(s) or app URL; not redirecting"), status: 400)
+                }
+                return Response(status: .seeOther, headers: [.location: redirect], body: ResponseBody())
+            }
+            return html(WalletPage.done(charge: charge))
+        } catch {
+            return walletFailure(error)
+        }
+    }
+}
+
+/// An ``APIError`` answers for itself: the `fail` envelope with its code and HTTP
+/// status (a refused body also closes the connection).
+extension APIError: HTTPResponseError {
+    public var status: HTTPResponse.Status { .init(code: httpStatus) }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let response = SandboxRoutes.failure(self)
+        return code == .bodyTooLarge ? SandboxRoutes.closing(response) : response
+    }
+}
+
+extension HTTPField.Name {
+    static let xFrameOptions = Self("X-Frame-Options")!
+    static let xContentTypeOptions = Self("X-Content-Type-Options")!
+    static let referrerPolicy = Self("Referrer-Policy")!
+    static let secFetchSite = Self("Sec-Fetch-Site")!
+    static let wwwAuthenticate = Self("WWW-Authenticate")!
+}

@@ -1,0 +1,160 @@
+@_spi(Tools) import CitconUPI
+import Foundation
+
+/// A ``SandboxStore`` in memory, for fast tests of the sandbox's rules without a file
+/// or HTTP. Every method runs under one lock, so each is atomic like a transaction;
+/// nothing survives the process.
+public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
+    private let lock = NSLock()
+    private var settings: [String: String] = [:]
+    private var tokens: [String: AccessTokenRecord] = [:]
+    private var charges: [String: ChargeRecord] = [:]
+    private var chargeIDsByToken: [String: String] = [:]
+    private var references: [String: String] = [:]
+    private var outbox: [OutboxEntry] = []
+    private var nextOutboxID: Int64 = 1
+    private var leases: [Int64: Int64] = [:]
+    private var attempts: [IPNAttempt] = []
+    private var insertionOrder: [String] = []
+
+    /// Makes an empty store.
+    public init() {}
+
+    public func migrate() async throws -> Int { SQLiteSandboxStore.migrations.count }
+
+    public func setting(_ key: String) async throws -> String? { lock.withLock { settings[key] } }
+
+    public func setSetting(_ key: String, to value: String) async throws { lock.withLock { settings[key] = value } }
+
+    public func rotateMerchantKey(to key: String) async throws -> Bool {
+        lock.withLock {
+            let stored = settings["merchant_key"]
+            guard stored != key else { return false }
+            settings["merchant_key"] = key
+            if stored != nil { tokens.removeAll() }
+            return true
+        }
+    }
+
+    public func insertToken(_ token: AccessTokenRecord) async throws { lock.withLock { tokens[token.token] = token } }
+
+    public func token(_ value: String) async throws -> AccessTokenRecord? { lock.withLock { tokens[value] } }
+
+    public func insertCharge(_ charge: ChargeRecord) async throws {
+        try lock.withLock {
+            // A taken reference is told first, as the SQL stores tell it.
+            try requireFree(charge.reference)
+            guard charges[charge.id] == nil, chargeIDsByToken[charge.chargeToken] == nil else {
+                throw ChargeIdentifiersTaken(id: charge.id)
+            }
+            references[charge.reference] = charge.id
+            charges[charge.id] = charge
+            chargeIDsByToken[charge.chargeToken] = charge.id
+            insertionOrder.append(charge.id)
+        }
+    }
+
+    /// Refuses a reference some charge or operation has claimed.
+    private func requireFree(_ reference: String) throws {
+        guard references[reference] == nil else { throw APIError.duplicateReference(reference) }
+    }
+
+    public func charge(id: String) async throws -> ChargeRecord? { lock.withLock { charges[id] } }
+
+    public func charge(chargeToken: String) async throws -> ChargeRecord? {
+        lock.withLock { chargeIDsByToken[chargeToken].flatMap { charges[$0] } }
+    }
+
+    public func updateCharge<T: Sendable>(id: String, reference: String?, now: Int64,
+                                          _ body: @escaping @Sendable (inout ChargeRecord) throws -> T) async throws -> (ChargeRecord, T) {
+        try lock.withLock {
+            guard var charge = charges[id] else { throw APIError(.notFound, "transaction_id: no transaction '\(id)'") }
+            if let reference {
+                guard reference != charge.reference else {
+                    throw APIError(.duplicateReference, "reference: must differ from the charge's own reference")
+                }
+                try requireFree(reference)
+            }
+            let (value, changed) = try charge.apply(now: now, body)  // throwing here changes nothing: the claim comes after
+            if let reference { references[reference] = id }
+            charges[id] = charge
+            if changed, !charge.urls.ipn.isEmpty {
+                outbox.append(OutboxEntry(id: nextOutboxID, transactionID: id, status: charge.status.rawValue, url: charge.urls.ipn,
+                                          payload: charge.notificationPayload, attempts: 0, nextAttemptAt: now, state: "pending",
+                                          lastError: nil))
+                nextOutboxID += 1
+            }
+            return (charge, value)
+        }
+    }
+
+    public func overdueCharges(now: Int64, limit: Int) async throws -> [String] {
+        lock.withLock {
+            Array(charges.values.filter { ($0.status == .initiated || $0.status == .pending) && $0.expiresAt <= now }
+                .map(\.id).sorted().prefix(max(0, limit)))
+        }
+    }
+
+    public func dueNotifications(now: Int64, limit: Int, leaseUntil: Int64) async throws -> [OutboxEntry] {
+        lock.withLock {
+            var seen: Set<String> = []
+            var due: [OutboxEntry] = []
+            for entry in outbox where entry.state == "pending" && !seen.contains(entry.transactionID) {
+                seen.insert(entry.transactionID)
+                if entry.nextAttemptAt <= now && leases[entry.id, default: 0] <= now { due.append(entry) }
+            }
+            var inFlight: [String: Int] = [:]
+            for entry in outbox where entry.state == "pending" && leases[entry.id, default: 0] > now {
+                inFlight[entry.url, default: 0] += 1
+            }
+            var claimed: [OutboxEntry] = []
+            for entry in due where claimed.count < max(0, limit) && inFlight[entry.url, default: 0] < OutboxEntry.maximumInFlightPerURL {
+                inFlight[entry.url, default: 0] += 1
+                claimed.append(entry)
+            }
+            for entry in claimed { leases[entry.id] = leaseUntil }
+            return claimed
+        }
+    }
+
+    public func recordAttempt(_ attempt: IPNAttempt, state: String, nextAttemptAt: Int64) async throws {
+        lock.withLock {
+            guard let index = outbox.firstIndex(where: { $0.id == attempt.notificationID }) else { return }
+            outbox[index].state = state
+            outbox[index].attempts = attempt.number
+            outbox[index].nextAttemptAt = nextAttemptAt
+            outbox[index].lastError = attempt.lastError
+            leases[attempt.notificationID] = nil
+            attempts.removeAll { $0.notificationID == attempt.notificationID && $0.number == attempt.number }
+            attempts.append(attempt)
+        }
+    }
+
+    public func notificationAttempts(transactionID: String) async throws -> [IPNAttempt] {
+        lock.withLock {
+            let ids = Set(outbox.filter { $0.transactionID == transactionID }.map(\.id))
+            return attempts.filter { ids.contains($0.notificationID) }
+        }
+    }
+
+    public func resendNotification(id: Int64, now: Int64) async throws -> Bool {
+        lock.withLock {
+            guard let index = outbox.firstIndex(where: { $0.id == id }) else { return false }
+            outbox[index].state = "pending"
+            outbox[index].nextAttemptAt = now
+            return true
+        }
+    }
+
+    public func recentCharges(limit: Int) async throws -> [ChargeRecord] {
+        lock.withLock { insertionOrder.suffix(max(0, limit)).reversed().compactMap { charges[$0] } }
+    }
+
+    public func notifications(transactionID: String?) async throws -> [OutboxEntry] {
+        lock.withLock { transactionID.map { id in outbox.filter { $0.transactionID == id } } ?? outbox }
+    }
+
+    public func chargeCount() async throws -> Int { lock.withLock { charges.count } }
+
+    public func close() {}
+}

@@ -1,0 +1,575 @@
+@_spi(Tools) import CitconUPI
+import Foundation
+
+/// ``SandboxStore`` on one SQLite file, through SQLiteNIO. WAL journal with
+/// `synchronous=FULL`: a commit that returned is on disk and survives a crash or
+/// `kill -9`. Writes go through one connection, one transaction at a time, in the order
+/// they arrived; reads go through a second connection, which WAL lets run beside a
+/// write and which sees every write that was acknowledged. Statements run on NIO's
+/// thread pool, so no Swift concurrency thread waits on disk I/O.
+///
+/// **Group commit.** Writes that arrive while the disk is busy are committed together:
+/// each runs in its own savepoint inside one transaction, so one failing write rolls
+/// back only itself, and every caller is answered only after the shared `COMMIT` (and
+/// its fsync) returned. Durability is unchanged; the cost of an fsync is shared.
+public final class SQLiteSandboxStore: SandboxStore, Sendable {
+    /// The database file.
+    public let path: String
+    /// Whether concurrent writes share one commit (see above).
+    public let groupCommit: Bool
+    /// The most writes one commit carries.
+    public static let maximumBatch = 256
+    private let writer: SQLiteDatabase
+    private let reader: SQLiteDatabase
+    private let queue = CommitQueue<WriteJob>()
+
+    /// A write waiting for the next commit: a new charge (the commonest write, which
+    /// neighbours in a batch insert together), or any other write, run in a savepoint.
+    private struct WriteJob: Sendable {
+        enum Work: Sendable {
+            case charge(ChargeRecord, document: Data)
+            case body(@Sendable (SQLiteDatabase) async throws -> Void)
+        }
+        let work: Work
+        let finish: @Sendable ((any Error)?) -> Void
+
+        /// The new charge this write inserts, if it is one.
+        var newCharge: (ChargeRecord, Data)? {
+            if case .charge(let charge, let document) = work { (charge, document) } else { nil }
+        }
+    }
+
+    /// Carries a write's result from the drain to its caller.
+    private final class ResultBox<T: Sendable>: @unchecked Sendable {
+        var value: T?
+    }
+
+    private static let closedError = SQLiteStoreError(description: "the sandbox database is closed")
+
+    /// Schema migrations, versioned in code: migration `n` (its statements, in order)
+    /// takes the schema from version `n` to `n + 1` (`PRAGMA user_version`).
+    static let migrations: [[String]] = [
+        [
+            "CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+            """
+            CREATE TABLE tokens(token TEXT PRIMARY KEY, type TEXT NOT NULL, permissions TEXT NOT NULL,
+                                expires_at INTEGER NOT NULL)
+            """,
+            """
+            CREATE TABLE charges(id TEXT PRIMARY KEY, charge_token TEXT NOT NULL UNIQUE, status TEXT NOT NULL,
+                                 expires_at INTEGER NOT NULL, doc BLOB NOT NULL)
+            """,
+            "CREATE INDEX charges_open ON charges(status, expires_at)",
+            "CREATE TABLE refs(reference TEXT PRIMARY KEY, transaction_id TEXT NOT NULL)",
+            """
+            CREATE TABLE outbox(id INTEGER PRIMARY KEY AUTOINCREMENT, transaction_id TEXT NOT NULL,
+                                status TEXT NOT NULL, url TEXT NOT NULL, payload BLOB NOT NULL,
+                                attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL,
+                                state TEXT NOT NULL, last_error TEXT, created_at INTEGER NOT NULL)
+            """,
+            "CREATE INDEX outbox_due ON outbox(state, next_attempt_at)",
+        ],
+        // v2: IPNs of one transaction go out in order; this finds each one's oldest pending.
+        ["CREATE INDEX outbox_transaction ON outbox(transaction_id, state, id)"],
+        // v3: claims with a lease, so that only one deliverer holds an IPN at a time.
+        ["ALTER TABLE outbox ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0"],
+        // v4: every delivery attempt and its answer, for the dashboard.
+        [
+            """
+            CREATE TABLE ipn_attempts(outbox_id INTEGER NOT NULL, attempt INTEGER NOT NULL, at INTEGER NOT NULL,
+                                      answer TEXT NOT NULL, delivered INTEGER NOT NULL, PRIMARY KEY(outbox_id, attempt))
+            """,
+        ],
+        // v5: new charges in one statement. A row inserted into this view claims its
+        // reference and inserts the charge; a reference used before (or twice in one
+        // statement) aborts the whole statement, so nothing of it is kept.
+        [
+            """
+            CREATE VIEW new_charges(id, charge_token, status, expires_at, doc, reference) AS
+                SELECT id, charge_token, status, expires_at, doc, NULL FROM charges WHERE 0
+            """,
+            newChargesTrigger,
+        ],
+        // v6: references kept in one B-tree, ordered by the reference itself (WITHOUT
+        // ROWID), instead of a table and its unique index: each new charge writes one
+        // page fewer to the WAL. The trigger that names the table is made again around it.
+        [
+            "DROP TRIGGER new_charges_insert",
+            "CREATE TABLE refs_v6(reference TEXT PRIMARY KEY, transaction_id TEXT NOT NULL) WITHOUT ROWID",
+            "INSERT INTO refs_v6(reference, transaction_id) SELECT reference, transaction_id FROM refs",
+            "DROP TABLE refs",
+            "ALTER TABLE refs_v6 RENAME TO refs",
+            newChargesTrigger,
+        ],
+    ]
+
+    /// Claims a new charge's reference and inserts it, for each row inserted into the
+    /// view `new_charges` (migrations 5 and 6).
+    private static let newChargesTrigger = """
+        CREATE TRIGGER new_charges_insert INSTEAD OF INSERT ON new_charges BEGIN
+            INSERT INTO refs(reference, transaction_id) VALUES (NEW.reference, NEW.id);
+            INSERT INTO charges(id, charge_token, status, expires_at, doc)
+                VALUES (NEW.id, NEW.charge_token, NEW.status, NEW.expires_at, NEW.doc);
+        END
+        """
+
+    /// Opens (creating if needed) the database at `path`. Call ``migrate()`` next.
+    ///
+    /// The file and its `-wal` and `-shm` companions are readable by their owner only
+    /// (0600): they hold the merchant key, the IPN secret and every token. A new file is
+    /// created so (SQLite gives its companions the database's own mode); an older one's
+    /// modes are narrowed on open.
+    public init(path: String, groupCommit: Bool = true) async throws {
+        self.path = path
+        self.groupCommit = groupCommit
+        Self.restrictPermissions(path)
+        let writer = try await SQLiteDatabase.open(path: path)
+        do {
+            // synchronous=FULL is set by SQLiteDatabase.open, on both connections.
+            try await writer.execute("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON")
+            reader = try await SQLiteDatabase.open(path: path)
+            Self.restrictPermissions(path)
+        } catch {
+            await writer.close()
+            throw error
+        }
+        self.writer = writer
+    }
+
+    /// Creates `path` with mode 0600 when it does not exist, and sets 0600 on it and on
+    /// its `-wal` and `-shm` files where they exist.
+    static func restrictPermissions(_ path: String) {
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        for file in [path, path + "-wal", path + "-shm"] { chmod(file, 0o600) }
+    }
+
+    deinit {
+        // A store dropped without close() still closes its connections (SQLiteNIO requires it).
+        // No drain runs here: a drain holds the store.
+        if !queue.isClosed { closeConnections() }
+    }
+
+    /// Closes both connections, once no write is left (called exactly once: by
+    /// ``close()`` when idle, else by the drain that finishes after it, or by `deinit`).
+    private func closeConnections() {
+        let writer = writer, reader = reader
+        Task {
+            await writer.close()
+            await reader.close()
+        }
+    }
+
+    /// Runs a read on the reading connection.
+    private func read<T: Sendable>(_ body: (SQLiteDatabase) async throws -> T) async throws -> T {
+        guard !queue.isClosed else { throw Self.closedError }
+        return try await body(reader)
+    }
+
+    /// Runs `body` as one atomic write: alone in a transaction, or with the writes
+    /// waiting beside it in one group commit (in its own savepoint).
+    @discardableResult
+    private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteDatabase) async throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let box = ResultBox<T>()
+            enqueue(WriteJob(work: .body { db in box.value = try await body(db) }, finish: { error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let value = box.value {
+                    continuation.resume(returning: value)
+                } else {
+                    continuation.resume(throwing: SQLiteStoreError(description: "a write produced no result"))
+                }
+            }))
+        }
+    }
+
+    /// Queues `job` and starts a drain unless one runs.
+    private func enqueue(_ job: WriteJob) {
+        switch queue.enqueue(job) {
+        case .closed: job.finish(Self.closedError)
+        case .drain: Task { await self.drain() }
+        case .queued: break
+        }
+    }
+
+    /// Commits the waiting writes, a batch at a time, until none is left.
+    private func drain() async {
+        let batchSize = groupCommit ? Self.maximumBatch : 1
+        while true {
+            let (jobs, closeStorage) = queue.nextBatch(limit: batchSize)
+            if jobs.isEmpty {
+                // close() came while this drain ran: the connections are closed now, after the last write.
+                if closeStorage { closeConnections() }
+                return
+            }
+            await commit(jobs)
+        }
+    }
+
+    /// Runs `jobs` in one transaction and answers each: neighbouring new charges in two
+    /// statements for all of them (see ``insertCharges(_:into:)``), every other write in
+    /// its own savepoint, so that a failing write rolls back only itself.
+    private func commit(_ jobs: [WriteJob]) async {
+        let db = writer
+        // The commonest batch, new charges alone: one statement, committed by itself
+        // (one trip to SQLite's thread instead of four). A reference used before, or an
+        // id or charge token another charge has, aborts it whole; the batch then runs the
+        // general way, which answers each its own.
+        let charges = jobs.compactMap(\.newCharge)
+        if charges.count == jobs.count {
+            do {
+                try await Self.insertChargesAtOnce(charges, into: db)
+                for job in jobs { job.finish(nil) }
+                return
+            } catch where error.isSQLiteConstraint {
+                // Some reference is taken: the general way below finds which.
+            } catch {
+                for job in jobs { job.finish(error) }
+                return
+            }
+        }
+        var errors = [Error?](repeating: nil, count: jobs.count)
+        do {
+            try await db.execute("BEGIN IMMEDIATE")
+            var index = jobs.startIndex
+            while index < jobs.endIndex {
+                if case .body(let body) = jobs[index].work {
+                    try await db.execute("SAVEPOINT write")
+                    do {
+                        try await body(db)
+                        try await db.execute("RELEASE write")
+                    } catch {
+                        errors[index] = error
+                        try await db.execute("ROLLBACK TO write")
+                        try await db.execute("RELEASE write")
+                    }
+                    index += 1
+                    continue
+                }
+                var charges: [(offset: Int, charge: ChargeRecord, document: Data)] = []
+                while index < jobs.endIndex, case .charge(let charge, let document) = jobs[index].work {
+                    charges.append((index, charge, document))
+                    index += 1
+                }
+                for (offset, error) in try await Self.insertCharges(charges.map { ($0.charge, $0.document) }, into: db) {
+                    errors[charges[offset].offset] = error
+                }
+            }
+            try await db.execute("COMMIT")
+        } catch {
+            try? await db.execute("ROLLBACK")
+            for index in errors.indices where errors[index] == nil { errors[index] = error }
+        }
+        for (job, error) in zip(jobs, errors) { job.finish(error) }
+    }
+
+    /// Inserts new charges in one statement through the view `new_charges` (migration
+    /// 5), which claims each reference and inserts each charge. Run outside a
+    /// transaction, the statement is its own commit: all of it is kept, or nothing.
+    /// - Throws: a constraint error when a reference was used before or is used twice.
+    private static func insertChargesAtOnce(_ charges: [(ChargeRecord, Data)], into db: SQLiteDatabase) async throws {
+        try await db.query(
+            "INSERT INTO new_charges(id, charge_token, status, expires_at, doc, reference) VALUES "
+                + Array(repeating: "(?, ?, ?, ?, ?, ?)", count: charges.count).joined(separator: ", "),
+            charges.flatMap { charge, document in
+                [SQLValue.text(charge.id), .text(charge.chargeToken), .text(charge.status.rawValue),
+                 .int(charge.expiresAt), .bytes(document), .text(charge.reference)]
+            })
+    }
+
+    /// Inserts new charges whatever their number, in two statements (three when some
+    /// id is taken): one claims their references (`ON CONFLICT DO NOTHING RETURNING`
+    /// tells which were free), one inserts the charges whose reference was claimed
+    /// (`RETURNING` tells which ids and charge tokens were free), and the claims of
+    /// charges that were not inserted are given back. Returns the refusals, by
+    /// position: a reference used before, or twice in the batch (the first wins), and
+    /// an id or charge token that another charge has (``ChargeIdentifiersTaken``).
+    private static func insertCharges(_ charges: [(ChargeRecord, Data)],
+                                      into db: SQLiteDatabase) async throws -> [(Int, any Error)] {
+        var refusals: [(Int, any Error)] = []
+        // Repeats within the batch are refused here, so that each reference, id and
+        // token below is the batch's only one.
+        var references = Set<String>(), ids = Set<String>(), tokens = Set<String>()
+        var candidates: [(offset: Int, charge: ChargeRecord, document: Data)] = []
+        for (offset, (charge, document)) in charges.enumerated() {
+            if !references.insert(charge.reference).inserted {
+                refusals.append((offset, APIError.duplicateReference(charge.reference)))
+            } else if !ids.insert(charge.id).inserted || !tokens.insert(charge.chargeToken).inserted {
+                references.remove(charge.reference)
+                refusals.append((offset, ChargeIdentifiersTaken(id: charge.id)))
+            } else {
+                candidates.append((offset, charge, document))
+            }
+        }
+        guard !candidates.isEmpty else { return refusals }
+        let claimed = try await db.query(
+            "INSERT INTO refs(reference, transaction_id) VALUES "
+                + Array(repeating: "(?, ?)", count: candidates.count).joined(separator: ", ")
+                + " ON CONFLICT(reference) DO NOTHING RETURNING reference",
+            candidates.flatMap { [SQLValue.text($0.charge.reference), .text($0.charge.id)] })
+        let won = Set(claimed.compactMap { $0.first?.string })
+        var claimants: [(offset: Int, charge: ChargeRecord, document: Data)] = []
+        for candidate in candidates {
+            if won.contains(candidate.charge.reference) {
+                claimants.append(candidate)
+            } else {
+                refusals.append((candidate.offset, APIError.duplicateReference(candidate.charge.reference)))
+            }
+        }
+        guard !claimants.isEmpty else { return refusals }
+        let stored = try await db.query(
+            "INSERT INTO charges(id, charge_token, status, expires_at, doc) VALUES "
+                + Array(repeating: "(?, ?, ?, ?, ?)", count: claimants.count).joined(separator: ", ")
+                + " ON CONFLICT DO NOTHING RETURNING id",
+            claimants.flatMap { claimant in
+                [SQLValue.text(claimant.charge.id), .text(claimant.charge.chargeToken), .text(claimant.charge.status.rawValue),
+                 .int(claimant.charge.expiresAt), .bytes(claimant.document)]
+            })
+        let inserted = Set(stored.compactMap { $0.first?.string })
+        let refused = claimants.filter { !inserted.contains($0.charge.id) }
+        if !refused.isEmpty {
+            try await db.query(
+                "DELETE FROM refs WHERE reference IN (" + Array(repeating: "?", count: refused.count).joined(separator: ", ") + ")",
+                refused.map { SQLValue.text($0.charge.reference) })
+            refusals += refused.map { ($0.offset, ChargeIdentifiersTaken(id: $0.charge.id)) }
+        }
+        return refusals
+    }
+
+    private static let decoder = JSONDecoder()
+
+    private static func decodeCharge(_ row: [SQLValue]) throws -> ChargeRecord? {
+        guard let data = row.first?.data else { return nil }
+        return try decoder.decode(ChargeRecord.self, from: data)
+    }
+
+    /// Runs the migrations the file lacks, all in one transaction.
+    public func migrate() async throws -> Int {
+        try await write { db in
+            let current = Int(try await db.query("PRAGMA user_version").first?.first?.int ?? 0)
+            guard current <= Self.migrations.count else {
+                throw SQLiteStoreError(description: "database schema \(current) is newer than this sandbox (\(Self.migrations.count))")
+            }
+            for version in current..<Self.migrations.count {
+                for statement in Self.migrations[version] { try await db.query(statement) }
+                try await db.execute("PRAGMA user_version = \(version + 1)")
+            }
+            return Self.migrations.count
+        }
+    }
+
+    public func setting(_ key: String) async throws -> String? {
+        try await read { db in try await db.query("SELECT value FROM settings WHERE key = ?", [.text(key)]).first?.first?.string }
+    }
+
+    public func setSetting(_ key: String, to value: String) async throws {
+        try await write { db in
+            try await db.query("INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                         [.text(key), .text(value)])
+        }
+    }
+
+    public func rotateMerchantKey(to key: String) async throws -> Bool {
+        try await write { db in
+            let stored = try await db.query("SELECT value FROM settings WHERE key = 'merchant_key'").first?.first?.string
+            guard stored != key else { return false }
+            try await db.query("INSERT INTO settings(key, value) VALUES('merchant_key', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                         [.text(key)])
+            if stored != nil { try await db.query("DELETE FROM tokens") }
+            return true
+        }
+    }
+
+    public func insertToken(_ token: AccessTokenRecord) async throws {
+        try await write { db in
+            try await db.query("INSERT INTO tokens(token, type, permissions, expires_at) VALUES(?, ?, ?, ?)",
+                         [.text(token.token), .text(token.type), .text(token.permissions.joined(separator: " ")),
+                          .int(token.expiresAt)])
+        }
+    }
+
+    public func token(_ value: String) async throws -> AccessTokenRecord? {
+        try await read { db in
+            guard let row = try await db.query("SELECT type, permissions, expires_at FROM tokens WHERE token = ?", [.text(value)]).first,
+                  let type = row[0].string, let permissions = row[1].string, let expiresAt = row[2].int
+            else { return nil }
+            return AccessTokenRecord(token: value, type: type, permissions: permissions.split(separator: " ").map(String.init),
+                                     expiresAt: expiresAt)
+        }
+    }
+
+    public func insertCharge(_ charge: ChargeRecord) async throws {
+        let document = charge.document
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            enqueue(WriteJob(work: .charge(charge, document: document), finish: { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }))
+        }
+    }
+
+    private static func claim(_ reference: String, for id: String, in db: SQLiteDatabase) async throws {
+        do {
+            try await db.query("INSERT INTO refs(reference, transaction_id) VALUES(?, ?)", [.text(reference), .text(id)])
+        } catch where error.isSQLiteConstraint {
+            throw APIError.duplicateReference(reference)
+        }
+    }
+
+    public func charge(id: String) async throws -> ChargeRecord? {
+        try await read { db in
+            try await db.query("SELECT doc FROM charges WHERE id = ?", [.text(id)]).first.flatMap(Self.decodeCharge)
+        }
+    }
+
+    public func charge(chargeToken: String) async throws -> ChargeRecord? {
+        try await read { db in
+            try await db.query("SELECT doc FROM charges WHERE charge_token = ?", [.text(chargeToken)]).first.flatMap(Self.decodeCharge)
+        }
+    }
+
+    public func updateCharge<T: Sendable>(id: String, reference: String?, now: Int64,
+                                          _ body: @escaping @Sendable (inout ChargeRecord) throws -> T) async throws -> (ChargeRecord, T) {
+        try await write { db in
+            guard var charge = try await db.query("SELECT doc FROM charges WHERE id = ?", [.text(id)]).first
+                .flatMap(Self.decodeCharge)
+            else { throw APIError(.notFound, "transaction_id: no transaction '\(id)'") }
+            if let reference {
+                guard reference != charge.reference else {
+                    throw APIError(.duplicateReference, "reference: must differ from the charge's own reference")
+                }
+                try await Self.claim(reference, for: id, in: db)
+            }
+            let (value, changed) = try charge.apply(now: now, body)
+            try await db.query("UPDATE charges SET status = ?, expires_at = ?, doc = ? WHERE id = ?",
+                         [.text(charge.status.rawValue), .int(charge.expiresAt),
+                          .bytes(charge.document), .text(id)])
+            if changed, !charge.urls.ipn.isEmpty {
+                try await db.query("""
+                    INSERT INTO outbox(transaction_id, status, url, payload, next_attempt_at, state, created_at)
+                    VALUES(?, ?, ?, ?, ?, 'pending', ?)
+                    """, [.text(id), .text(charge.status.rawValue), .text(charge.urls.ipn),
+                          .bytes(charge.notificationPayload), .int(now), .int(now)])
+            }
+            return (charge, value)
+        }
+    }
+
+    public func overdueCharges(now: Int64, limit: Int) async throws -> [String] {
+        try await read { db in
+            try await db.query("SELECT id FROM charges WHERE status IN ('initiated', 'pending') AND expires_at <= ? LIMIT ?",
+                         [.int(now), .int(Int64(limit))]).compactMap { $0.first?.string }
+        }
+    }
+
+    private static let outboxColumns = "id, transaction_id, status, url, payload, attempts, next_attempt_at, state, last_error"
+
+    private static func outboxEntry(_ row: [SQLValue]) -> OutboxEntry? {
+        guard row.count == 9, let id = row[0].int, let transaction = row[1].string, let status = row[2].string,
+              let url = row[3].string, let payload = row[4].data, let attempts = row[5].int, let next = row[6].int,
+              let state = row[7].string
+        else { return nil }
+        return OutboxEntry(id: id, transactionID: transaction, status: status, url: url, payload: payload,
+                           attempts: Int(attempts), nextAttemptAt: next, state: state, lastError: row[8].string)
+    }
+
+    public func dueNotifications(now: Int64, limit: Int, leaseUntil: Int64) async throws -> [OutboxEntry] {
+        // The IPN worker asks every 100 ms, and nearly always nothing is due: a read on
+        // the reading connection says so without a write. A write waits in the commit
+        // queue, and a batch of new charges with one in it takes the general path
+        // (savepoints, several statements) instead of its one statement. What the read
+        // finds is claimed by the write below, which checks again: an IPN that falls due
+        // just after the read waits for the next call.
+        let anyDue = try await read { db in
+            try await db.query("SELECT 1 FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? AND lease_until <= ? LIMIT 1",
+                               [.int(now), .int(now)])
+        }
+        guard !anyDue.isEmpty else { return [] }
+        return try await write { db in
+            // Only the oldest pending IPN of each transaction: a later status change waits
+            // until the earlier one is delivered or dead, so a merchant sees them in order.
+            // And no more than OutboxEntry.maximumInFlightPerURL per URL, in flight ones
+            // counted: a hanging receiver's backlog never holds another URL's IPN back.
+            try await db.query("""
+                UPDATE outbox SET lease_until = ? WHERE id IN (
+                    SELECT id FROM (
+                        SELECT c.id,
+                               ROW_NUMBER() OVER (PARTITION BY c.url ORDER BY c.id)
+                                 + (SELECT count(*) FROM outbox AS f WHERE f.url = c.url AND f.state = 'pending' AND f.lease_until > ?)
+                                 AS place
+                        FROM (SELECT o.id, o.url FROM outbox AS o
+                              WHERE o.state = 'pending' AND o.next_attempt_at <= ? AND o.lease_until <= ?
+                                AND o.id = (SELECT min(p.id) FROM outbox AS p WHERE p.transaction_id = o.transaction_id AND p.state = 'pending')
+                              ORDER BY o.id LIMIT ?) AS c)
+                    WHERE place <= ? ORDER BY id LIMIT ?)
+                RETURNING \(Self.outboxColumns)
+                """, [.int(leaseUntil), .int(now), .int(now), .int(now), .int(Int64(OutboxEntry.claimWindow)),
+                      .int(Int64(OutboxEntry.maximumInFlightPerURL)), .int(Int64(limit))])
+                .compactMap(Self.outboxEntry).sorted { $0.id < $1.id }
+        }
+    }
+
+    public func recordAttempt(_ attempt: IPNAttempt, state: String, nextAttemptAt: Int64) async throws {
+        try await write { db in
+            try await db.query("UPDATE outbox SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?, lease_until = 0 WHERE id = ?",
+                         [.text(state), .int(Int64(attempt.number)), .int(nextAttemptAt),
+                          attempt.lastError.map(SQLValue.text) ?? .null, .int(attempt.notificationID)])
+            try await db.query("INSERT OR REPLACE INTO ipn_attempts(outbox_id, attempt, at, answer, delivered) VALUES(?, ?, ?, ?, ?)",
+                         [.int(attempt.notificationID), .int(Int64(attempt.number)), .int(attempt.time), .text(attempt.answer),
+                          .int(attempt.delivered ? 1 : 0)])
+        }
+    }
+
+    public func notificationAttempts(transactionID: String) async throws -> [IPNAttempt] {
+        try await read { db in
+            try await db.query("""
+                SELECT a.outbox_id, a.attempt, a.at, a.answer, a.delivered FROM ipn_attempts AS a
+                JOIN outbox AS o ON o.id = a.outbox_id WHERE o.transaction_id = ? ORDER BY a.at, a.outbox_id, a.attempt
+                """, [.text(transactionID)]).compactMap { row in
+                guard row.count == 5, let id = row[0].int, let number = row[1].int, let time = row[2].int,
+                      let answer = row[3].string, let delivered = row[4].int
+                else { return nil }
+                return IPNAttempt(notificationID: id, number: Int(number), time: time, answer: answer, delivered: delivered != 0)
+            }
+        }
+    }
+
+    public func resendNotification(id: Int64, now: Int64) async throws -> Bool {
+        try await write { db in
+            !(try await db.query("UPDATE outbox SET state = 'pending', next_attempt_at = ? WHERE id = ? RETURNING id",
+                                 [.int(now), .int(id)]).isEmpty)
+        }
+    }
+
+    public func recentCharges(limit: Int) async throws -> [ChargeRecord] {
+        try await read { db in
+            try await db.query("SELECT doc FROM charges ORDER BY rowid DESC LIMIT ?", [.int(Int64(max(0, limit)))])
+                .compactMap(Self.decodeCharge)
+        }
+    }
+
+    public func notifications(transactionID: String?) async throws -> [OutboxEntry] {
+        try await read { db in
+            if let transactionID {
+                return try await db.query("SELECT \(Self.outboxColumns) FROM outbox WHERE transaction_id = ? ORDER BY id",
+                                    [.text(transactionID)]).compactMap(Self.outboxEntry)
+            }
+            return try await db.query("SELECT \(Self.outboxColumns) FROM outbox ORDER BY id").compactMap(Self.outboxEntry)
+        }
+    }
+
+    public func chargeCount() async throws -> Int {
+        try await read { db in Int(try await db.query("SELECT count(*) FROM charges").first?.first?.int ?? 0) }
+    }
+
+    /// How many commits the writing connection has made through the commit queue (a
+    /// group commit counts once), for tests that a call made no write.
+    package var commitCount: Int { queue.batchesTaken }
+
+    /// Closes the database: writes queued so far are still committed, later ones and
+    /// every later read fail.
+    public func close() {
+        if queue.close() { closeConnections() }
+    }
+}

@@ -1,0 +1,82 @@
+@_spi(Tools) import CitconUPI
+import Foundation
+
+/// The sandbox's storage. SQLite (``SQLiteSandboxStore``) is the default; another
+/// engine implements this protocol. Every method is atomic; ``updateCharge(id:reference:now:_:)``
+/// writes the status change and its IPN in one transaction.
+public protocol SandboxStore: Sendable {
+    /// Creates or migrates the schema; returns the schema version.
+    @discardableResult
+    func migrate() async throws -> Int
+    /// A setting such as the merchant key.
+    func setting(_ key: String) async throws -> String?
+    /// Stores a setting.
+    func setSetting(_ key: String, to value: String) async throws
+    /// Makes `key` the merchant key; when another key was stored, every access token
+    /// issued under it is revoked in the same transaction. Returns whether it changed.
+    @discardableResult
+    func rotateMerchantKey(to key: String) async throws -> Bool
+    /// Stores a token.
+    func insertToken(_ token: AccessTokenRecord) async throws
+    /// Finds a token.
+    func token(_ value: String) async throws -> AccessTokenRecord?
+    /// Stores a new charge and claims its reference.
+    /// - Throws: ``APIError`` `4100` when the reference was used before;
+    ///   ``ChargeIdentifiersTaken`` when another charge has its id or charge token.
+    ///   Either way nothing is written (the reference stays free on the second).
+    func insertCharge(_ charge: ChargeRecord) async throws
+    /// Finds a charge by id.
+    func charge(id: String) async throws -> ChargeRecord?
+    /// Finds a charge by charge token.
+    func charge(chargeToken: String) async throws -> ChargeRecord?
+    /// The charges most recently stored, newest first, at most `limit` (the dashboard).
+    func recentCharges(limit: Int) async throws -> [ChargeRecord]
+    /// Changes a charge in one transaction: claims `reference` (for a capture, refund or
+    /// cancel), runs `body`, saves, and when the status changed and `urls.ipn` is set,
+    /// adds the IPN to the outbox. `body` throwing rolls everything back. Stores run
+    /// `body` through ``ChargeRecord/apply(now:_:)``, which keeps the status history.
+    func updateCharge<T: Sendable>(id: String, reference: String?, now: Int64,
+                                   _ body: @escaping @Sendable (inout ChargeRecord) throws -> T) async throws -> (ChargeRecord, T)
+    /// Ids of unpaid charges whose time is up.
+    func overdueCharges(now: Int64, limit: Int) async throws -> [String]
+    /// Claims the pending IPNs due now for `leaseUntil`: for each transaction only its
+    /// oldest pending one (so a transaction's IPNs go out in the order of its status
+    /// changes), and none another claimer holds (an instance's claim lasts until its
+    /// lease ends or it records the attempt; when the holder dies, another instance
+    /// takes the IPN over once the lease has passed).
+    /// No URL gets more than ``OutboxEntry/maximumInFlightPerURL`` IPNs in flight (its
+    /// claimed ones counted, whichever instance holds them).
+    func dueNotifications(now: Int64, limit: Int, leaseUntil: Int64) async throws -> [OutboxEntry]
+    /// Records an attempt in one transaction: the IPN's state (`delivered`, `pending`
+    /// for a retry at `nextAttemptAt`, or `dead`), its attempt count (`attempt.number`)
+    /// and last error (the answer of a failed attempt, `nil` once delivered), the
+    /// attempt itself in the IPN's attempt log; and ends the claim.
+    func recordAttempt(_ attempt: IPNAttempt, state: String, nextAttemptAt: Int64) async throws
+    /// Every attempt at the IPNs of one transaction, in the order they were made.
+    func notificationAttempts(transactionID: String) async throws -> [IPNAttempt]
+    /// Sends an IPN again: makes it pending and due at `now`, whatever its state (a
+    /// delivered or dead-lettered one too); its attempts keep counting. Returns whether
+    /// the IPN exists.
+    @discardableResult
+    func resendNotification(id: Int64, now: Int64) async throws -> Bool
+    /// Every IPN, optionally of one transaction (for tests and inspection).
+    func notifications(transactionID: String?) async throws -> [OutboxEntry]
+    /// The number of charges.
+    func chargeCount() async throws -> Int
+    /// Finishes the queued work and closes the storage.
+    func close()
+}
+
+/// A store's refusal of a new charge whose transaction id or charge token another
+/// charge already has. Nothing of the charge was written and its reference stays
+/// free; ``SandboxAPI`` draws new identifiers and stores the charge again. (Ids follow
+/// the clock, so two sandbox processes on one database can draw the same one.)
+public struct ChargeIdentifiersTaken: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The refused charge's transaction id.
+    public var id: String
+
+    /// Makes the refusal of the charge `id`.
+    public init(id: String) { self.id = id }
+
+    public var description: String { "transaction id '\(id)' or its charge token belongs to another charge" }
+}

@@ -1,0 +1,177 @@
+import ArgumentParser
+import ChargeKitCommands
+@_spi(Tools) import ChargeKit
+import ChargeKitPostgres
+import CitconSandbox
+import CitconSandboxPostgres
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+
+struct Sandbox: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The local Citcon UPI sandbox server.",
+        subcommands: [Serve.self]
+    )
+
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve the UPI API (/v1/), the wallet page and IPN delivery on a local SQLite file.",
+            discussion: "Prints the base URL and the merchant private key, then serves until SIGINT or SIGTERM. "
+                + "The database is created (or migrated) on first start; the merchant key is created on first start "
+                + "and kept in it, unless --merchant-key gives one."
+        )
+
+        @Option(help: "Port to listen on (0 picks a free one).") var port = 8790
+        @Option(help: "Address to bind.") var host = "127.0.0.1"
+        @Option(name: .customLong("public-url"),
+                help: "Address clients reach the sandbox at, e.g. http://192.168.1.20:8790 (for wallet and QR links; a phone cannot open 0.0.0.0).")
+        var publicURL: String?
+        @Option(name: .customLong("log-level"),
+                help: "Least level logged to standard error: trace, debug, info (every request and IPN attempt), notice, warning, error, critical.")
+        var logLevel = "info"
+        @Option(help: "SQLite database file, or postgres://user@host:port/db[?table_prefix=upi_] for a shared sandbox (default: $CHARGEKIT_DB_URL, else sandbox.sqlite).")
+        var db = Environment.databaseURL ?? "sandbox.sqlite"
+        @Option(name: .customLong("merchant-key"),
+                help: "Merchant private key to use, at least \(SandboxConfiguration.minimumSecretLength) characters (default: $CHARGEKIT_MERCHANT_KEY, else the stored or a new one).")
+        var merchantKey: String?
+        @Option(name: .customLong("merchant-name"), help: "The merchant's name on the wallet page and the dashboard.")
+        var merchantName = SandboxConfiguration().merchantName
+        @Option(name: .customLong("ipn-secret"),
+                help: "Merchant IPN secret that signs every IPN, at least \(SandboxConfiguration.minimumSecretLength) characters (default: $CHARGEKIT_IPN_SECRET, else the stored or a new one).")
+        var ipnSecret: String?
+        @Option(name: .customLong("charge-ttl"), help: "Seconds an unpaid charge lives before it expires.")
+        var chargeTTL = 900.0
+        @Option(name: .customLong("token-ttl"), help: "Seconds an access token lives.") var tokenTTL = 86400.0
+        @Option(name: .customLong("ipn-retry"), help: "IPN retry delays in seconds, comma-separated (default 1,2,4,8,16,32,64).")
+        var ipnRetry: String?
+        @Option(name: .customLong("ipn-timeout"), help: "Seconds one IPN attempt may take in all (connect, send, answer).")
+        var ipnTimeout = 5.0
+        @Option(name: .customLong("request-timeout"),
+                help: "Seconds a client may take to send a whole request; idle and half-sent connections are closed after it.")
+        var requestTimeout = 30.0
+        @Option(name: .customLong("max-connections"), help: "Most connections served at once (1 to 65536; never more than the open-file limit minus 64, which serve raises to its hard limit first).")
+        var maxConnections = 256
+        @Flag(name: .customLong("allow-remote-ipn"), help: "Allow IPN to non-loopback hosts.") var allowRemoteIPN = false
+        @Flag(name: .customLong("no-group-commit"), help: "Commit each write alone (for comparison; slower).")
+        var noGroupCommit = false
+
+        /// The longest time any option may give (ten years): time arithmetic in
+        /// milliseconds can never overflow.
+        static let longestSeconds = 10.0 * 365 * 24 * 3600
+
+        /// A number of seconds from an option: finite, within bounds, else exit 64.
+        static func seconds(_ value: Double, option: String, allowZero: Bool = false) throws -> Duration {
+            guard value.isFinite, allowZero ? value >= 0 : value > 0, value <= longestSeconds else {
+                throw ValidationError("\(option) must be a number of seconds \(allowZero ? "from 0" : "above 0") to \(Int(longestSeconds)), got \(value)")
+            }
+            return .milliseconds(Int64((value * 1000).rounded()))
+        }
+
+        func validate() throws {
+            guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port)") }
+            _ = try Self.seconds(chargeTTL, option: "--charge-ttl")
+            _ = try Self.seconds(tokenTTL, option: "--token-ttl")
+            _ = try Self.seconds(requestTimeout, option: "--request-timeout")
+            _ = try Self.seconds(ipnTimeout, option: "--ipn-timeout")
+            guard (1...65536).contains(maxConnections) else {
+                throw ValidationError("--max-connections must be 1 to 65536, got \(maxConnections)")
+            }
+            _ = try retrySchedule()
+            // A short key falls to guessing (a 2-letter key took 442 tries).
+            for (option, variable, value) in [("--merchant-key", "CHARGEKIT_MERCHANT_KEY", merchantKey ?? Environment.merchantKey),
+                                              ("--ipn-secret", "CHARGEKIT_IPN_SECRET", ipnSecret ?? Environment.ipnSecret)] {
+                if let value, value.count < SandboxConfiguration.minimumSecretLength {
+                    throw ValidationError("\(option) (or \(variable)) must be at least \(SandboxConfiguration.minimumSecretLength) characters, got \(value.count)")
+                }
+            }
+        }
+
+        func retrySchedule() throws -> [Duration]? {
+            guard let ipnRetry else { return nil }
+            let parts = ipnRetry.split(separator: ",", omittingEmptySubsequences: false)
+            guard !parts.isEmpty, parts.count <= 64 else { throw ValidationError("--ipn-retry takes 1 to 64 delays") }
+            return try parts.map { part in
+                guard let value = Double(part.trimmingCharacters(in: .whitespaces)) else {
+                    throw ValidationError("--ipn-retry must be seconds separated by commas, such as 1,2,4")
+                }
+                return try Self.seconds(value, option: "--ipn-retry", allowZero: true)
+            }
+        }
+
+        /// Raises the soft open-file limit to the hard one, as servers do: more room
+        /// for connections below it (see `SandboxConfiguration.connectionCap`).
+        static func raiseOpenFileLimit() {
+            var limit = rlimit()
+            guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+
+        func run() async throws {
+            try await Self.withOwnUsage {
+                Self.raiseOpenFileLimit()
+                var configuration = SandboxConfiguration()
+                configuration.port = port
+                configuration.host = host
+                guard let level = Logger.Level(rawValue: logLevel) else {
+                    throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical, got '\(logLevel)'")
+                }
+                LoggingSystem.bootstrap(StreamLogHandler.standardError)
+                configuration.logger = Logger(label: "chargekit.sandbox")
+                configuration.logger.logLevel = level
+                if let publicURL {
+                    guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
+                          url.query == nil, url.fragment == nil
+                    else { throw ValidationError("--public-url must be an http(s) URL with a host, got '\(publicURL)'") }
+                    configuration.publicURL = publicURL
+                }
+                configuration.databasePath = db
+                configuration.merchantKey = merchantKey ?? Environment.merchantKey
+                guard !merchantName.isEmpty, merchantName.count <= 100 else {
+                    throw ValidationError("--merchant-name must be 1 to 100 characters")
+                }
+                configuration.merchantName = merchantName
+                configuration.ipnSecret = ipnSecret ?? Environment.ipnSecret
+                configuration.chargeLifetime = try Self.seconds(chargeTTL, option: "--charge-ttl")
+                configuration.tokenLifetime = try Self.seconds(tokenTTL, option: "--token-ttl")
+                configuration.requestTimeout = try Self.seconds(requestTimeout, option: "--request-timeout")
+                configuration.ipnTimeout = try Self.seconds(ipnTimeout, option: "--ipn-timeout")
+                configuration.maximumConnections = maxConnections
+                configuration.allowNonLoopbackIPN = allowRemoteIPN
+                configuration.groupCommit = !noGroupCommit
+                if let schedule = try retrySchedule() { configuration.ipnRetrySchedule = schedule }
+                var store: (any SandboxStore)?
+                if PostgresSupport.isURL(db) {
+                    do throws(ChargeKitError) {
+                        store = try PostgresSandboxStore(url: db, tablePrefix: PostgresSupport.tablePrefix(in: db, fallback: "upi_"))
+                    } catch {
+                        throw ValidationError("--db: \(error.description)")
+                    }
+                    // Never print a password that the URL may carry.
+                    var shown = URLComponents(string: db)
+                    if shown?.password != nil { shown?.password = "***" }
+                    configuration.databasePath = shown?.string ?? "postgres"
+                }
+                let server = try await SandboxServer(configuration: configuration, store: store)
+                try await server.run(handlingSignals: true) { info in
+                    // Unbuffered, so that a script reading the pipe sees it at once.
+                    FileHandle.standardOutput.write(Data("""
+                        Citcon UPI sandbox listening on \(info.baseURL)
+                        merchant key: \(info.merchantKey)
+                        IPN secret: \(info.ipnSecret)
+                        database: \(info.databasePath) (schema v\(info.schemaVersion))
+                        dashboard: \(info.baseURL)/sandbox/dashboard (any user name; the merchant key is the password)
+
+                        """.utf8))
+                }
+                server.close()
+                FileHandle.standardOutput.write(Data("sandbox stopped\n".utf8))
+                // The shutdown finishes on its own: IPN deliveries use SwiftNIO, not
+                // URLSession, so no Foundation threads are left to hang the exit.
+            }
+        }
+    }
+}

@@ -1,0 +1,202 @@
+@_spi(Tools) @testable import ChargeKit
+import ChargeKitSimulators
+import Foundation
+import Testing
+
+/// Lets a device deliver to a coordinator made after it.
+actor Inbox {
+    var coordinator: PaymentCoordinator?
+    var refused: [ChargeKitError] = []
+    func set(_ coordinator: PaymentCoordinator) { self.coordinator = coordinator }
+    func deliver(_ url: String) async {
+        do throws(ChargeKitError) { _ = try await coordinator?.handle(url: url) } catch { refused.append(error) }
+    }
+}
+
+func makeStack(ledger: ChargeLedger = ChargeLedger(), outcome: ChargeOutcome = .approved) async -> (PaymentCoordinator, SimulatedDevice, Inbox) {
+    let inbox = Inbox()
+    let device = SimulatedDevice(outcome: outcome, sumUp: SumUpSimulator(merchantCurrency: "USD"), zettle: ZettleSimulator(accountCurrency: "USD")) { url in
+        await inbox.deliver(url)
+    }
+    let coordinator = PaymentCoordinator(ledger: ledger, opener: device)
+    await inbox.set(coordinator)
+    return (coordinator, device, inbox)
+}
+
+let callbackURL = "my-shop://payment-result"
+let allApps: [PaymentApp] = [
+    .creditCardTerminal(returnURL: callbackURL),
+    .sumUp(affiliateKey: "AFF", callbackURL: callbackURL),
+    .zettle(apiKey: "KEY", source: "Shop", callbackURL: callbackURL),
+    .zettleAPI(callbackURL: callbackURL),
+]
+
+@Suite struct CoordinatorTests {
+    @Test func submitAwaitsTheVerifiedOutcome() async throws {
+        let (coordinator, _, _) = await makeStack()
+        let result = try await coordinator.submit(chargeRequest())
+        #expect(result.outcome == .approved)
+        guard case .creditCardTerminal(let response) = result.callback else { Issue.record("wrong provider"); return }
+        #expect(response.extraParams == ["record_id": "123"])
+        #expect(response.amount?.formatted == "54.25")
+        #expect(await coordinator.waitingCount == 0)
+    }
+
+    @Test func appNotInstalledIsReported() async throws {
+        let (coordinator, device, _) = await makeStack()
+        await device.uninstall(scheme: "com-innerfence-ccterminal")
+        await #expect(throws: ChargeKitError.appNotInstalled(scheme: "com-innerfence-ccterminal")) { try await coordinator.submit(chargeRequest()) }
+        #expect(await coordinator.waitingCount == 0)
+    }
+
+    @Test func invalidRequestOpensNothing() async throws {
+        let (coordinator, device, _) = await makeStack()
+        var request = try chargeRequest()
+        request.zip = String(repeating: "1", count: 21)
+        await #expect(throws: ChargeKitError.fieldTooLong("zip", limit: 20)) { try await coordinator.submit(request) }
+        #expect(await device.delivered.isEmpty)
+        #expect(try await coordinator.ledger.outstanding().isEmpty)
+    }
+
+    @Test func aForgedCallbackDoesNotCompleteAWaitingCharge() async throws {
+        let ledger = ChargeLedger()
+        let opened = OpenedURLs()
+        let coordinator = PaymentCoordinator(ledger: ledger, opener: ClosureURLOpener { url in await opened.add(url) })
+        let task = Task { try await coordinator.submit(chargeRequest()) }
+        let requestURL = try await opened.next()
+        let nonce = try #require(try await ledger.outstanding().first?.nonce)
+        let forged = "com-innerfence-ChargeDemo://chargeResponse?record_id=999&ifcc_request_nonce=\(nonce)&ifcc_responseType=approved&ifcc_amount=0.01&ifcc_redactedCardNumber=1111"
+        await #expect(throws: ChargeKitError.mismatch(field: "record_id", rule: "extra parameters must come back exactly as sent")) { try await coordinator.handle(url: forged) }
+        #expect(await coordinator.waitingCount == 1)
+        let genuine = try CreditCardTerminalSimulator().respond(to: requestURL, outcome: .approved)
+        try await coordinator.handle(url: genuine)
+        #expect(try await task.value.outcome == .approved)
+    }
+
+    @Test func cancellingTheWaitLeavesTheChargeInTheLedger() async throws {
+        let ledger = ChargeLedger()
+        let opened = OpenedURLs()
+        let coordinator = PaymentCoordinator(ledger: ledger, opener: ClosureURLOpener { url in await opened.add(url) })
+        let task = Task { try await coordinator.submit(chargeRequest()) }
+        let requestURL = try await opened.next()
+        task.cancel()
+        await #expect(throws: ChargeKitError.cancelled) { try await task.value }
+        // The app restarts: a fresh coordinator on the same ledger still verifies the late callback.
+        let restarted = PaymentCoordinator(ledger: ledger, opener: ClosureURLOpener { _ in })
+        let late = try CreditCardTerminalSimulator().respond(to: requestURL, outcome: .approved)
+        #expect(try await restarted.handle(url: late).outcome == .approved)
+    }
+
+    @Test func handleWorksAfterARestartWithAFileLedger() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("coord-\(UUID().uuidString)/ledger.json")
+        defer { try? FileManager.default.removeItem(at: path.deletingLastPathComponent()) }
+        let opened = OpenedURLs()
+        let first = PaymentCoordinator(ledger: ChargeLedger(store: FileLedgerStore(fileURL: path)), opener: ClosureURLOpener { url in await opened.add(url) })
+        let task = Task { try await first.charge(ChargeOrder(amount: Money(minorUnits: 999, currency: .usd), description: "Tea"), via: .sumUp(affiliateKey: "A", callbackURL: callbackURL)) }
+        let requestURL = try await opened.next()
+        task.cancel()
+        let callback = try SumUpSimulator(merchantCurrency: "USD").respond(to: requestURL, outcome: .approved)
+        let second = PaymentCoordinator(ledger: ChargeLedger(store: FileLedgerStore(fileURL: path)), opener: ClosureURLOpener { _ in })
+        let result = try await second.handle(url: callback)
+        #expect(result.provider == .sumUp && result.outcome == .approved)
+        #expect(result.charge.amount == Money(minorUnits: 999, currency: .usd))
+    }
+
+    @Test func trickyExtrasSurviveTheRoundTripForEveryApp() async throws {
+        let extras = [QueryItem("amp", "a&b"), QueryItem("eq", "x=y"), QueryItem("pct", "100%"), QueryItem("plus", "1+1"),
+                      QueryItem("space", "two words"), QueryItem("utf8", "naïve 日本 €"), QueryItem("empty", "")]
+        for app in allApps {
+            let (coordinator, _, _) = await makeStack()
+            let result = try await coordinator.charge(ChargeOrder(amount: Money(minorUnits: 1234, currency: .usd), description: "Tricky", reference: "ref-1", extras: extras), via: app)
+            #expect(result.outcome == .approved, "\(app)")
+            #expect(result.callback.extraItems == extras, "\(app)")
+        }
+    }
+
+    @Test func sameAppCodeSameOutcomesOnAllSimulators() async throws {
+        // The app-level code: one function, whatever the payment app.
+        func checkout(_ coordinator: PaymentCoordinator, via app: PaymentApp) async throws(ChargeKitError) -> (ChargeOutcome, String?) {
+            let order = ChargeOrder(amount: Money(minorUnits: 5000, currency: .usd), description: "Test transaction", reference: "321", extras: [QueryItem("record_id", "123")])
+            let result = try await coordinator.charge(order, via: app)
+            return (result.outcome, result.callback.extraItems.first { $0.name == "record_id" }?.value)
+        }
+        for outcome in [ChargeOutcome.approved, .failed] {
+            for app in allApps {
+                let (coordinator, _, _) = await makeStack(outcome: outcome)
+                let (got, record) = try await checkout(coordinator, via: app)
+                #expect(got == outcome, "\(app)")
+                #expect(record == "123")
+            }
+        }
+        // Declined and cancelled where the provider can say so (see PaymentCallback.outcome).
+        for (app, outcome) in [(allApps[0], ChargeOutcome.declined), (allApps[1], .declined), (allApps[0], .cancelled), (allApps[2], .cancelled)] {
+            let (coordinator, _, _) = await makeStack(outcome: outcome)
+            #expect(try await checkout(coordinator, via: app).0 == outcome, "\(app) \(outcome)")
+        }
+    }
+
+    @Test func forgedAndReplayedCallbacksPerProvider() async throws {
+        for app in allApps {
+            let (coordinator, device, inbox) = await makeStack()
+            _ = try await coordinator.charge(ChargeOrder(amount: Money(minorUnits: 100, currency: .usd), description: "X", reference: "R"), via: app)
+            let genuine = try #require(await device.delivered.last)
+            await #expect(throws: ChargeKitError.replayedNonce, "\(app)") { try await coordinator.handle(url: genuine) }
+            let nonceField = app.provider == .creditCardTerminal ? "ifcc_request_nonce" : "chargekit-nonce"
+            let split = try QueryURL(parsing: genuine)
+            var forged = split
+            forged.items = split.items.map { $0.name == nonceField ? QueryItem(nonceField, Nonce.random().value) : $0 }
+            await #expect(throws: ChargeKitError.unknownNonce, "\(app)") { try await coordinator.handle(url: forged.string) }
+            var stripped = split
+            stripped.items.removeAll { $0.name == nonceField }
+            await #expect(throws: ChargeKitError.missingNonce(field: nonceField), "\(app)") { try await coordinator.handle(url: stripped.string) }
+            #expect(await inbox.refused.isEmpty)
+        }
+    }
+
+    @Test func echoedReferenceMustMatch() async throws {
+        for app in allApps where app.provider != .creditCardTerminal {
+            let ledger = ChargeLedger()
+            let opened = OpenedURLs()
+            let coordinator = PaymentCoordinator(ledger: ledger, opener: ClosureURLOpener { url in await opened.add(url) })
+            let task = Task { try await coordinator.charge(ChargeOrder(amount: Money(minorUnits: 100, currency: .usd), description: "X", reference: "R-1"), via: app) }
+            let requestURL = try await opened.next()
+            let device = SimulatedDevice(sumUp: SumUpSimulator(merchantCurrency: "USD"), zettle: ZettleSimulator(accountCurrency: "USD")) { _ in }
+            let callback = try await device.callback(for: requestURL)
+            let field = app.provider == .sumUp ? "foreign-tx-id" : "reference"
+            let swapped = callback.replacingOccurrences(of: "\(field)=R-1", with: "\(field)=R-2")
+            await #expect(throws: ChargeKitError.mismatch(field: field, rule: "must echo the reference sent")) { try await coordinator.handle(url: swapped) }
+            try await coordinator.handle(url: callback)
+            #expect(try await task.value.outcome == .approved)
+        }
+    }
+
+    @Test func callbackForOneProviderCannotAnswerAnother() async throws {
+        let ledger = ChargeLedger()
+        let opened = OpenedURLs()
+        let coordinator = PaymentCoordinator(ledger: ledger, opener: ClosureURLOpener { url in await opened.add(url) })
+        let task = Task { try await coordinator.charge(ChargeOrder(amount: Money(minorUnits: 100, currency: .usd)), via: .sumUp(affiliateKey: "A", callbackURL: callbackURL)) }
+        _ = try await opened.next()
+        let nonce = try #require(try await ledger.outstanding().first?.nonce)
+        let zettleStyle = "\(callbackURL)?chargekit-nonce=\(nonce)&chargekit-callback=success"
+        // The nonce names a SumUp charge, so the URL is read by SumUp's rules, whatever its fields suggest.
+        await #expect(throws: ChargeKitError.missingField("smp-status")) { try await coordinator.handle(url: zettleStyle) }
+        await #expect(throws: ChargeKitError.mismatch(field: "provider", rule: "the charge went to sumup, not zettle")) {
+            try await coordinator.handle(url: zettleStyle, provider: .zettle)
+        }
+        #expect(try await ledger.outstanding().count == 1)
+        task.cancel()
+    }
+}
+
+/// Collects the URLs an opener was asked to open.
+actor OpenedURLs {
+    private var urls: [String] = []
+    private var waiting: [CheckedContinuation<String, Never>] = []
+    func add(_ url: String) {
+        if waiting.isEmpty { urls.append(url) } else { waiting.removeFirst().resume(returning: url) }
+    }
+    func next() async throws -> String {
+        if !urls.isEmpty { return urls.removeFirst() }
+        return await withCheckedContinuation { waiting.append($0) }
+    }
+}

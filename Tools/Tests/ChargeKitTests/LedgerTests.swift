@@ -1,0 +1,176 @@
+@_spi(Tools) @testable import ChargeKit
+import ChargeKitSimulators
+import Foundation
+import Testing
+
+/// A clock tests can move.
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = Date(timeIntervalSince1970: 1_800_000_000)
+    var now: Date { lock.withLock { current } }
+    func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
+}
+
+func chargeRequest(_ amount: String = "50.00", extras: [QueryItem] = [QueryItem("record_id", "123")]) throws -> CreditCardTerminal.ChargeRequest {
+    var request = CreditCardTerminal.ChargeRequest()
+    request.setReturnURL("com-innerfence-ChargeDemo://chargeResponse", extraParams: extras)
+    request.amount = try Money(parsing: amount, currency: .usd)
+    request.taxRate = .percent("8.5")
+    return request
+}
+
+@Suite struct LedgerTests {
+    let simulator = CreditCardTerminalSimulator()
+
+    func issue(_ ledger: ChargeLedger, _ request: CreditCardTerminal.ChargeRequest) async throws -> (PendingCharge, String) {
+        let (charge, handoff) = try await ledger.issue { nonce throws(ChargeKitError) in try request.handoff(nonce: nonce) }
+        return (charge, handoff.url)
+    }
+
+    @Test func approvedCallbackIsAcceptedOnceThenReplayIsRefused() async throws {
+        let ledger = ChargeLedger()
+        let (charge, url) = try await issue(ledger, chargeRequest())
+        #expect(charge.amount == Money(minorUnits: 5000, currency: .usd))
+        #expect(charge.extras == [QueryItem("record_id", "123")])
+        let callback = try simulator.respond(to: url, outcome: .approved)
+        let result = try await ledger.verify(url: callback)
+        #expect(result.outcome == .approved)
+        #expect(result.charge.nonce == charge.nonce)
+        #expect(result.flags.isEmpty)
+        await #expect(throws: ChargeKitError.replayedNonce) { try await ledger.verify(url: callback) }
+        #expect(try await ledger.outstanding().isEmpty)
+    }
+
+    @Test func forgedCallbacksAreRefused() async throws {
+        let ledger = ChargeLedger()
+        let (_, url) = try await issue(ledger, chargeRequest())
+        let genuine = try simulator.respond(to: url, outcome: .approved)
+        let noNonce = "com-innerfence-ChargeDemo://chargeResponse?record_id=123&ifcc_responseType=approved&ifcc_amount=50.00&ifcc_redactedCardNumber=1111"
+        await #expect(throws: ChargeKitError.missingNonce(field: "ifcc_request_nonce")) { try await ledger.verify(url: noNonce) }
+        let otherNonce = noNonce + "&ifcc_request_nonce=\(Nonce.random())"
+        await #expect(throws: ChargeKitError.unknownNonce) { try await ledger.verify(url: otherNonce) }
+        let tamperedExtra = genuine.replacingOccurrences(of: "record_id=123", with: "record_id=124")
+        await #expect(throws: ChargeKitError.mismatch(field: "record_id", rule: "extra parameters must come back exactly as sent")) {
+            try await ledger.verify(url: tamperedExtra)
+        }
+        let wrongApp = genuine.replacingOccurrences(of: "com-innerfence-ChargeDemo://chargeResponse", with: "evil://chargeResponse")
+        await #expect(throws: ChargeKitError.self) { try await ledger.verify(url: wrongApp) }
+        let euro = genuine.replacingOccurrences(of: "ifcc_currency=USD", with: "ifcc_currency=EUR")
+        await #expect(throws: ChargeKitError.mismatch(field: "ifcc_currency", rule: "charged in EUR, asked in USD")) { try await ledger.verify(url: euro) }
+        // None of the refusals consumed the nonce: the genuine answer still goes through.
+        #expect(try await ledger.verify(url: genuine).outcome == .approved)
+    }
+
+    @Test func expiredChargesAreRefused() async throws {
+        let clock = TestClock()
+        let ledger = ChargeLedger(timeToLive: 60, now: { clock.now })
+        let (_, url) = try await issue(ledger, chargeRequest())
+        let callback = try simulator.respond(to: url, outcome: .approved)
+        clock.advance(61)
+        await #expect(throws: ChargeKitError.expiredNonce) { try await ledger.verify(url: callback) }
+        #expect(try await ledger.outstanding().isEmpty)
+    }
+
+    @Test func twoChargesOutstandingAnsweredOutOfOrder() async throws {
+        let ledger = ChargeLedger()
+        let (first, firstURL) = try await issue(ledger, chargeRequest("10.00", extras: [QueryItem("record_id", "1")]))
+        let (second, secondURL) = try await issue(ledger, chargeRequest("20.00", extras: [QueryItem("record_id", "2")]))
+        #expect(try await ledger.outstanding().count == 2)
+        let secondResult = try await ledger.verify(url: simulator.respond(to: secondURL, outcome: .declined))
+        #expect(secondResult.charge.nonce == second.nonce)
+        #expect(secondResult.outcome == .declined)
+        #expect(try await ledger.outstanding().map(\.nonce) == [first.nonce])
+        let firstResult = try await ledger.verify(url: simulator.respond(to: firstURL, outcome: .approved))
+        #expect(firstResult.charge.nonce == first.nonce)
+        #expect(firstResult.callback.extraItems == [QueryItem("record_id", "1")])
+    }
+
+    @Test func crossedCallbacksAreRefused() async throws {
+        let ledger = ChargeLedger()
+        let (_, firstURL) = try await issue(ledger, chargeRequest("10.00", extras: [QueryItem("record_id", "1")]))
+        let (_, secondURL) = try await issue(ledger, chargeRequest("20.00", extras: [QueryItem("record_id", "2")]))
+        let first = try simulator.respond(to: firstURL, outcome: .approved)
+        let second = try simulator.respond(to: secondURL, outcome: .approved)
+        // First's nonce grafted onto second's record: the extras no longer match the snapshot.
+        let nonceOfFirst = try #require(try CreditCardTerminal.ChargeResponse(url: first).nonce)
+        let nonceOfSecond = try #require(try CreditCardTerminal.ChargeResponse(url: second).nonce)
+        let crossed = second.replacingOccurrences(of: nonceOfSecond.value, with: nonceOfFirst.value)
+        await #expect(throws: ChargeKitError.mismatch(field: "record_id", rule: "extra parameters must come back exactly as sent")) {
+            try await ledger.verify(url: crossed)
+        }
+    }
+
+    @Test func amountBelowRequestedIsFlagged() async throws {
+        let ledger = ChargeLedger()
+        let (_, url) = try await issue(ledger, chargeRequest("50.00"))
+        let returnURL = try #require(try QueryURL(parsing: url).items.first { $0.name == "returnURL" }?.value)
+        let nonce = try #require(try QueryURL(parsing: returnURL).items.last?.value)
+        let lower = "com-innerfence-ChargeDemo://chargeResponse?record_id=123&ifcc_request_nonce=\(nonce)&ifcc_responseType=approved&ifcc_amount=43.40&ifcc_taxAmount=3.40&ifcc_taxRate=8.5&ifcc_redactedCardNumber=1111"
+        let result = try await ledger.verify(url: lower)
+        #expect(result.flags == [.amountBelowRequested(requested: Money(minorUnits: 5000, currency: .usd), approved: Money(minorUnits: 4000, currency: .usd))])
+    }
+
+    @Test func tipAndTaxDoNotHideALowerSubtotal() async throws {
+        let ledger = ChargeLedger()
+        let (_, url) = try await issue(ledger, chargeRequest("50.00"))
+        let result = try await ledger.verify(url: simulator.respond(to: url, outcome: .approved, tip: "5.00"))
+        #expect(result.flags.isEmpty)
+        guard case .creditCardTerminal(let response) = result.callback else { Issue.record("wrong provider"); return }
+        #expect(response.amount?.formatted == "59.25")
+        #expect(response.subtotal?.formatted == "50.00")
+    }
+
+    @Test func fileMakerAnswerMustMatchTheRequest() async throws {
+        let ledger = ChargeLedger()
+        var request = try chargeRequest()
+        request.fileMakerFormat = true
+        let (_, url) = try await issue(ledger, request)
+        let callback = try simulator.respond(to: url, outcome: .approved)
+        #expect(callback.contains("&$ifcc_responseType=approved"))
+        let plain = callback.replacingOccurrences(of: "$ifcc_", with: "ifcc_")
+        await #expect(throws: ChargeKitError.mismatch(field: "ifcc_responseType", rule: "FileMaker ($) names were asked")) { try await ledger.verify(url: plain) }
+        #expect(try await ledger.verify(url: callback).outcome == .approved)
+    }
+
+    @Test func fileLedgerSurvivesARestart() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString)/ledger.json")
+        defer { try? FileManager.default.removeItem(at: path.deletingLastPathComponent()) }
+        let url: String
+        do {
+            let ledger = ChargeLedger(store: FileLedgerStore(fileURL: path))
+            (_, url) = try await issue(ledger, chargeRequest())
+            _ = try await issue(ledger, chargeRequest("7.00"))
+        }
+        let callback = try simulator.respond(to: url, outcome: .approved)
+        let restarted = ChargeLedger(store: FileLedgerStore(fileURL: path))
+        #expect(try await restarted.outstanding().count == 2)
+        let result = try await restarted.verify(url: callback)
+        #expect(result.outcome == .approved)
+        #expect(result.charge.amount == Money(minorUnits: 5000, currency: .usd))
+        let again = ChargeLedger(store: FileLedgerStore(fileURL: path))
+        await #expect(throws: ChargeKitError.replayedNonce) { try await again.verify(url: callback) }
+        #expect(try await again.outstanding().count == 1)
+    }
+
+    @Test func corruptLedgerFileIsAStorageError() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString)/ledger.json")
+        defer { try? FileManager.default.removeItem(at: path.deletingLastPathComponent()) }
+        try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("{not json".utf8).write(to: path)
+        let ledger = ChargeLedger(store: FileLedgerStore(fileURL: path))
+        await #expect(throws: ChargeKitError.self) { try await ledger.outstanding() }
+    }
+
+    @Test func concurrentIssuesAllRecorded() async throws {
+        let ledger = ChargeLedger()
+        let request = try chargeRequest()
+        let nonces = try await withThrowingTaskGroup(of: Nonce.self) { group in
+            for _ in 0..<50 {
+                group.addTask { try await ledger.issue { nonce throws(ChargeKitError) in try request.handoff(nonce: nonce) }.charge.nonce }
+            }
+            return try await group.reduce(into: Set<Nonce>()) { $0.insert($1) }
+        }
+        #expect(nonces.count == 50)
+        #expect(try await ledger.outstanding().count == 50)
+    }
+}

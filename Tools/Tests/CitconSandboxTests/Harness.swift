@@ -1,0 +1,189 @@
+import ChargeKitPostgres
+import CitconSandbox
+import CitconSandboxPostgres
+import CitconSandboxTesting
+@_spi(Tools) import CitconUPI
+import Foundation
+import Hummingbird
+import Logging
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One HTTP answer, raw and as JSON.
+struct HTTPAnswer: @unchecked Sendable {
+    var status: Int
+    var body: Data
+    var location: String?
+    var headers: [String: String] = [:]
+    var json: [String: Any]? { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] }
+    var data: [String: Any]? { json?["data"] as? [String: Any] }
+    var code: String? { data?["code"] as? String }
+    var message: String { data?["message"] as? String ?? "" }
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// Raw HTTP against a sandbox at `base`.
+struct HTTP: Sendable {
+    var base: String
+    static let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
+
+    func call(_ method: String, _ path: String, token: String? = nil, body: String? = nil,
+              contentType: String = "application/json") async throws -> HTTPAnswer {
+        try await call(method, path, token: token, data: body.map { Data($0.utf8) }, contentType: contentType)
+    }
+
+    func call(_ method: String, _ path: String, token: String? = nil, data: Data?,
+              contentType: String = "application/json", headers: [String: String] = [:]) async throws -> HTTPAnswer {
+        let url = try #require(URL(string: base + path))
+        var request = URLRequest(url: url, timeoutInterval: 20)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let token { request.setValue("Bearer " + token, forHTTPHeaderField: "Authorization") }
+        if let data {
+            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+            request.httpBody = data
+        }
+        let (body, response) = try await Self.session.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { fields[name] = value }
+        }
+        return HTTPAnswer(status: http.statusCode, body: body, location: http.value(forHTTPHeaderField: "Location"), headers: fields)
+    }
+}
+
+/// A sandbox on an ephemeral loopback port with its own temporary database.
+struct Harness: Sendable {
+    let sandbox: RunningSandbox
+    let directory: URL
+    let http: HTTP
+    var configuration: SandboxConfiguration
+
+    static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chargekit-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func start(directory: URL? = nil, backend: CrashBackend = .sqlite, database: String? = nil,
+                      _ tweak: (inout SandboxConfiguration) -> Void = { _ in }) async throws -> Harness {
+        let directory = try directory ?? temporaryDirectory()
+        var configuration = SandboxConfiguration()
+        configuration.port = 0
+        configuration.databasePath = database ?? (backend == .sqlite
+            ? directory.appendingPathComponent("sandbox.sqlite").path : backend.database(in: directory))
+        configuration.ipnRetrySchedule = [.milliseconds(50), .milliseconds(100), .milliseconds(200)]
+        configuration.workerInterval = .milliseconds(20)
+        tweak(&configuration)
+        var store: (any SandboxStore)?
+        if PostgresSupport.isURL(configuration.databasePath) {
+            store = try PostgresSandboxStore(url: configuration.databasePath,
+                                             tablePrefix: PostgresSupport.tablePrefix(in: configuration.databasePath, fallback: "upi_"),
+                                             connectTimeout: .seconds(60))
+        }
+        let sandbox = try await RunningSandbox.start(configuration, store: store)
+        return Harness(sandbox: sandbox, directory: directory, http: HTTP(base: sandbox.info.baseURL),
+                       configuration: configuration)
+    }
+
+    /// The `--db` the sandbox runs on (a file path or a PostgreSQL URL), for a restart.
+    var database: String { configuration.databasePath }
+
+    func stop(removing: Bool = true) async {
+        await sandbox.stop()
+        sandbox.server.close()
+        if removing { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    var merchantKey: String { sandbox.info.merchantKey }
+
+    func token(_ type: String) async throws -> String {
+        let answer = try await http.call("POST", "/v1/access-tokens", token: merchantKey, body: #"{"token_type":"\#(type)"}"#)
+        #expect(answer.status == 200, "\(answer.text)")
+        return try #require(answer.data?["access_token"] as? String)
+    }
+
+    static func chargeBody(reference: String, amount: Int = 125, currency: String = "USD", method: String? = "wechatpay",
+                           ipn: String = "", autoCapture: Bool = false) -> String {
+        let payment = method.map { #","payment":{"method":"\#($0)"}"# } ?? ""
+        return """
+        {"transaction":{"reference":"\(reference)","amount":\(amount),"currency":"\(currency)","country":"US","auto_capture":\(autoCapture),"note":"n"}\(payment),"urls":{"ipn":"\(ipn)","success":"https://shop.example/success","fail":"https://shop.example/fail","cancel":"https://shop.example/cancel"}}
+        """
+    }
+
+    /// Creates a charge; returns its id and charge token.
+    func createCharge(_ server: String, reference: String = "ref-\(UUID().uuidString)", amount: Int = 125,
+                      method: String? = "wechatpay", ipn: String = "", autoCapture: Bool = false) async throws -> (id: String, token: String) {
+        let answer = try await http.call("POST", "/v1/charges", token: server,
+                                         body: Self.chargeBody(reference: reference, amount: amount, method: method,
+                                                               ipn: ipn, autoCapture: autoCapture))
+        #expect(answer.status == 200, "\(answer.text)")
+        return (try #require(answer.data?["id"] as? String), try #require(answer.data?["charge_token"] as? String))
+    }
+
+    func confirm(_ client: String, chargeToken: String, method: String = "wechatpay", returnURL: String? = nil) async throws -> HTTPAnswer {
+        let back = returnURL.map { #","return_url":"\#($0)""# } ?? ""
+        return try await http.call("POST", "/v1/charges/\(chargeToken)", token: client,
+                                   body: #"{"payment":{"method":"\#(method)"}\#(back)}"#)
+    }
+
+    /// The wallet page of charge `id`, with its capability, as the charge's answers link it.
+    func walletPath(_ id: String) -> String { sandbox.server.api.walletPath(for: id) }
+
+    /// What a browser does: load the wallet page, then post its form (token included).
+    func wallet(_ id: String, _ action: String, extra: String = "") async throws -> HTTPAnswer {
+        let page = try await http.call("GET", walletPath(id))
+        let token = HeadlessWallet.formToken(in: page.text) ?? ""
+        return try await http.call("POST", walletPath(id), data: Data("form_token=\(token)&action=\(action)\(extra)".utf8),
+                                   contentType: "application/x-www-form-urlencoded")
+    }
+
+    func inquire(_ token: String, _ id: String) async throws -> HTTPAnswer {
+        try await http.call("GET", "/v1/transactions/\(id)", token: token)
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes.
+func eventually(_ timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return try await condition()
+}
+
+/// Runs `body`, then awaits `cleanup`, also when `body` throws: the servers a test
+/// started have shut down before the test ends (a `defer { Task { … } }` would let
+/// the test end first and the shutdown run, or fail, unobserved).
+func withCleanup<T>(_ cleanup: () async -> Void, _ body: () async throws -> T) async throws -> T {
+    let value: T
+    do {
+        value = try await body()
+    } catch {
+        await cleanup()
+        throw error
+    }
+    await cleanup()
+    return value
+}
+
+/// Serves the routes `build` adds on a free loopback port (a stand-in server for
+/// client tests), runs `body` with its root URL (`http://127.0.0.1:PORT/`), then stops it.
+func serveRouter(_ build: @escaping @Sendable (Router<BasicRequestContext>) -> Void,
+                 _ body: @Sendable (URL) async throws -> Void) async throws {
+    let router = Router()
+    build(router)
+    var logger = Logger(label: "stand-in")
+    logger.logLevel = .critical
+    let runner = try await ServiceRunner<Int>.start(logger: logger) { ready in
+        Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                    onServerRunning: { ready($0.localAddress?.port ?? 0) }, logger: logger)
+    }
+    try await withCleanup({ await runner.stop() }) {
+        try await body(try #require(URL(string: "http://127.0.0.1:\(runner.value)/")))
+    }
+}
