@@ -110,7 +110,7 @@ let package = Package(
         // The SDK's own tests (they live here: swift-property-based must not reach apps).
         .testTarget(
             name: "ChargeKitTests",
-            dependencies: [.product(name: "ChargeKit", package: sdk), .product(name: "ChargeKitSimulators", package: sdk),
+            dependencies: ["ChargeKitCommands", .product(name: "ChargeKit", package: sdk), .product(name: "ChargeKitSimulators", package: sdk),
                            .product(name: "ChargeKitTesting", package: sdk),
                            .product(name: "PropertyBased", package: "swift-property-based")]
         ),

@@ -1,4 +1,5 @@
 @_spi(Tools) @testable import ChargeKit
+import ChargeKitCommands
 import ChargeKitSimulators
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+@_spi(Tools) import ChargeKit
 import Foundation
 
 /// A flat, JSON-ready account of a callback: the contract of `chargekit parse --json`.
