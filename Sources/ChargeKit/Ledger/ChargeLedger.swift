@@ -92,15 +92,6 @@ public actor ChargeLedger {
         return try await accept(callback, charge: charge, url: url)
     }
 
-    /// Matches an already parsed callback to its charge and consumes the nonce; see
-    /// ``verify(url:provider:)``, which should be preferred: it parses the URL with the
-    /// provider of the charge the nonce names.
-    public func verify(_ callback: PaymentCallback) async throws(ChargeKitError) -> PaymentResult {
-        guard let nonce = callback.nonce else { throw .missingNonce(field: callback.nonceField) }
-        guard let charge = try await store.charge(for: nonce) else { throw .unknownNonce }
-        return try await accept(callback, charge: charge, url: nil)
-    }
-
     private func accept(_ callback: PaymentCallback, charge: PendingCharge, url: String?) async throws(ChargeKitError) -> PaymentResult {
         guard charge.consumedAt == nil else { throw .replayedNonce }
         let date = now()

@@ -36,7 +36,7 @@ public enum PaymentCallback: Hashable, Sendable {
     ///
     /// `ifcc_` fields win over everything (Credit Card Terminal passes the app's
     /// extras through, whatever their names), then `smp-status`, then Zettle's names.
-    public static func detectProvider(_ url: QueryURL) -> PaymentProvider? {
+    static func detectProvider(_ url: QueryURL) -> PaymentProvider? {
         if url.items.contains(where: { $0.fileMakerName.name.hasPrefix(CreditCardTerminal.responsePrefix) && $0.name != CreditCardTerminal.nonceField }) {
             return .creditCardTerminal
         }
