@@ -154,5 +154,23 @@ extension ChargeOutcome: @retroactive ExpressibleByArgument {
 
 extension PaymentProvider: @retroactive ExpressibleByArgument {}
 
+extension AsyncParsableCommand {
+    /// Parses `arguments` (the process's own when `nil`) against this root command and
+    /// runs the subcommand they name, exiting as ArgumentParser does on an error: the
+    /// `main` of both executables, each of which first installs its ``CommandHooks``.
+    public static func parseAndRun(_ arguments: [String]? = nil) async {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
 /// The commands both executables share, for their root commands.
 public let sharedCommands: [ParsableCommand.Type] = [Request.self, Parse.self, Simulate.self, Demo.self]

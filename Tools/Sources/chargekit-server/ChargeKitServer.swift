@@ -25,15 +25,6 @@ struct ChargeKitServerCommand: AsyncParsableCommand {
             },
             citconDemo: { try await CitconDemo.run() }
         )
-        do {
-            var command = try parseAsRoot()
-            if var asynchronous = command as? AsyncParsableCommand {
-                try await asynchronous.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            exit(withError: error)
-        }
+        await parseAndRun()
     }
 }

@@ -25,16 +25,7 @@ struct ChargeKitCommand: AsyncParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if ServerCommand.handles(arguments) { ServerCommand.handOff(arguments) }
         CommandHooks.install(root: ChargeKitCommand.self)
-        do {
-            var command = try parseAsRoot(arguments)
-            if var asynchronous = command as? AsyncParsableCommand {
-                try await asynchronous.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            exit(withError: error)
-        }
+        await parseAndRun(arguments)
     }
 }
 
