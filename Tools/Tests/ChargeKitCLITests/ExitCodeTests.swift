@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 import Testing
 
 /// The exit-status table of the `chargekit` tool (CommandLineTool.md), one case per row.
@@ -64,6 +65,31 @@ struct ExitCodeTests {
         try FileManager.default.createDirectory(at: folderAsFile, withIntermediateDirectories: true)
         #expect(try await CLI.run(["parse", "--ledger", folderAsFile.path, Self.unknownNonce]).status == 74)
         #expect(try await CLI.run(["request", "ccterminal", "--amount", "1.00", "--return-url", "my-app://done", "--ledger", folderAsFile.path]).status == 74)
+    }
+
+    @Test("69: chargekit alone, without chargekit-server beside it, for the commands that run there",
+          arguments: [["sandbox", "serve"], ["upi", "token"], ["demo", "--provider", "citcon"],
+                      ["parse", "--ledger", "postgres://u@127.0.0.1:1/db", "my-app://done"]])
+    func sixtyNine(arguments: [String]) async throws {
+        // A copy of chargekit in a folder of its own: no chargekit-server beside it.
+        let folder = try CLI.temporaryFolder()
+        let alone = folder.appendingPathComponent("chargekit")
+        try FileManager.default.copyItem(at: CLI.executable, to: alone)
+        // A process forked by a test running beside this one may still hold the copy's
+        // write descriptor for a moment ("Text file busy"): try again briefly.
+        var started: Child?
+        for _ in 0..<100 where started == nil {
+            do { started = try Child(alone.path, arguments) } catch let error as NSError where error.code == Int(ETXTBSY) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        let child = try #require(started)
+        let exit = child.wait()
+        #expect(exit.status == 69, "\(exit.status) \(child.stderr)")
+        #expect(child.stderr.contains("swift build --package-path Tools --product chargekit-server"), "\(child.stderr)")
+        // Beside it, the same arguments reach chargekit-server (its own answer, not 69).
+        let handed = try await CLI.run(arguments + ["--help"])
+        #expect(handed.status == 0, "\(handed.stderr)")
     }
 
     @Test("every option of every command has help text")
