@@ -9,7 +9,10 @@ struct IPNTests {
     @Test("a receiver answering 500 twice then 200 gets the notification on the third attempt", arguments: CrashBackend.available)
     func retriesThenDelivers(backend: CrashBackend) async throws {
         let receiver = try await IPNReceiver.start(script: [500, 500])
-        let harness = try await Harness.start(backend: backend)
+        // A long attempt deadline: on a loaded machine (CI's two cores under the whole
+        // suite and PostgreSQL) a 5 s deadline once cut an attempt while the receiver was
+        // still reading its body, which it then recorded empty.
+        let harness = try await Harness.start(backend: backend) { $0.ipnTimeout = .seconds(20) }
         try await withCleanup({ await harness.stop(); await receiver.stop() }) {
             let server = try await harness.token("server")
             let client = try await harness.token("client")
