@@ -92,7 +92,7 @@ public actor ChargeLedger {
         return try await accept(callback, charge: charge, url: url)
     }
 
-    private func accept(_ callback: PaymentCallback, charge: PendingCharge, url: String?) async throws(ChargeKitError) -> PaymentResult {
+    private func accept(_ callback: PaymentCallback, charge: PendingCharge, url: String) async throws(ChargeKitError) -> PaymentResult {
         guard charge.consumedAt == nil else { throw .replayedNonce }
         let date = now()
         guard date < charge.expiresAt else { throw .expiredNonce }

@@ -1,4 +1,3 @@
-import CitconSandbox
 import CitconSandboxTesting
 import Foundation
 import Testing

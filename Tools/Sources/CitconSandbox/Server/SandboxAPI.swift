@@ -36,12 +36,16 @@ public struct SandboxAPI: Sendable {
     /// The QR page of charge `id`, with the same capability.
     package func qrPath(for id: String) -> String { "/sandbox/qr/\(id)?k=\(walletCapability(id))" }
 
-    func walletCapability(_ id: String) -> String { walletKeys.token(for: "wallet-link:" + id) }
+    func walletCapability(_ id: String) -> String { walletKeys.token(for: Self.walletLinkSubject(id)) }
+
+    /// What a wallet link's capability is derived from: never what a form token is
+    /// derived from (the bare id), so that neither can stand for the other.
+    private static func walletLinkSubject(_ id: String) -> String { "wallet-link:" + id }
 
     /// Refuses (`4004`, as for an unknown charge: a bare id tells nothing) a wallet or
     /// QR request without the capability of charge `id`.
     func checkWalletCapability(_ capability: String?, for id: String) throws(APIError) {
-        guard let capability, walletKeys.check(capability, for: "wallet-link:" + id) else {
+        guard let capability, walletKeys.check(capability, for: Self.walletLinkSubject(id)) else {
             throw APIError(.notFound, "k: not a wallet link of this sandbox; open the link the charge's answer holds")
         }
     }
@@ -74,7 +78,6 @@ public struct SandboxAPI: Sendable {
                 tokens[record.token] = (record, ContinuousClock.now)
             }
         }
-
     }
 
     // MARK: Decoding

@@ -131,8 +131,7 @@ public struct SandboxServer: Sendable {
                 idleTimeout: .init(requestTimeout)
             )),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "chargekit-upi-sandbox",
-                                 availableConnectionsDelegate: MaximumAvailableConnections(
-                                     SandboxConfiguration.connectionCap(requested: configuration.maximumConnections))),
+                                 availableConnectionsDelegate: MaximumAvailableConnections(cap)),
             services: [worker],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
