@@ -3,9 +3,9 @@ import Foundation
 /// What only Credit Card Terminal's answer can be checked for, against the request it
 /// answers: the FileMaker format asked, the currency, the amount (fixed or not) and,
 /// with a fixed amount, the tax. ``ChargeLedger`` asks every provider's callback the
-/// same question (``ProviderCallback/check(against:)``) and names none.
+/// same question (through its ``PaymentAppDefinition``) and names none.
 extension CreditCardTerminal.ChargeResponse {
-    public func check(against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag] {
+    func check(against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag] {
         let response = self
         let wire = response.format == .fileMaker ? "$ifcc_" : "ifcc_"
         guard (response.format == .fileMaker) == charge.fileMakerFormat else {

@@ -1,6 +1,6 @@
 /// Turns a hand-off to a payment app into an `async` call.
 ///
-/// ``charge(_:via:)`` (or a provider-specific `submit`) records the request in the
+/// ``charge(_:via:)`` (or a `submit` of an app's own request, which each app's folder adds) records the request in the
 /// ledger, opens the payment app through the ``URLOpener``, and returns when
 /// ``handle(url:provider:)`` receives the matching, verified callback. A callback that is
 /// forged, replayed, stale or does not fit its request never completes a waiting call.
@@ -22,26 +22,6 @@ public actor PaymentCoordinator {
     /// Charges `order` through `app` and waits for the verified result.
     public func charge(_ order: ChargeOrder, via app: PaymentApp) async throws(ChargeKitError) -> PaymentResult {
         try await submit { nonce throws(ChargeKitError) in try app.handoff(for: order, nonce: nonce) }
-    }
-
-    /// Submits a Credit Card Terminal request (like `-[IFChargeRequest submit]`) and waits.
-    public func submit(_ request: CreditCardTerminal.ChargeRequest) async throws(ChargeKitError) -> PaymentResult {
-        try await submit { nonce throws(ChargeKitError) in try request.handoff(nonce: nonce) }
-    }
-
-    /// Submits a SumUp request (like `-[SMPPaymentRequest openSumUpMerchantApp]`) and waits.
-    public func submit(_ request: SumUp.PaymentRequest, extras: [QueryItem] = []) async throws(ChargeKitError) -> PaymentResult {
-        try await submit { nonce throws(ChargeKitError) in try request.handoff(nonce: nonce, extras: extras) }
-    }
-
-    /// Submits an iZettle 1.0 payment and waits.
-    public func submit(_ request: Zettle.PaymentRequest, extras: [QueryItem] = []) async throws(ChargeKitError) -> PaymentResult {
-        try await submit { nonce throws(ChargeKitError) in try request.handoff(nonce: nonce, extras: extras) }
-    }
-
-    /// Submits a Zettle `izettle://api/` operation and waits.
-    public func submit(_ request: Zettle.APIRequest, extras: [QueryItem] = []) async throws(ChargeKitError) -> PaymentResult {
-        try await submit { nonce throws(ChargeKitError) in try request.handoff(nonce: nonce, extras: extras) }
     }
 
     /// Records the hand-off `build` makes, opens it, and waits for its callback.

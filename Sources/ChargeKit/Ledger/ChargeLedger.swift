@@ -172,12 +172,16 @@ public actor ChargeLedger {
 
     // MARK: - Rules
 
-    /// The nonce a callback carries: `ifcc_request_nonce` or `chargekit-nonce`.
+    /// The nonce a callback carries, in whichever registered app's nonce field; more
+    /// than one is refused.
     static func nonce(in url: QueryURL, provider: PaymentProvider?) throws(ChargeKitError) -> Nonce {
         var found: QueryItem?
-        for item in url.items where PaymentProvider.nonceFields.contains(item.name) {
-            guard found == nil else { throw .duplicateField(item.name) }
-            found = item
+        var asked = Set<String>()
+        for app in RegisteredApps.all where asked.insert(app.nonceField).inserted {
+            for item in try app.nonceItems(in: url) {
+                guard found == nil else { throw .duplicateField(item.name) }
+                found = item
+            }
         }
         guard let found else {
             let named = provider ?? PaymentCallback.detectProvider(url)
@@ -201,7 +205,7 @@ public actor ChargeLedger {
             throw .mismatch(field: callback.referenceField, rule: "must echo the reference sent")
         }
         // What only the provider knows (Credit Card Terminal: format, currency, amount, tax).
-        return try callback.base.check(against: charge)
+        return try charge.provider.definition.check(any: callback.base, against: charge)
     }
 
     private static func arrival(of callback: PaymentCallback, for charge: PendingCharge) throws(ChargeKitError) -> Arrival {

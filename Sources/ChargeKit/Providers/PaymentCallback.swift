@@ -1,8 +1,17 @@
 /// A parsed callback from any of the payment apps.
-public enum PaymentCallback: Hashable, Sendable {
-    case creditCardTerminal(CreditCardTerminal.ChargeResponse)
-    case sumUp(SumUp.Callback)
-    case zettle(Zettle.Callback)
+///
+/// The provider-neutral questions are answered here; the app's own details are in
+/// ``base``, or through the typed accessor each app adds (`callback.sumUp`,
+/// `callback.zettle`, `callback.creditCardTerminal`).
+public struct PaymentCallback: Hashable, Sendable {
+    /// The parsed callback of whichever app sent it.
+    public let base: any ProviderCallback
+
+    /// Wraps a parsed callback.
+    public init(_ base: any ProviderCallback) { self.base = base }
+
+    public static func == (lhs: PaymentCallback, rhs: PaymentCallback) -> Bool { AnyHashable(lhs.base) == AnyHashable(rhs.base) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(AnyHashable(base)) }
 
     /// Parses a callback URL, for `provider` or, when `nil`, for the provider the URL's
     /// parameters name (`ifcc_` fields, `smp-status`, or Zettle's `errorCode`,
@@ -17,13 +26,9 @@ public enum PaymentCallback: Hashable, Sendable {
         var known = provider
         if known == nil { known = detectProvider(try QueryURL(parsing: url, maximumLength: maximumLength)) }
         guard let provider = known else {
-            throw .invalidURL("url", rule: "carries no ifcc_, smp- or Zettle callback fields; name the provider")
+            throw .invalidURL("url", rule: "carries no field of a payment app's callback; name the provider")
         }
-        switch provider {
-        case .creditCardTerminal: return .creditCardTerminal(try CreditCardTerminal.ChargeResponse(url: url, maximumLength: maximumLength))
-        case .sumUp: return .sumUp(try SumUp.Callback(url: url, maximumLength: maximumLength))
-        case .zettle: return .zettle(try Zettle.Callback(url: url, maximumLength: maximumLength))
-        }
+        return try provider.definition.parse(url, maximumLength: maximumLength)
     }
 
     /// Parses an already split callback URL; see ``parse(_:provider:maximumLength:)``.
@@ -32,29 +37,14 @@ public enum PaymentCallback: Hashable, Sendable {
     }
 
     /// The provider a callback's parameters name, if they name one: a guess from field
-    /// names, used only when no ledger says which provider a charge went to.
-    ///
-    /// `ifcc_` fields win over everything (Credit Card Terminal passes the app's
-    /// extras through, whatever their names), then `smp-status`, then Zettle's names.
+    /// names, used only when no ledger says which provider a charge went to. Apps are
+    /// asked in registration order.
     static func detectProvider(_ url: QueryURL) -> PaymentProvider? {
-        if url.items.contains(where: { $0.fileMakerName.name.hasPrefix(CreditCardTerminal.responsePrefix) && $0.name != CreditCardTerminal.nonceField }) {
-            return .creditCardTerminal
-        }
-        if url.items.contains(where: { $0.name == "smp-status" }) { return .sumUp }
-        let zettleNames: Set<String> = Set(Zettle.PaymentInfo.fieldNames + ["errorCode", "errorMessage", ChargeKitParameter.callback])
-        if url.items.contains(where: { zettleNames.contains($0.name) }) { return .zettle }
-        return nil
+        RegisteredApps.all.first { $0.recognises(url) }.map(PaymentProvider.init)
     }
 
-    /// The parsed callback of whichever app sent it: every provider-neutral question
-    /// below is asked of it, so that each provider answers in one place.
-    public var base: any ProviderCallback {
-        switch self {
-        case .creditCardTerminal(let response): return response
-        case .sumUp(let callback): return callback
-        case .zettle(let callback): return callback
-        }
-    }
+    /// The app's own callback type, if it is `type`.
+    public func details<Callback: ProviderCallback>(as type: Callback.Type) -> Callback? { base as? Callback }
 
     /// The app that sent it.
     public var provider: PaymentProvider { type(of: base).provider }
@@ -101,26 +91,22 @@ public enum PaymentCallback: Hashable, Sendable {
     public var unknownFields: [QueryItem] { base.unknownFields }
 
     /// The `chargekit-callback` marker the callback URL carried (Zettle), if any.
-    public var callbackMarker: String? {
-        if case .zettle(let callback) = self { return callback.callbackMarker }
-        return nil
-    }
+    public var callbackMarker: String? { base.callbackMarker }
 
     /// The wire name of the echoed reference.
-    var referenceField: String { provider == .sumUp ? "foreign-tx-id" : "reference" }
+    var referenceField: String { type(of: base).referenceField }
 
     /// The amount reported (Credit Card Terminal only; tax and tip included).
-    public var amount: Money? {
-        if case .creditCardTerminal(let response) = self { return response.amount }
-        return nil
-    }
+    public var amount: Money? { base.reportedAmount }
 }
 
 /// What every provider's parsed callback answers, so that ``PaymentCallback`` asks the
 /// provider instead of switching on it for each question.
-public protocol ProviderCallback: Sendable {
+public protocol ProviderCallback: Hashable, Sendable {
     /// The app whose callback this is.
     static var provider: PaymentProvider { get }
+    /// The wire name of the echoed merchant reference (`reference` unless the app names it otherwise).
+    static var referenceField: String { get }
     /// The provider-neutral outcome.
     var outcome: ChargeOutcome { get }
     /// The provider's own status word.
@@ -139,59 +125,18 @@ public protocol ProviderCallback: Sendable {
     var message: String? { get }
     /// Unknown parameters of the provider's own namespace.
     var unknownFields: [QueryItem] { get }
-    /// What only this provider's callback can be checked for against the request it
-    /// answers (after the ledger's own checks: nonce, callback URL, extras, reference),
-    /// with the flags to report. Refuses with ``ChargeKitError/mismatch(field:rule:)``.
-    func check(against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag]
+    /// The `chargekit-callback` marker the callback URL carried, if any.
+    var callbackMarker: String? { get }
+    /// The amount the app reported, tax and tip included, if it reports one.
+    var reportedAmount: Money? { get }
 }
 
 extension ProviderCallback {
-    /// Nothing beyond the ledger's own checks.
-    public func check(against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag] { [] }
-}
-
-extension CreditCardTerminal.ChargeResponse: ProviderCallback {
-    public static var provider: PaymentProvider { .creditCardTerminal }
-    public var outcome: ChargeOutcome {
-        switch responseCode {
-        case .approved: return .approved
-        case .declined: return .declined
-        case .cancelled: return .cancelled
-        case .error: return .failed
-        }
-    }
-    public var providerStatus: String { responseCode.rawValue }
-    public var callbackURL: String { returnURL }
-    public var transactionID: String? { transactionId }
-    public var echoedReference: String? { nil }
-    public var message: String? { errorMessage }
-}
-
-extension SumUp.Callback: ProviderCallback {
-    public static var provider: PaymentProvider { .sumUp }
-    public var outcome: ChargeOutcome {
-        switch status {
-        case .success: return .approved
-        case .failed: return .declined
-        case .invalidState: return .failed
-        }
-    }
-    public var providerStatus: String { status.rawValue }
-    public var transactionID: String? { transactionCode }
-    public var echoedReference: String? { foreignTransactionID }
-}
-
-extension Zettle.Callback: ProviderCallback {
-    public static var provider: PaymentProvider { .zettle }
-    public var outcome: ChargeOutcome {
-        if succeeded { return .approved }
-        return errorCode == .cancelledByUser ? .cancelled : .failed
-    }
-    public var providerStatus: String { succeeded ? "success" : errorCode?.wireValue ?? "failure" }
-    public var transactionID: String? { paymentInfo.referenceNumber }
-    public var echoedReference: String? { reference }
-    public var message: String? { structuredError?.message ?? errorMessage }
+    public static var referenceField: String { "reference" }
+    public var message: String? { nil }
     public var unknownFields: [QueryItem] { [] }
+    public var callbackMarker: String? { nil }
+    public var reportedAmount: Money? { nil }
 }
 
 /// A callback that the ledger matched to its request and consumed.

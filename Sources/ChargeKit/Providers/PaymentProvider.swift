@@ -1,44 +1,49 @@
-/// The payment apps ChargeKit speaks to.
-public enum PaymentProvider: String, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
-    /// Inner Fence Credit Card Terminal (`com-innerfence-ccterminal://`).
-    case creditCardTerminal = "ccterminal"
-    /// SumUp (`sumupmerchant://`).
-    case sumUp = "sumup"
-    /// iZettle / Zettle (`izettle://`).
-    case zettle = "zettle"
+/// A payment app ChargeKit speaks to.
+///
+/// Each app's folder declares its value (``creditCardTerminal``, ``sumUp``,
+/// ``zettle``); ``allCases`` lists every one this version knows. The raw value is
+/// ChargeKit's name for the app (`ccterminal`), used by the CLI and in stored ledgers;
+/// decoding an unknown name fails rather than inventing an app.
+///
+/// It is a structure rather than an enumeration so that a new version can add an app
+/// without breaking a `switch` of yours: compare with `==`, or ask the properties below.
+public struct PaymentProvider: Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible, RawRepresentable {
+    /// ChargeKit's name for the app: `ccterminal`, `sumup`, `zettle`.
+    public let rawValue: String
+    let definition: any PaymentAppDefinition.Type
+
+    init(_ definition: any PaymentAppDefinition.Type) {
+        self.rawValue = definition.identifier
+        self.definition = definition
+    }
+
+    /// The app named `rawValue`, if this version knows it.
+    public init?(rawValue: String) {
+        guard let definition = RegisteredApps.all.first(where: { $0.identifier == rawValue }) else { return nil }
+        self.init(definition)
+    }
+
+    /// Every app this version speaks, in registration order.
+    public static var allCases: [PaymentProvider] { RegisteredApps.all.map(PaymentProvider.init) }
+
+    public static func == (lhs: PaymentProvider, rhs: PaymentProvider) -> Bool { lhs.rawValue == rhs.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    /// The app's name for people (`Credit Card Terminal`).
+    public var displayName: String { definition.displayName }
 
     /// The scheme to list under `LSApplicationQueriesSchemes` in Info.plist so that
     /// `canOpenURL` can tell whether the app is installed.
-    public var queriedScheme: String {
-        switch self {
-        case .creditCardTerminal: return CreditCardTerminal.scheme
-        case .sumUp: return SumUp.scheme
-        case .zettle: return Zettle.scheme
-        }
-    }
+    public var queriedScheme: String { definition.queriedScheme }
 
     /// What your app must register under `CFBundleURLTypes` for the callback: its own
     /// scheme (the scheme of the return / callback URL you pass). Described in words
     /// because the value is yours.
-    public var callbackRegistration: String {
-        switch self {
-        case .creditCardTerminal: return "the scheme of returnURL (e.g. com-innerfence-ChargeDemo)"
-        case .sumUp: return "the scheme of callbacksuccess / callbackfail (e.g. samplepaymentapp)"
-        case .zettle: return "the scheme of x-success / x-failure or successURL / failureURL"
-        }
-    }
+    public var callbackRegistration: String { definition.callbackRegistration }
 
-    /// The wire name of the nonce on this app's callbacks: Credit Card Terminal's own
-    /// `ifcc_request_nonce`, ChargeKit's `chargekit-nonce` for the others.
-    public var nonceField: String {
-        switch self {
-        case .creditCardTerminal: return CreditCardTerminal.nonceField
-        case .sumUp, .zettle: return ChargeKitParameter.nonce
-        }
-    }
-
-    /// Every app's nonce field.
-    static let nonceFields: Set<String> = Set(allCases.map(\.nonceField))
+    /// The wire name of the field the nonce comes back in: Credit Card Terminal's own
+    /// `ifcc_request_nonce`, ChargeKit's `chargekit-nonce` for SumUp and Zettle.
+    public var nonceField: String { definition.nonceField }
 
     public var description: String { rawValue }
 }

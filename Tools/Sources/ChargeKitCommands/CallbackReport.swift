@@ -47,8 +47,7 @@ public struct CallbackReport: Encodable, Hashable, Sendable {
         unknownFields = Dictionary(callback.unknownFields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         receiptSent = nil
         var fields: [String: String?] = ["message": callback.message]
-        switch callback {
-        case .creditCardTerminal(let response):
+        if let response = callback.creditCardTerminal {
             fields.merge([
                 "transactionId": response.transactionId, "amount": response.amount?.formatted,
                 "currency": response.currency?.code, "taxAmount": response.taxAmount?.formatted,
@@ -56,12 +55,12 @@ public struct CallbackReport: Encodable, Hashable, Sendable {
                 "cardType": response.cardType?.wireValue, "redactedCardNumber": response.redactedCardNumber,
                 "format": response.format.rawValue,
             ]) { _, new in new }
-        case .sumUp(let callback):
+        } else if let callback = callback.sumUp {
             fields.merge(["smp-tx-code": callback.transactionCode, "foreign-tx-id": callback.foreignTransactionID,
                           "smp-message": callback.message, "failureCause": callback.failureCause?.wireValue]) { _, new in new }
             for tag in callback.tags { fields[tag.name] = tag.value }
             receiptSent = callback.receiptSent
-        case .zettle(let callback):
+        } else if let callback = callback.zettle {
             let info = callback.paymentInfo
             let structured = callback.structuredError
             fields.merge([

@@ -14,6 +14,34 @@ struct Demo: AsyncParsableCommand {
         case ccterminal, sumup, zettle, citcon
 
         var paymentProvider: PaymentProvider? { PaymentProvider(rawValue: rawValue) }
+
+        /// The app the demo charges through.
+        var app: PaymentApp? {
+            let callbackURL = "com-innerfence-ChargeDemo://chargeResponse"
+            switch self {
+            case .ccterminal:
+                var template = CreditCardTerminal.ChargeRequest()
+                template.taxRate = .percent("8.5")
+                template.returnAppName = "ChargeDemo"
+                return .creditCardTerminal(returnURL: callbackURL, template: template)
+            case .sumup: return .sumUp(affiliateKey: "YOUR-AFFILIATE-KEY", callbackURL: callbackURL)
+            case .zettle: return .zettle(apiKey: "YOUR-API-KEY", source: "ChargeDemo", callbackURL: callbackURL)
+            case .citcon: return nil
+            }
+        }
+
+        /// A callback claiming approval that no hand-off asked for.
+        var forgery: String {
+            let nonce = Nonce.random().value
+            switch self {
+            case .ccterminal, .citcon:
+                return "com-innerfence-ChargeDemo://chargeResponse?record_id=123&ifcc_request_nonce=\(nonce)&ifcc_responseType=approved&ifcc_transactionId=999999&ifcc_amount=50.00&ifcc_currency=USD&ifcc_redactedCardNumber=XXXXXXXXXXXX4242&ifcc_cardType=Visa"
+            case .sumup:
+                return "com-innerfence-ChargeDemo://chargeResponse?record_id=123&chargekit-nonce=\(nonce)&smp-status=success&smp-tx-code=FORGED"
+            case .zettle:
+                return "com-innerfence-ChargeDemo://chargeResponse?record_id=123&chargekit-nonce=\(nonce)&chargekit-callback=success&reference=321"
+            }
+        }
     }
 
     func run() async throws {
@@ -34,18 +62,7 @@ struct Demo: AsyncParsableCommand {
             let coordinator = PaymentCoordinator(ledger: ledger, opener: device)
             await box.set(coordinator)
 
-            let app: PaymentApp
-            switch provider {
-            case .creditCardTerminal:
-                var template = CreditCardTerminal.ChargeRequest()
-                template.taxRate = .percent("8.5")
-                template.returnAppName = "ChargeDemo"
-                app = .creditCardTerminal(returnURL: "com-innerfence-ChargeDemo://chargeResponse", template: template)
-            case .sumUp:
-                app = .sumUp(affiliateKey: "YOUR-AFFILIATE-KEY", callbackURL: "com-innerfence-ChargeDemo://chargeResponse")
-            case .zettle:
-                app = .zettle(apiKey: "YOUR-API-KEY", source: "ChargeDemo", callbackURL: "com-innerfence-ChargeDemo://chargeResponse")
-            }
+            guard let app = self.provider.app else { throw ExitCode.failure }
             let order = ChargeOrder(
                 amount: Money(minorUnits: 5000, currency: .usd), description: "Test transaction", reference: "321",
                 extras: [QueryItem("record_id", "123")]
@@ -58,7 +75,7 @@ struct Demo: AsyncParsableCommand {
             print("   verified: matched nonce \(approved.charge.nonce) in the ledger and consumed it")
             print("   record: \(callback.extraItems.first { $0.name == "record_id" }?.value ?? "?")")
             print("   transaction id: \(callback.transactionID ?? "(none sent)")")
-            if case .creditCardTerminal(let response) = callback {
+            if let response = callback.creditCardTerminal {
                 print("   amount: \(response.amount?.description ?? "?") (tax \(response.taxAmount?.formatted ?? "0.00") at \(response.taxRate ?? "-")%)")
                 print("   card: \(response.cardType?.wireValue ?? "?") \(response.redactedCardNumber ?? "?")")
             } else {
@@ -73,7 +90,7 @@ struct Demo: AsyncParsableCommand {
             await device.setOutcome(.approved)
 
             print("3. A forged callback claiming approval")
-            let forged = Self.forgery(provider)
+            let forged = self.provider.forgery
             print("   -> \(forged)")
             await expectRefusal(coordinator, forged)
 
@@ -93,18 +110,6 @@ struct Demo: AsyncParsableCommand {
             print("   ACCEPTED (this is a bug)")
         } catch {
             print("   refused: \(error)")
-        }
-    }
-
-    static func forgery(_ provider: PaymentProvider) -> String {
-        let nonce = Nonce.random().value
-        switch provider {
-        case .creditCardTerminal:
-            return "com-innerfence-ChargeDemo://chargeResponse?record_id=123&ifcc_request_nonce=\(nonce)&ifcc_responseType=approved&ifcc_transactionId=999999&ifcc_amount=50.00&ifcc_currency=USD&ifcc_redactedCardNumber=XXXXXXXXXXXX4242&ifcc_cardType=Visa"
-        case .sumUp:
-            return "com-innerfence-ChargeDemo://chargeResponse?record_id=123&chargekit-nonce=\(nonce)&smp-status=success&smp-tx-code=FORGED"
-        case .zettle:
-            return "com-innerfence-ChargeDemo://chargeResponse?record_id=123&chargekit-nonce=\(nonce)&chargekit-callback=success&reference=321"
         }
     }
 }

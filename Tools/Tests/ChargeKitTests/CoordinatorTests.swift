@@ -36,7 +36,7 @@ let allApps: [PaymentApp] = [
         let (coordinator, _, _) = await makeStack()
         let result = try await coordinator.submit(chargeRequest())
         #expect(result.outcome == .approved)
-        guard case .creditCardTerminal(let response) = result.callback else { Issue.record("wrong provider"); return }
+        guard let response = result.callback.creditCardTerminal else { Issue.record("wrong provider"); return }
         #expect(response.extraParams == ["record_id": "123"])
         #expect(response.amount?.formatted == "54.25")
         #expect(await coordinator.waitingCount == 0)

@@ -115,7 +115,7 @@ func chargeRequest(_ amount: String = "50.00", extras: [QueryItem] = [QueryItem(
         let (_, url) = try await issue(ledger, chargeRequest("50.00"))
         let result = try await ledger.verify(url: simulator.respond(to: url, outcome: .approved, tip: "5.00"))
         #expect(result.flags.isEmpty)
-        guard case .creditCardTerminal(let response) = result.callback else { Issue.record("wrong provider"); return }
+        guard let response = result.callback.creditCardTerminal else { Issue.record("wrong provider"); return }
         #expect(response.amount?.formatted == "59.25")
         #expect(response.subtotal?.formatted == "50.00")
     }

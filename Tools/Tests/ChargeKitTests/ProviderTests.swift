@@ -126,7 +126,7 @@ import Testing
         #expect(callback.provider == .zettle)
         #expect(callback.outcome == outcome)
         #expect(callback.providerStatus == code)
-        guard case .zettle(let zettle) = callback else { Issue.record("not zettle"); return }
+        guard let zettle = callback.zettle else { Issue.record("not zettle"); return }
         #expect(zettle.errorCode?.wireValue == code)
         #expect(Zettle.ErrorCode.documented.contains(zettle.errorCode ?? .other("")))
         #expect(zettle.reference == "R1")

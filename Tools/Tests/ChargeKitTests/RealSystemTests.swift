@@ -47,11 +47,11 @@ import Testing
 
     @Test func sumUpReceiptSentAndTagsAreRead() throws {
         let url = "app://cb?smp-status=success&smp-tx-code=TEENSK4W2K&smp-receipt-sent=true&smpprtag-register=3"
-        guard case .sumUp(let callback) = try PaymentCallback.parse(url) else { Issue.record("not SumUp"); return }
+        guard let callback = try PaymentCallback.parse(url).sumUp else { Issue.record("not SumUp"); return }
         #expect(callback.receiptSent == true)
         #expect(callback.tags == [QueryItem("smpprtag-register", "3")])
         #expect(callback.extraItems.isEmpty)
-        let json = CallbackReport(.sumUp(callback)).json
+        let json = CallbackReport(PaymentCallback(callback)).json
         #expect(json.contains(#""receiptSent":true"#) && json.contains(#""smpprtag-register":"3""#))
         #expect(throws: ChargeKitError.self) { try PaymentCallback.parse(url.replacingOccurrences(of: "=true", with: "=yes")) }
     }
@@ -59,11 +59,11 @@ import Testing
     @Test(arguments: ["transaction-failed", "geolocation-required", "invalid-param", "invalid-token"])
     func sumUpFailureWithTransactionCodeStaysAFailure(cause: String) throws {
         let url = "app://cb?smp-status=failed&smp-tx-code=TX99&smp-failure-cause=\(cause)&smp-message=Declined"
-        guard case .sumUp(let callback) = try PaymentCallback.parse(url) else { Issue.record("not SumUp"); return }
-        #expect(PaymentCallback.sumUp(callback).outcome == .declined)
+        guard let callback = try PaymentCallback.parse(url).sumUp else { Issue.record("not SumUp"); return }
+        #expect(PaymentCallback(callback).outcome == .declined)
         #expect(callback.failureCause?.wireValue == cause)
         #expect(callback.transactionCode == "TX99")
-        #expect(CallbackReport(.sumUp(callback)).fields["failureCause"] == cause)
+        #expect(CallbackReport(PaymentCallback(callback)).fields["failureCause"] == cause)
     }
 
     @Test func sumUpUnknownSmpFieldIsKept() throws {
@@ -73,7 +73,7 @@ import Testing
 
     @Test func sumUpParametersBeforeAFragmentOnAnHTTPSPage() throws {
         let url = "https://shop.example/done?order=5&smp-status=success&smp-tx-code=TX1#receipt"
-        guard case .sumUp(let callback) = try PaymentCallback.parse(url) else { Issue.record("not SumUp"); return }
+        guard let callback = try PaymentCallback.parse(url).sumUp else { Issue.record("not SumUp"); return }
         #expect(callback.callbackURL == "https://shop.example/done")
         #expect(callback.fragment == "receipt")
         #expect(callback.extraItems == [QueryItem("order", "5")])
@@ -91,7 +91,7 @@ import Testing
         #expect(callback.contains("smp-receipt-sent=true"))
         let result = try await ledger.verify(url: callback)
         #expect(result.isApprovedSale)
-        guard case .sumUp(let parsed) = result.callback else { Issue.record("not SumUp"); return }
+        guard let parsed = result.callback.sumUp else { Issue.record("not SumUp"); return }
         #expect(parsed.receiptSent == true)
     }
 
@@ -112,19 +112,19 @@ import Testing
 
     @Test func zettleAuthorizationCode() throws {
         let url = "app://ok?chargekit-callback=success&reference=R1&referenceNumber=1234567890&entryMode=EMV&authorizationCode=A1B2C3"
-        guard case .zettle(let callback) = try PaymentCallback.parse(url, provider: .zettle) else { Issue.record("not Zettle"); return }
+        guard let callback = try PaymentCallback.parse(url, provider: .zettle).zettle else { Issue.record("not Zettle"); return }
         #expect(callback.paymentInfo.authorizationCode == "A1B2C3")
-        #expect(CallbackReport(.zettle(callback)).fields["authorizationCode"] == "A1B2C3")
+        #expect(CallbackReport(PaymentCallback(callback)).fields["authorizationCode"] == "A1B2C3")
     }
 
     @Test func zettleStructuredErrorMessage() throws {
         let message = "com.izettle.session.error(10) - An operation is already in progress <UnderlyingError>: busy"
         let url = "app://fail?chargekit-callback=failure&errorMessage=" + QueryItem("m", message).encoded.dropFirst(2)
-        guard case .zettle(let callback) = try PaymentCallback.parse(url, provider: .zettle) else { Issue.record("not Zettle"); return }
+        guard let callback = try PaymentCallback.parse(url, provider: .zettle).zettle else { Issue.record("not Zettle"); return }
         let structured = try #require(callback.structuredError)
         #expect(structured.domain == "com.izettle.session.error" && structured.code == 10)
         #expect(structured.message == "An operation is already in progress" && structured.underlying == "busy")
-        let report = CallbackReport(.zettle(callback))
+        let report = CallbackReport(PaymentCallback(callback))
         #expect(report.fields["errorDomain"] == "com.izettle.session.error" && report.fields["errorCode"] == "10")
         #expect(report.fields["message"] == "An operation is already in progress")
         #expect(report.fields["errorMessage"] == message, "the raw message is kept")
@@ -142,7 +142,7 @@ import Testing
         var simulator = ZettleSimulator()
         let callback = try simulator.respond(to: handoff.url + "&urlWrapper=true", outcome: .approved)
         let result = try await ledger.verify(url: callback)
-        guard case .zettle(let parsed) = result.callback else { Issue.record("not Zettle"); return }
+        guard let parsed = result.callback.zettle else { Issue.record("not Zettle"); return }
         #expect(parsed.operationUUID == "6F1C")
         #expect(parsed.paymentInfo.authorizationCode != nil, "the simulator answers like the app")
         #expect(result.isApprovedSale)

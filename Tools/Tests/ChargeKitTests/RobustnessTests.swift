@@ -79,6 +79,7 @@ struct SplitMix64: RandomNumberGenerator {
         case .creditCardTerminal: app = .creditCardTerminal(returnURL: "shop://cct/done")
         case .sumUp: app = .sumUp(affiliateKey: "K", callbackURL: "shop://sumup")
         case .zettle: app = .zettle(apiKey: "K", source: "Shop", callbackURL: "shop://zettle")
+        default: Issue.record("no app for \(provider)"); return
         }
         var accepted = 0, refused = 0
         for round in 0..<600 {
@@ -91,6 +92,7 @@ struct SplitMix64: RandomNumberGenerator {
             case .zettle:
                 var simulator = ZettleSimulator(accountCurrency: "USD")
                 genuine = try simulator.respond(to: handoff.url, outcome: outcome)
+            default: return
             }
             let truth = try PaymentCallback.parse(genuine, provider: provider)
             let mutated = Self.mutate(genuine, using: &generator)

@@ -1,0 +1,97 @@
+/// Credit Card Terminal as a payment app: its name, its callback's rules, its request
+/// for the ledger and its ``PaymentApp``.
+extension CreditCardTerminal: PaymentAppDefinition {
+    typealias Callback = ChargeResponse
+
+    static let identifier = "ccterminal"
+    static let displayName = "Credit Card Terminal"
+    static var queriedScheme: String { scheme }
+    static let callbackRegistration = "the scheme of returnURL (e.g. com-innerfence-ChargeDemo)"
+    static var reservedCallbackFields: Set<String> { [nonceField] }
+
+    /// `ifcc_` fields other than the nonce (Credit Card Terminal passes an app's
+    /// extras through, whatever their names).
+    static func recognises(_ url: QueryURL) -> Bool {
+        url.items.contains { $0.fileMakerName.name.hasPrefix(responsePrefix) && $0.name != nonceField }
+    }
+
+    static func parseCallback(_ url: String, maximumLength: Int) throws(ChargeKitError) -> ChargeResponse {
+        try ChargeResponse(url: url, maximumLength: maximumLength)
+    }
+
+    static func check(_ callback: ChargeResponse, against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag] {
+        try callback.check(against: charge)
+    }
+}
+
+extension PaymentProvider {
+    /// Inner Fence Credit Card Terminal (`com-innerfence-ccterminal://`).
+    public static let creditCardTerminal = CreditCardTerminal.provider
+}
+
+extension CreditCardTerminal.ChargeResponse: ProviderCallback {
+    public static var provider: PaymentProvider { .creditCardTerminal }
+    public var outcome: ChargeOutcome {
+        switch responseCode {
+        case .approved: return .approved
+        case .declined: return .declined
+        case .cancelled: return .cancelled
+        case .error: return .failed
+        }
+    }
+    public var providerStatus: String { responseCode.rawValue }
+    public var callbackURL: String { returnURL }
+    public var transactionID: String? { transactionId }
+    public var echoedReference: String? { nil }
+    public var message: String? { errorMessage }
+    public var reportedAmount: Money? { amount }
+}
+
+extension PaymentCallback {
+    /// The Credit Card Terminal response, if Credit Card Terminal sent it.
+    public var creditCardTerminal: CreditCardTerminal.ChargeResponse? { details(as: CreditCardTerminal.ChargeResponse.self) }
+}
+
+extension CreditCardTerminal.ChargeRequest {
+    /// The request with `nonce` on its return URL, and the facts its callback is checked against.
+    public func handoff(nonce: Nonce) throws(ChargeKitError) -> HandoffRequest {
+        guard let returnURL, !returnURL.isEmpty else { throw .missingField("returnURL") }
+        return HandoffRequest(
+            provider: .creditCardTerminal, url: try requestURL(nonce: nonce), amount: amount, amountFixed: amountFixed,
+            taxRate: taxRate?.description, currency: currency ?? amount?.currency, extras: extraParams,
+            callbackURLs: [returnURL], fileMakerFormat: fileMakerFormat
+        )
+    }
+}
+
+extension PaymentApp {
+    /// Credit Card Terminal, answering on `returnURL`. `template` supplies any other
+    /// field (tax rate, customer, `fm`, ...); amount, description, invoice number,
+    /// return URL and extras come from the order.
+    public static func creditCardTerminal(returnURL: String, template: CreditCardTerminal.ChargeRequest = .init()) -> PaymentApp {
+        PaymentApp(CreditCardTerminalOrder(returnURL: returnURL, template: template))
+    }
+}
+
+private struct CreditCardTerminalOrder: OrderHandoff {
+    var returnURL: String
+    var template: CreditCardTerminal.ChargeRequest
+    var provider: PaymentProvider { .creditCardTerminal }
+
+    func handoff(for order: ChargeOrder, nonce: Nonce) throws(ChargeKitError) -> HandoffRequest {
+        var request = template
+        request.setReturnURL(returnURL, extraParams: order.extras)
+        request.amount = order.amount
+        request.currency = order.amount.currency
+        request.description = order.description ?? request.description
+        request.invoiceNumber = order.reference ?? request.invoiceNumber
+        return try request.handoff(nonce: nonce)
+    }
+}
+
+extension PaymentCoordinator {
+    /// Submits a Credit Card Terminal request (like `-[IFChargeRequest submit]`) and waits.
+    public func submit(_ request: CreditCardTerminal.ChargeRequest) async throws(ChargeKitError) -> PaymentResult {
+        try await submit { nonce throws(ChargeKitError) in try request.handoff(nonce: nonce) }
+    }
+}

@@ -1,0 +1,61 @@
+/// What ChargeKit must know of one payment app, in one place: each app's folder has
+/// one type conforming to it, and ``RegisteredApps`` lists them. The ledger, the
+/// coordinator and the provider-neutral types ask this protocol and name no app.
+protocol PaymentAppDefinition: SendableMetatype {
+    /// The app's parsed callback.
+    associatedtype Callback: ProviderCallback
+
+    /// ChargeKit's name for the app, as the CLI and stored ledgers spell it (`ccterminal`).
+    static var identifier: String { get }
+    /// The app's name for people (`Credit Card Terminal`).
+    static var displayName: String { get }
+    /// The scheme to list under `LSApplicationQueriesSchemes`.
+    static var queriedScheme: String { get }
+    /// What the app must register under `CFBundleURLTypes`, in words.
+    static var callbackRegistration: String { get }
+    /// The wire name of the field the nonce comes back in.
+    static var nonceField: String { get }
+    /// Names the app or ChargeKit puts on this app's callback URLs, which an app's
+    /// extras may not use.
+    static var reservedCallbackFields: Set<String> { get }
+    /// Name prefixes of the app's own namespace on callback URLs (`smp-`).
+    static var reservedCallbackPrefixes: [String] { get }
+
+    /// Whether a callback's parameters name this app: a guess, used only when no
+    /// ledger says which app a charge went to.
+    static func recognises(_ url: QueryURL) -> Bool
+    /// The nonce fields a callback carries for this app (more than one is refused).
+    static func nonceItems(in url: QueryURL) throws(ChargeKitError) -> [QueryItem]
+    /// Parses a callback URL.
+    static func parseCallback(_ url: String, maximumLength: Int) throws(ChargeKitError) -> Callback
+    /// What only this app's callback can be checked for against the request it
+    /// answers, after the ledger's own checks (nonce, callback URL, extras, reference),
+    /// with the flags to report. Refuses with ``ChargeKitError/mismatch(field:rule:)``.
+    static func check(_ callback: Callback, against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag]
+}
+
+extension PaymentAppDefinition {
+    static var reservedCallbackPrefixes: [String] { [] }
+
+    static func nonceItems(in url: QueryURL) throws(ChargeKitError) -> [QueryItem] {
+        url.items.filter { $0.name == nonceField }
+    }
+
+    static func check(_ callback: Callback, against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag] { [] }
+
+    /// The app's provider value.
+    static var provider: PaymentProvider { PaymentProvider(self) }
+
+    /// ``parseCallback(_:maximumLength:)`` as a provider-neutral callback.
+    static func parse(_ url: String, maximumLength: Int) throws(ChargeKitError) -> PaymentCallback {
+        PaymentCallback(try parseCallback(url, maximumLength: maximumLength))
+    }
+
+    /// ``check(_:against:)`` for a callback of any app; another app's is refused.
+    static func check(any callback: any ProviderCallback, against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag] {
+        guard let callback = callback as? Callback else {
+            throw .mismatch(field: "provider", rule: "the charge went to \(identifier), the callback is from \(type(of: callback).provider)")
+        }
+        return try check(callback, against: charge)
+    }
+}

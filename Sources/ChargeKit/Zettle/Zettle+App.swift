@@ -1,0 +1,129 @@
+/// Zettle as a payment app: its name, its callback's rules, its requests for the
+/// ledger and its ``PaymentApp`` values.
+extension Zettle: PaymentAppDefinition {
+
+    static let identifier = "zettle"
+    static let displayName = "Zettle"
+    static var queriedScheme: String { scheme }
+    static let callbackRegistration = "the scheme of x-success / x-failure or successURL / failureURL"
+    static var nonceField: String { ChargeKitParameter.nonce }
+    static let reservedCallbackFields: Set<String> = Set(["errorCode", "errorMessage", "reference"] + PaymentInfo.fieldNames)
+
+    /// Zettle's `errorCode`, `errorMessage`, payment info, or ChargeKit's success/failure marker.
+    static func recognises(_ url: QueryURL) -> Bool {
+        let names: Set<String> = Set(PaymentInfo.fieldNames + ["errorCode", "errorMessage", ChargeKitParameter.callback])
+        return url.items.contains { names.contains($0.name) }
+    }
+
+    static func parseCallback(_ url: String, maximumLength: Int) throws(ChargeKitError) -> Callback {
+        try Callback(url: url, maximumLength: maximumLength)
+    }
+}
+
+extension PaymentProvider {
+    /// iZettle / Zettle (`izettle://`).
+    public static let zettle = Zettle.provider
+}
+
+extension Zettle.Callback: ProviderCallback {
+    public static var provider: PaymentProvider { .zettle }
+    public var outcome: ChargeOutcome {
+        if succeeded { return .approved }
+        return errorCode == .cancelledByUser ? .cancelled : .failed
+    }
+    public var providerStatus: String { succeeded ? "success" : errorCode?.wireValue ?? "failure" }
+    public var transactionID: String? { paymentInfo.referenceNumber }
+    public var echoedReference: String? { reference }
+    public var message: String? { structuredError?.message ?? errorMessage }
+}
+
+extension PaymentCallback {
+    /// The Zettle callback, if Zettle sent it.
+    public var zettle: Zettle.Callback? { details(as: Zettle.Callback.self) }
+}
+
+extension Zettle.PaymentRequest {
+    /// The request with `extras` and `nonce` on both callback URLs.
+    public func handoff(nonce: Nonce, extras: [QueryItem] = []) throws(ChargeKitError) -> HandoffRequest {
+        try CallbackExtras.validate(extras, on: [successURL, failureURL])
+        return HandoffRequest(
+            provider: .zettle, url: try requestURL(callbackItems: extras + [QueryItem(ChargeKitParameter.nonce, nonce.value)]),
+            amount: price, currency: price.currency, extras: extras, callbackURLs: [successURL, failureURL],
+            failureURL: failureURL, marksCallbacks: true, reference: reference
+        )
+    }
+}
+
+extension Zettle.APIRequest {
+    /// The request with `extras` and `nonce` on both callback URLs.
+    public func handoff(nonce: Nonce, extras: [QueryItem] = []) throws(ChargeKitError) -> HandoffRequest {
+        try CallbackExtras.validate(extras, on: [successURL, failureURL])
+        var amount: Money?
+        let kind: HandoffOperation
+        switch operation {
+        case .charge(let value, _): (amount, kind) = (value, .charge)
+        case .refund(_, _, let value): (amount, kind) = (value, .refund)
+        case .query: (amount, kind) = (nil, .query)
+        case .open: (amount, kind) = (nil, .open)
+        }
+        return HandoffRequest(
+            provider: .zettle, operation: kind,
+            url: try requestURL(callbackItems: extras + [QueryItem(ChargeKitParameter.nonce, nonce.value)]),
+            amount: amount, currency: amount?.currency, extras: extras, callbackURLs: [successURL, failureURL],
+            failureURL: failureURL, marksCallbacks: true, reference: operation.reference
+        )
+    }
+}
+
+extension PaymentApp {
+    /// iZettle, URL scheme version 1.0, answering on `callbackURL`.
+    public static func zettle(apiKey: String, source: String, callbackURL: String) -> PaymentApp {
+        PaymentApp(ZettleOrder(apiKey: apiKey, source: source, callbackURL: callbackURL))
+    }
+
+    /// Zettle's later `izettle://api/payment/charge`, answering on `callbackURL`.
+    public static func zettleAPI(callbackURL: String) -> PaymentApp {
+        PaymentApp(ZettleAPIOrder(callbackURL: callbackURL))
+    }
+}
+
+private struct ZettleOrder: OrderHandoff {
+    var apiKey: String
+    var source: String
+    var callbackURL: String
+    var provider: PaymentProvider { .zettle }
+
+    func handoff(for order: ChargeOrder, nonce: Nonce) throws(ChargeKitError) -> HandoffRequest {
+        guard let title = order.description, !title.isEmpty else { throw .missingField("title") }
+        var request = Zettle.PaymentRequest(
+            source: source, successURL: callbackURL, failureURL: callbackURL, apiKey: apiKey, price: order.amount, title: title
+        )
+        request.reference = order.reference
+        return try request.handoff(nonce: nonce, extras: order.extras)
+    }
+}
+
+private struct ZettleAPIOrder: OrderHandoff {
+    var callbackURL: String
+    var provider: PaymentProvider { .zettle }
+
+    func handoff(for order: ChargeOrder, nonce: Nonce) throws(ChargeKitError) -> HandoffRequest {
+        let request = Zettle.APIRequest(
+            operation: .charge(amount: order.amount, reference: order.reference ?? nonce.value),
+            successURL: callbackURL, failureURL: callbackURL
+        )
+        return try request.handoff(nonce: nonce, extras: order.extras)
+    }
+}
+
+extension PaymentCoordinator {
+    /// Submits an iZettle 1.0 payment and waits.
+    public func submit(_ request: Zettle.PaymentRequest, extras: [QueryItem] = []) async throws(ChargeKitError) -> PaymentResult {
+        try await submit { nonce throws(ChargeKitError) in try request.handoff(nonce: nonce, extras: extras) }
+    }
+
+    /// Submits a Zettle `izettle://api/` operation and waits.
+    public func submit(_ request: Zettle.APIRequest, extras: [QueryItem] = []) async throws(ChargeKitError) -> PaymentResult {
+        try await submit { nonce throws(ChargeKitError) in try request.handoff(nonce: nonce, extras: extras) }
+    }
+}
