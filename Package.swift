@@ -36,6 +36,7 @@ if Context.environment["CHARGEKIT_FUZZ"] == "1" {
         ("FuzzCreditCardTerminal", ["ChargeKit"]),
         ("FuzzSumUp", ["ChargeKit"]),
         ("FuzzZettle", ["ChargeKit"]),
+        ("FuzzSquare", ["ChargeKit"]),
         ("FuzzCLIURL", ["ChargeKit", "ChargeKitSimulators"]),
         ("FuzzUPIJSON", ["CitconUPI"]),
     ]

@@ -1,6 +1,6 @@
 @_spi(Tools) import ChargeKit
 
-/// A phone with the three payment apps "installed": a ``URLOpener`` that routes a
+/// A phone with the payment apps "installed": a ``URLOpener`` that routes a
 /// request URL to the simulator for its scheme and delivers the callback URL to your
 /// handler (typically `PaymentCoordinator.handle(url:)`), as the real app would by
 /// opening your app.
@@ -13,6 +13,8 @@ public actor SimulatedDevice: URLOpener {
     public var sumUp: SumUpSimulator
     /// The Zettle simulator.
     public var zettle: ZettleSimulator
+    /// The Square Point of Sale simulator.
+    public var square: SquareSimulator
     /// Schemes whose app is "not installed".
     public var missingApps: Set<String> = []
     /// Every callback URL delivered, in order.
@@ -22,13 +24,14 @@ public actor SimulatedDevice: URLOpener {
     /// Makes a device.
     public init(
         outcome: ChargeOutcome = .approved, creditCardTerminal: CreditCardTerminalSimulator = .init(),
-        sumUp: SumUpSimulator = .init(), zettle: ZettleSimulator = .init(),
+        sumUp: SumUpSimulator = .init(), zettle: ZettleSimulator = .init(), square: SquareSimulator = .init(),
         deliver: @escaping @Sendable (String) async -> Void
     ) {
         self.outcome = outcome
         self.creditCardTerminal = creditCardTerminal
         self.sumUp = sumUp
         self.zettle = zettle
+        self.square = square
         self.deliver = deliver
     }
 
@@ -45,6 +48,7 @@ public actor SimulatedDevice: URLOpener {
         case CreditCardTerminal.scheme: return try creditCardTerminal.respond(to: url, outcome: outcome)
         case SumUp.scheme: return try sumUp.respond(to: url, outcome: outcome)
         case Zettle.scheme: return try zettle.respond(to: url, outcome: outcome)
+        case Square.scheme: return try square.respond(to: url, outcome: outcome)
         default: throw .appNotInstalled(scheme: scheme)
         }
     }

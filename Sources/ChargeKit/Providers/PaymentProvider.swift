@@ -42,7 +42,8 @@ public struct PaymentProvider: Hashable, Sendable, Codable, CaseIterable, Custom
     public var callbackRegistration: String { definition.callbackRegistration }
 
     /// The wire name of the field the nonce comes back in: Credit Card Terminal's own
-    /// `ifcc_request_nonce`, ChargeKit's `chargekit-nonce` for SumUp and Zettle.
+    /// `ifcc_request_nonce`, ChargeKit's `chargekit-nonce` for SumUp and Zettle, and
+    /// Square's `state` (the nonce at its start).
     public var nonceField: String { definition.nonceField }
 
     public var description: String { rawValue }

@@ -60,6 +60,11 @@ public struct CallbackReport: Encodable, Hashable, Sendable {
                           "smp-message": callback.message, "failureCause": callback.failureCause?.wireValue]) { _, new in new }
             for tag in callback.tags { fields[tag.name] = tag.value }
             receiptSent = callback.receiptSent
+        } else if let callback = callback.square {
+            fields.merge([
+                "transaction_id": callback.transactionID, "client_transaction_id": callback.clientTransactionID,
+                "error_code": callback.errorCode?.wireValue, "state": callback.state,
+            ]) { _, new in new }
         } else if let callback = callback.zettle {
             let info = callback.paymentInfo
             let structured = callback.structuredError

@@ -8,10 +8,10 @@ struct Demo: AsyncParsableCommand {
         abstract: "Run the ChargeDemo scenario in one process against a simulated payment app (or the Citcon UPI sandbox)."
     )
 
-    @Option(help: "ccterminal, sumup, zettle or citcon.") var provider: DemoProvider = .ccterminal
+    @Option(help: "ccterminal, sumup, zettle, square or citcon.") var provider: DemoProvider = .ccterminal
 
     enum DemoProvider: String, ExpressibleByArgument, CaseIterable {
-        case ccterminal, sumup, zettle, citcon
+        case ccterminal, sumup, zettle, square, citcon
 
         var paymentProvider: PaymentProvider? { PaymentProvider(rawValue: rawValue) }
 
@@ -26,6 +26,7 @@ struct Demo: AsyncParsableCommand {
                 return .creditCardTerminal(returnURL: callbackURL, template: template)
             case .sumup: return .sumUp(affiliateKey: "YOUR-AFFILIATE-KEY", callbackURL: callbackURL)
             case .zettle: return .zettle(apiKey: "YOUR-API-KEY", source: "ChargeDemo", callbackURL: callbackURL)
+            case .square: return .square(clientID: "YOUR-SQUARE-APPLICATION-ID", callbackURL: callbackURL)
             case .citcon: return nil
             }
         }
@@ -40,6 +41,9 @@ struct Demo: AsyncParsableCommand {
                 return "com-innerfence-ChargeDemo://chargeResponse?record_id=123&chargekit-nonce=\(nonce)&smp-status=success&smp-tx-code=FORGED"
             case .zettle:
                 return "com-innerfence-ChargeDemo://chargeResponse?record_id=123&chargekit-nonce=\(nonce)&chargekit-callback=success&reference=321"
+            case .square:
+                let data = #"{"client_transaction_id":"FORGED","state":"\#(nonce).321","status":"ok","transaction_id":"FORGED"}"#
+                return "com-innerfence-ChargeDemo://chargeResponse/square_request?data=" + PercentEncoding.encode(data)
             }
         }
     }
@@ -65,15 +69,20 @@ struct Demo: AsyncParsableCommand {
             guard let app = self.provider.app else { throw ExitCode.failure }
             let order = ChargeOrder(
                 amount: Money(minorUnits: 5000, currency: .usd), description: "Test transaction", reference: "321",
-                extras: [QueryItem("record_id", "123")]
+                // Point of Sale returns only its own data: the reference travels in its state.
+                extras: provider == .square ? [] : [QueryItem("record_id", "123")]
             )
 
             print("ChargeDemo with \(provider) (simulated)")
-            print("1. Charge 50.00 USD, \"Test transaction\", invoice 321\(provider == .creditCardTerminal ? ", tax rate 8.5" : ""), record_id=123")
+            print("1. Charge 50.00 USD, \"Test transaction\", invoice 321\(provider == .creditCardTerminal ? ", tax rate 8.5" : "")\(order.extras.isEmpty ? "" : ", record_id=123")")
             let approved = try await charge(coordinator, order, app)
             guard approved.outcome == .approved, case let callback = approved.callback else { throw ExitCode.failure }
             print("   verified: matched nonce \(approved.charge.nonce) in the ledger and consumed it")
-            print("   record: \(callback.extraItems.first { $0.name == "record_id" }?.value ?? "?")")
+            if order.extras.isEmpty {
+                print("   reference: \(callback.reference ?? "?") (returned unchanged in state)")
+            } else {
+                print("   record: \(callback.extraItems.first { $0.name == "record_id" }?.value ?? "?")")
+            }
             print("   transaction id: \(callback.transactionID ?? "(none sent)")")
             if let response = callback.creditCardTerminal {
                 print("   amount: \(response.amount?.description ?? "?") (tax \(response.taxAmount?.formatted ?? "0.00") at \(response.taxRate ?? "-")%)")

@@ -9,7 +9,7 @@ struct Parse: AsyncParsableCommand {
     )
 
     @Argument(help: "The callback URL your app was opened with.") var url: String
-    @Option(help: "ccterminal, sumup or zettle; detected from the URL when absent.") var provider: PaymentProvider?
+    @Option(help: "ccterminal, sumup, zettle or square; detected from the URL when absent.") var provider: PaymentProvider?
     @Option(help: "Verify against (and consume in) this ledger: a file path or a postgres:// URL.") var ledger: String?
     @Flag(help: "Print one JSON object.") var json = false
 
@@ -48,13 +48,14 @@ struct Simulate: AsyncParsableCommand {
         abstract: "Play the payment app: print the callback URL it would open for a request URL."
     )
 
-    @Argument(help: "A request URL (com-innerfence-ccterminal://, sumupmerchant:// or izettle://).") var url: String
+    @Argument(help: "A request URL (com-innerfence-ccterminal://, sumupmerchant://, izettle:// or square-commerce-v1://).") var url: String
     @Option(help: "approved, declined, cancelled or failed (the outcome as parse --json spells it; error is accepted for failed).") var outcome: ChargeOutcome = .approved
     @Option(help: "Credit Card Terminal: a tip the customer adds, e.g. 1.50.") var tip: String?
     @Option(help: "Credit Card Terminal: the rate used for taxRate=default.") var defaultTaxRate: String = "8.25"
-    @Option(help: "Credit Card Terminal: the transaction id to report.") var transactionId: String?
-    @Option(help: "SumUp / Zettle: the logged-in account's currency.") var accountCurrency: String?
-    @Flag(help: "SumUp / Zettle: the app is not ready (not logged in).") var notReady = false
+    @Option(help: "Credit Card Terminal / Square: the transaction id to report.") var transactionId: String?
+    @Option(help: "SumUp / Zettle / Square: the logged-in account's currency.") var accountCurrency: String?
+    @Flag(help: "SumUp / Zettle / Square: the app is not ready (not logged in).") var notReady = false
+    @Option(help: "Square: the error_code a failed payment answers with (default could_not_perform).") var errorCode: String?
 
     func run() async throws {
         try await Self.withOwnUsage {
@@ -70,6 +71,10 @@ struct Simulate: AsyncParsableCommand {
                 case Zettle.scheme:
                     var simulator = ZettleSimulator(accountCurrency: accountCurrency ?? "SEK", isLoggedIn: !notReady)
                     return try simulator.respond(to: url, outcome: outcome)
+                case Square.scheme:
+                    let failure = errorCode.map(Square.ErrorCode.init(wireValue:)) ?? .couldNotPerform
+                    return try SquareSimulator(sellerCurrency: accountCurrency ?? "USD", isLoggedIn: !notReady, failureCode: failure)
+                        .respond(to: url, outcome: outcome, transactionID: transactionId)
                 default:
                     throw ChargeKitError.invalidURL("url", rule: "not a request URL of a payment app ChargeKit simulates")
                 }

@@ -5,7 +5,7 @@ import Foundation
 struct Request: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the URL that opens a payment app.",
-        subcommands: [CCTerminal.self, SumUpRequest.self, ZettleRequest.self]
+        subcommands: [CCTerminal.self, SumUpRequest.self, ZettleRequest.self, SquareRequest.self]
     )
 }
 

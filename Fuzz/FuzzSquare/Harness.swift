@@ -1,0 +1,15 @@
+@_spi(Tools) import ChargeKit
+
+/// libFuzzer harness: any bytes as a Square Point of Sale callback, as the URL itself
+/// and as its `data` JSON; a parsed callback parses the same twice.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    for url in [text, "my-app://callback/square_request?data=" + PercentEncoding.encode(text)] {
+        guard let callback = try? Square.Callback(url: url) else { continue }
+        let again = try? Square.Callback(url: url)
+        precondition(again == callback)
+        precondition(callback.status == .ok || callback.errorCode != nil)
+    }
+    return 0
+}

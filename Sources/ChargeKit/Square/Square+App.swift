@@ -1,0 +1,110 @@
+/// Square Point of Sale as a payment app: its name, its callback's rules, its request
+/// for the ledger and its ``PaymentApp``.
+extension Square: PaymentAppDefinition {
+    static let identifier = "square"
+    static let displayName = "Square Point of Sale"
+    static var queriedScheme: String { scheme }
+    static let callbackRegistration = "the scheme of callbackURL (e.g. my-app), also registered with Square for your application ID"
+    /// The nonce comes back at the start of `state`, inside `data`.
+    static let nonceField = "state"
+    static let reservedCallbackFields: Set<String> = []
+
+    /// A `data` parameter whose JSON has a `status`.
+    static func recognises(_ url: QueryURL) -> Bool {
+        guard let data = try? dataObject(in: url) else { return false }
+        return data["status"] is String
+    }
+
+    static func nonceItems(in url: QueryURL) throws(ChargeKitError) -> [QueryItem] {
+        guard url.items.contains(where: { $0.name == "data" }), let data = try? dataObject(in: url),
+              let nonce = splitState(data["state"] as? String).nonce else { return [] }
+        return [QueryItem(nonceField, nonce.value)]
+    }
+
+    static func parseCallback(_ url: String, maximumLength: Int) throws(ChargeKitError) -> Callback {
+        try Callback(url: url, maximumLength: maximumLength)
+    }
+
+    /// Your own `state` must come back exactly as sent (Point of Sale returns it
+    /// unchanged); the answer carries no amount or currency to compare.
+    static func check(_ callback: Callback, against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag] {
+        guard callback.state == charge.reference else {
+            throw .mismatch(field: "state", rule: "must come back exactly as sent")
+        }
+        return []
+    }
+}
+
+extension PaymentProvider {
+    /// Square Point of Sale (`square-commerce-v1://`).
+    public static let square = Square.provider
+}
+
+extension Square.Callback: ProviderCallback {
+    public static var provider: PaymentProvider { .square }
+    public static var referenceField: String { "state" }
+    /// `ok` is approved, `payment_canceled` cancelled, every other code failed.
+    public var outcome: ChargeOutcome {
+        guard status == .error else { return .approved }
+        return errorCode == .paymentCanceled ? .cancelled : .failed
+    }
+    /// `ok`, or the error code as sent.
+    public var providerStatus: String { status == .ok ? "ok" : errorCode?.wireValue ?? "error" }
+    public var echoedReference: String? { state }
+    public var message: String? { errorCode?.message }
+}
+
+extension PaymentCallback {
+    /// The Square Point of Sale answer, if Point of Sale sent it.
+    public var square: Square.Callback? { details(as: Square.Callback.self) }
+}
+
+extension Square.PaymentRequest {
+    /// The request with `nonce` at the start of `state`, and the facts its callback is
+    /// checked against.
+    public func handoff(nonce: Nonce) -> HandoffRequest {
+        HandoffRequest(
+            provider: .square, url: requestURL(nonce: nonce), amount: amount, currency: amount.currency, extras: [],
+            callbackURLs: [Square.addingMarker(to: callbackURL)], reference: state
+        )
+    }
+}
+
+extension PaymentApp {
+    /// Square Point of Sale with your application ID, answering on `callbackURL`.
+    /// The order's description is sent as `notes` and its reference as `state`; Point
+    /// of Sale returns nothing else, so an order with extras is refused.
+    public static func square(
+        clientID: String, callbackURL: String, locationID: String? = nil, customerID: String? = nil,
+        options: Square.Options = .init()
+    ) -> PaymentApp {
+        PaymentApp(SquareOrder(clientID: clientID, callbackURL: callbackURL, locationID: locationID, customerID: customerID, options: options))
+    }
+}
+
+private struct SquareOrder: OrderHandoff {
+    var clientID: String
+    var callbackURL: String
+    var locationID: String?
+    var customerID: String?
+    var options: Square.Options
+    var provider: PaymentProvider { .square }
+
+    func handoff(for order: ChargeOrder, nonce: Nonce) throws(ChargeKitError) -> HandoffRequest {
+        guard order.extras.isEmpty else {
+            throw .invalidField("extras", rule: "Square Point of Sale returns only its data; put your reference in the order's reference (state)")
+        }
+        let request = try Square.PaymentRequest(
+            clientID: clientID, amount: order.amount, callbackURL: callbackURL, state: order.reference, locationID: locationID,
+            notes: order.description, customerID: customerID, options: options
+        )
+        return request.handoff(nonce: nonce)
+    }
+}
+
+extension PaymentCoordinator {
+    /// Submits a Square Point of Sale request (like `-[SCCAPIConnection performRequest:error:]`) and waits.
+    public func submit(_ request: Square.PaymentRequest) async throws(ChargeKitError) -> PaymentResult {
+        try await submit { nonce throws(ChargeKitError) in request.handoff(nonce: nonce) }
+    }
+}
