@@ -14,7 +14,7 @@ import SwiftUI
 import UIKit
 #endif
 
-// Sources/ChargeKit/ChargeKit.docc/Development.md:116
+// Sources/ChargeKit/ChargeKit.docc/Development.md:131
 @Test(arguments: LedgerStoreConformance.checks)
 func myStoreConforms(check: LedgerStoreConformance.Check) async throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).appendingPathComponent("ledger.json")
@@ -23,7 +23,7 @@ func myStoreConforms(check: LedgerStoreConformance.Check) async throws {
     try await check.run { FileLedgerStore(fileURL: url) }
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:134
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:136
 func makeCoordinator(opener: any URLOpener) throws -> PaymentCoordinator {
     let folder = try FileManager.default.url(for: .applicationSupportDirectory, in: .userDomainMask,
                                              appropriateFor: nil, create: true)
@@ -31,12 +31,13 @@ func makeCoordinator(opener: any URLOpener) throws -> PaymentCoordinator {
     return PaymentCoordinator(ledger: ledger, opener: opener)
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:150
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:152
 func sample4(coordinator: PaymentCoordinator, callbackURL: String) async throws {
     let app: PaymentApp = .creditCardTerminal(returnURL: "com-innerfence-ChargeDemo://chargeResponse")
     // or .sumUp(affiliateKey: "…", callbackURL: "my-app://paid")
     // or .zettle(apiKey: "…", source: "My App", callbackURL: "my-app://paid")
     // or .zettleAPI(callbackURL: "my-app://paid")
+    // or .square(clientID: "sq0idp-…", callbackURL: "my-app://paid")
     let order = ChargeOrder(amount: try Money(parsing: "50.00", currency: .usd),
                             description: "Test transaction", reference: "321",
                             extras: [QueryItem("record_id", "123")])
@@ -57,7 +58,7 @@ func sample4(coordinator: PaymentCoordinator, callbackURL: String) async throws 
     }
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:193
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:196
 /// Receives every URL the app is opened with, verifies it, and keeps what it learned.
 @MainActor
 final class PaymentInbox {
@@ -83,7 +84,7 @@ final class PaymentInbox {
     }
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:225
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:228
 #if canImport(UIKit)
 struct ShopView: View {
     let inbox: PaymentInbox
@@ -97,7 +98,7 @@ struct ShopView: View {
 }
 #endif
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:246
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:249
 #if canImport(UIKit)
 final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
     var window: UIWindow?
@@ -120,14 +121,14 @@ final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
 }
 #endif
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:276
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:279
 @MainActor
 func route(_ url: URL, inbox: PaymentInbox) {
     if CPayManager.sharedInstance().handle(url: url) { return }  // a Citcon order's return
     inbox.open(url)
 }
 
-// Sources/ChargeKit/ChargeKit.docc/TestingWithSimulators.md:30
+// Sources/ChargeKit/ChargeKit.docc/TestingWithSimulators.md:36
 /// Hands the simulated app's callback to the coordinator, as iOS would open the app.
 actor AppStandIn {
     private var coordinator: PaymentCoordinator?
@@ -189,7 +190,7 @@ func receiveIPN(body: Data, secret: String) -> Bool {
     }
 }
 
-// README.md:37
+// README.md:38
 func payTen(coordinator: PaymentCoordinator) async throws -> Bool {
     let order = ChargeOrder(amount: try Money(parsing: "10.00", currency: .usd), reference: "order-42")
     let result = try await coordinator.charge(order, via: .creditCardTerminal(returnURL: "my-app://paid"))
