@@ -1,5 +1,5 @@
 /// The fields of a parsed callback, held once on the heap and shared by every copy
-/// of the value until one of them is changed (which makes itself a new box).
+/// of the value (a parsed callback is read-only).
 ///
 /// A parsed callback carries a dozen or more fields (a few hundred bytes); kept
 /// inline, every move of the value (out of the parser, into an optional, into an
@@ -10,14 +10,6 @@ final class SharedFields<Fields: Hashable & Sendable>: Sendable {
     let fields: Fields
 
     init(_ fields: Fields) { self.fields = fields }
-
-    /// A box holding the fields with `change` applied.
-    @inline(__always)
-    func changing(_ change: (inout Fields) -> Void) -> SharedFields {
-        var fields = fields
-        change(&fields)
-        return SharedFields(fields)
-    }
 
     /// Whether both boxes hold equal fields (the same box trivially does).
     static func same(_ lhs: SharedFields, _ rhs: SharedFields) -> Bool { lhs === rhs || lhs.fields == rhs.fields }

@@ -20,87 +20,39 @@ extension CreditCardTerminal {
         }
 
         /// The URL the response was opened on, without its query (`com-your-app://action/`).
-        public var returnURL: String {
-            get { storage.fields.returnURL.wrappedValue }
-            set { storage = storage.changing { $0.returnURL.wrappedValue = newValue } }
-        }
+        public var returnURL: String { storage.fields.returnURL.wrappedValue }
         /// The outcome (`ifcc_responseType`).
-        public var responseCode: ResponseCode {
-            get { storage.fields.responseCode }
-            set { storage = storage.changing { $0.responseCode = newValue } }
-        }
+        public var responseCode: ResponseCode { storage.fields.responseCode }
         /// The transaction id (`ifcc_transactionId`), 1 to 255 characters of untrusted text.
-        public var transactionId: String? {
-            get { storage.fields.transactionId.wrappedValue }
-            set { storage = storage.changing { $0.transactionId.wrappedValue = newValue } }
-        }
+        public var transactionId: String? { storage.fields.transactionId.wrappedValue }
         /// The amount charged, tax and tip included (`ifcc_amount`).
-        public var amount: Money? {
-            get { storage.fields.amount }
-            set { storage = storage.changing { $0.amount = newValue } }
-        }
+        public var amount: Money? { storage.fields.amount }
         /// The currency (`ifcc_currency`, USD when absent but an amount is present).
-        public var currency: Currency? {
-            get { storage.fields.currency }
-            set { storage = storage.changing { $0.currency = newValue } }
-        }
+        public var currency: Currency? { storage.fields.currency }
         /// Whether `ifcc_currency` was absent and USD was assumed.
-        public var currencyDefaulted: Bool {
-            get { storage.fields.currencyDefaulted }
-            set { storage = storage.changing { $0.currencyDefaulted = newValue } }
-        }
+        public var currencyDefaulted: Bool { storage.fields.currencyDefaulted }
         /// The tax portion of `amount` (`ifcc_taxAmount`).
-        public var taxAmount: Money? {
-            get { storage.fields.taxAmount }
-            set { storage = storage.changing { $0.taxAmount = newValue } }
-        }
+        public var taxAmount: Money? { storage.fields.taxAmount }
         /// The tax rate applied to the original amount (`ifcc_taxRate`), as sent (`8.5`).
-        public var taxRate: String? {
-            get { storage.fields.taxRate.wrappedValue }
-            set { storage = storage.changing { $0.taxRate.wrappedValue = newValue } }
-        }
+        public var taxRate: String? { storage.fields.taxRate.wrappedValue }
         /// The tip portion of `amount` (`ifcc_tipAmount`).
-        public var tipAmount: Money? {
-            get { storage.fields.tipAmount }
-            set { storage = storage.changing { $0.tipAmount = newValue } }
-        }
+        public var tipAmount: Money? { storage.fields.tipAmount }
         /// The redacted card number (`ifcc_redactedCardNumber`, e.g. `XXXXXXXXXXXX1111`).
-        public var redactedCardNumber: String? {
-            get { storage.fields.redactedCardNumber.wrappedValue }
-            set { storage = storage.changing { $0.redactedCardNumber.wrappedValue = newValue } }
-        }
+        public var redactedCardNumber: String? { storage.fields.redactedCardNumber.wrappedValue }
         /// The card type (`ifcc_cardType`).
-        public var cardType: CardType? {
-            get { storage.fields.cardType }
-            set { storage = storage.changing { $0.cardType = newValue } }
-        }
+        public var cardType: CardType? { storage.fields.cardType }
         /// The app's diagnostic (`ifcc_errorMessage`), sent with `responseType=error`.
-        public var errorMessage: String? {
-            get { storage.fields.errorMessage.wrappedValue }
-            set { storage = storage.changing { $0.errorMessage.wrappedValue = newValue } }
-        }
+        public var errorMessage: String? { storage.fields.errorMessage.wrappedValue }
         /// `ifcc_` fields this version of ChargeKit does not know, kept as sent (full
         /// wire names) and reported, never a reason to refuse the response.
-        public var unknownFields: [QueryItem] {
-            get { storage.fields.unknownFields }
-            set { storage = storage.changing { $0.unknownFields = newValue } }
-        }
+        public var unknownFields: [QueryItem] { storage.fields.unknownFields }
         /// Every other parameter of the URL (your extra parameters), in order; no
         /// `ifcc_` field and no nonce.
-        public var extraItems: [QueryItem] {
-            get { storage.fields.extraItems }
-            set { storage = storage.changing { $0.extraItems = newValue } }
-        }
+        public var extraItems: [QueryItem] { storage.fields.extraItems }
         /// The correlation nonce (`ifcc_request_nonce`), when present.
-        public var nonce: Nonce? {
-            get { storage.fields.nonce }
-            set { storage = storage.changing { $0.nonce = newValue } }
-        }
+        public var nonce: Nonce? { storage.fields.nonce }
         /// Standard or FileMaker naming.
-        public var format: Format {
-            get { storage.fields.format }
-            set { storage = storage.changing { $0.format = newValue } }
-        }
+        public var format: Format { storage.fields.format }
 
         /// The fields, held once (see ``SharedFields``).
         private var storage: SharedFields<Fields>

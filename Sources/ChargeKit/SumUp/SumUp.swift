@@ -133,65 +133,29 @@ public enum SumUp {
         }
 
         /// The URL opened, without its query.
-        public var callbackURL: String {
-            get { storage.fields.callbackURL.wrappedValue }
-            set { storage = storage.changing { $0.callbackURL.wrappedValue = newValue } }
-        }
+        public var callbackURL: String { storage.fields.callbackURL.wrappedValue }
         /// `smp-status`.
-        public var status: Status {
-            get { storage.fields.status }
-            set { storage = storage.changing { $0.status = newValue } }
-        }
+        public var status: Status { storage.fields.status }
         /// `smp-tx-code`, SumUp's transaction code (app 1.53 and later).
-        public var transactionCode: String? {
-            get { storage.fields.transactionCode.wrappedValue }
-            set { storage = storage.changing { $0.transactionCode.wrappedValue = newValue } }
-        }
+        public var transactionCode: String? { storage.fields.transactionCode.wrappedValue }
         /// `foreign-tx-id`, echoed when it was sent.
-        public var foreignTransactionID: String? {
-            get { storage.fields.foreignTransactionID.wrappedValue }
-            set { storage = storage.changing { $0.foreignTransactionID.wrappedValue = newValue } }
-        }
+        public var foreignTransactionID: String? { storage.fields.foreignTransactionID.wrappedValue }
         /// `smp-message`, a localized human-readable message.
-        public var message: String? {
-            get { storage.fields.message.wrappedValue }
-            set { storage = storage.changing { $0.message.wrappedValue = newValue } }
-        }
+        public var message: String? { storage.fields.message.wrappedValue }
         /// `smp-receipt-sent`: whether the app sent the customer a receipt.
-        public var receiptSent: Bool? {
-            get { storage.fields.receiptSent }
-            set { storage = storage.changing { $0.receiptSent = newValue } }
-        }
+        public var receiptSent: Bool? { storage.fields.receiptSent }
         /// `smp-failure-cause`, on a failed payment.
-        public var failureCause: FailureCause? {
-            get { storage.fields.failureCause }
-            set { storage = storage.changing { $0.failureCause = newValue } }
-        }
+        public var failureCause: FailureCause? { storage.fields.failureCause }
         /// The `smpprtag-<key>` tags, in order, with their full names.
-        public var tags: [QueryItem] {
-            get { storage.fields.tags }
-            set { storage = storage.changing { $0.tags = newValue } }
-        }
+        public var tags: [QueryItem] { storage.fields.tags }
         /// Other `smp-` parameters, kept as sent and reported.
-        public var unknownFields: [QueryItem] {
-            get { storage.fields.unknownFields }
-            set { storage = storage.changing { $0.unknownFields = newValue } }
-        }
+        public var unknownFields: [QueryItem] { storage.fields.unknownFields }
         /// The callback URL's `#fragment`, the merchant's own, left as it was.
-        public var fragment: String? {
-            get { storage.fields.fragment.wrappedValue }
-            set { storage = storage.changing { $0.fragment.wrappedValue = newValue } }
-        }
+        public var fragment: String? { storage.fields.fragment.wrappedValue }
         /// The correlation nonce ChargeKit put on the callback URL.
-        public var nonce: Nonce? {
-            get { storage.fields.nonce }
-            set { storage = storage.changing { $0.nonce = newValue } }
-        }
+        public var nonce: Nonce? { storage.fields.nonce }
         /// Every other parameter (your extras), in order.
-        public var extraItems: [QueryItem] {
-            get { storage.fields.extraItems }
-            set { storage = storage.changing { $0.extraItems = newValue } }
-        }
+        public var extraItems: [QueryItem] { storage.fields.extraItems }
 
         /// The fields, held once (see ``SharedFields``).
         private var storage: SharedFields<Fields>

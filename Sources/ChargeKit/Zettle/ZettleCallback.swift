@@ -24,29 +24,29 @@ extension Zettle {
         }
 
         /// `referenceNumber`.
-        @CallbackText public var referenceNumber: String? = nil
+        public var referenceNumber: String?
         /// `entryMode`.
         public var entryMode: EntryMode?
         /// `obfuscatedPan`, like `**** **** **** 1111`.
-        @CallbackText public var obfuscatedPan: String? = nil
+        public var obfuscatedPan: String?
         /// `panHash`.
-        @CallbackText public var panHash: String? = nil
+        public var panHash: String?
         /// `cardBrand`.
-        @CallbackText public var cardBrand: String? = nil
+        public var cardBrand: String?
         /// `AID` (EMV only).
-        @CallbackText public var aid: String? = nil
+        public var aid: String?
         /// `TSI` (EMV only).
-        @CallbackText public var tsi: String? = nil
+        public var tsi: String?
         /// `TVR` (EMV only).
-        @CallbackText public var tvr: String? = nil
+        public var tvr: String?
         /// `applicationName` (EMV only).
-        @CallbackText public var applicationName: String? = nil
+        public var applicationName: String?
         /// `numberOfInstallments`.
         public var numberOfInstallments: Int?
         /// `installmentAmount`, as sent.
-        @CallbackText public var installmentAmount: String? = nil
+        public var installmentAmount: String?
         /// `authorizationCode`, the issuer's authorization code.
-        @CallbackText public var authorizationCode: String? = nil
+        public var authorizationCode: String?
 
         /// The wire names of the payment info fields.
         public static let fieldNames = Name.all.map(\.text.description)
@@ -79,18 +79,18 @@ extension Zettle {
 
         /// Payment info whose text values are at `places` of the callback URL `source`.
         init(source: String, places: Places) {
-            _referenceNumber = CallbackText(source: source, place: places.referenceNumber)
+            referenceNumber = places.referenceNumber.value(in: source)
             entryMode = places.entryMode
-            _obfuscatedPan = CallbackText(source: source, place: places.obfuscatedPan)
-            _panHash = CallbackText(source: source, place: places.panHash)
-            _cardBrand = CallbackText(source: source, place: places.cardBrand)
-            _aid = CallbackText(source: source, place: places.aid)
-            _tsi = CallbackText(source: source, place: places.tsi)
-            _tvr = CallbackText(source: source, place: places.tvr)
-            _applicationName = CallbackText(source: source, place: places.applicationName)
+            obfuscatedPan = places.obfuscatedPan.value(in: source)
+            panHash = places.panHash.value(in: source)
+            cardBrand = places.cardBrand.value(in: source)
+            aid = places.aid.value(in: source)
+            tsi = places.tsi.value(in: source)
+            tvr = places.tvr.value(in: source)
+            applicationName = places.applicationName.value(in: source)
             numberOfInstallments = places.numberOfInstallments
-            _installmentAmount = CallbackText(source: source, place: places.installmentAmount)
-            _authorizationCode = CallbackText(source: source, place: places.authorizationCode)
+            installmentAmount = places.installmentAmount.value(in: source)
+            authorizationCode = places.authorizationCode.value(in: source)
         }
 
         /// Where a parsed callback's payment info values are in its URL: plain places,
@@ -229,55 +229,28 @@ extension Zettle {
     /// `chargekit-callback` marker.
     public struct Callback: Hashable, Sendable, Codable {
         /// The URL opened, without its query.
-        public var callbackURL: String {
-            get { storage.fields.callbackURL.wrappedValue }
-            set { storage = storage.changing { $0.callbackURL.wrappedValue = newValue } }
-        }
+        public var callbackURL: String { storage.fields.callbackURL.wrappedValue }
         /// Whether the success callback was opened.
-        public var succeeded: Bool {
-            get { storage.fields.succeeded }
-            set { storage = storage.changing { $0.succeeded = newValue } }
-        }
+        public var succeeded: Bool { storage.fields.succeeded }
         /// `errorCode` on a version 1.0 failure.
-        public var errorCode: ErrorCode? {
-            get { storage.fields.errorCode }
-            set { storage = storage.changing { $0.errorCode = newValue } }
-        }
+        public var errorCode: ErrorCode? { storage.fields.errorCode }
         /// `errorMessage` on failure.
-        public var errorMessage: String? {
-            get { storage.fields.errorMessage.wrappedValue }
-            set { storage = storage.changing { $0.errorMessage.wrappedValue = newValue } }
-        }
+        public var errorMessage: String? { storage.fields.errorMessage.wrappedValue }
         /// `errorMessage` split into domain, code and message, when it has the 3.0 shape.
         public var structuredError: StructuredError? { errorMessage.flatMap(StructuredError.init) }
         /// The 3.0 wrapper's `operationUUID`, which it puts on its own callback URLs.
         public var operationUUID: String? { extraItems.first { $0.name == "operationUUID" }?.value }
         /// `reference`, echoed when it was sent.
-        public var reference: String? {
-            get { storage.fields.reference.wrappedValue }
-            set { storage = storage.changing { $0.reference.wrappedValue = newValue } }
-        }
+        public var reference: String? { storage.fields.reference.wrappedValue }
         /// The payment info on an `izettle://api/` success.
-        public var paymentInfo: PaymentInfo {
-            get { storage.fields.paymentInfo.value }
-            set { storage = storage.changing { $0.paymentInfo = PaymentInfo.Storage(newValue) } }
-        }
+        public var paymentInfo: PaymentInfo { storage.fields.paymentInfo.value }
         /// The correlation nonce ChargeKit put on the callback URL.
-        public var nonce: Nonce? {
-            get { storage.fields.nonce }
-            set { storage = storage.changing { $0.nonce = newValue } }
-        }
+        public var nonce: Nonce? { storage.fields.nonce }
         /// Every other parameter (your extras), in order.
-        public var extraItems: [QueryItem] {
-            get { storage.fields.extraItems.items }
-            set { storage = storage.changing { $0.extraItems.items = newValue } }
-        }
+        public var extraItems: [QueryItem] { storage.fields.extraItems.items }
         /// The `chargekit-callback` marker (`success` or `failure`) of the URL opened,
         /// when ChargeKit built the request.
-        public var callbackMarker: String? {
-            get { storage.fields.callbackMarker.wrappedValue }
-            set { storage = storage.changing { $0.callbackMarker.wrappedValue = newValue } }
-        }
+        public var callbackMarker: String? { storage.fields.callbackMarker.wrappedValue }
 
         /// The fields, held once (see ``SharedFields``).
         private var storage: SharedFields<Fields>

@@ -75,41 +75,29 @@ import Testing
         try check(Self.zettle) { try Zettle.Callback(url: $0) }
     }
 
-    @Test func valuesReadDecodedAndSetAsGiven() throws {
-        var callback = try SumUp.Callback(url: Self.sumUp[0].url)
+    @Test func valuesReadDecoded() throws {
+        let callback = try SumUp.Callback(url: Self.sumUp[0].url)
         #expect(callback.callbackURL == "samplepaymentapp://")
         #expect(callback.message == "Transaction successful")
         #expect(callback.transactionCode == "TEENSY42")
         #expect(callback.fragment == nil && callback.nonce == nil)
-        let copy = callback
-        callback.message = "Changed%20not decoded"
-        callback.transactionCode = nil
-        callback.callbackURL = "other://"
-        #expect(callback.message == "Changed%20not decoded")
-        #expect(callback.transactionCode == nil)
-        #expect(callback.callbackURL == "other://")
-        #expect(callback != copy)
-        #expect(copy.message == "Transaction successful", "a copy keeps its own values")
-        callback.message = "Transaction successful"
-        callback.transactionCode = "TEENSY42"
-        callback.callbackURL = "samplepaymentapp://"
-        #expect(callback == copy, "equal by value, wherever the text is kept")
-        #expect(callback.hashValue == copy.hashValue)
+        // Equal by value, wherever the text is kept: a parse of the same URL with the
+        // message unescaped where it was escaped is the same callback.
+        let again = try SumUp.Callback(url: Self.sumUp[0].url.replacingOccurrences(of: "Transaction%20successful", with: "Transaction%20success%66ul"))
+        #expect(callback == again && callback.hashValue == again.hashValue)
+        let other = try SumUp.Callback(url: Self.sumUp[0].url.replacingOccurrences(of: "TEENSY42", with: "TEENSY43"))
+        #expect(callback != other)
 
-        // Extras kept as places, then set in code: the same items either way.
-        var zettle = try Zettle.Callback(url: Self.zettle[1].url)
-        let parsed = zettle
+        // Extras kept as places: the same items as a URL that spells them otherwise.
+        let zettle = try Zettle.Callback(url: Self.zettle[1].url)
         #expect(zettle.operationUUID == "5F0B1B7C-9C1E-4B7A-9A7D-2E8C0D8E4F11")
-        zettle.extraItems = [QueryItem("operationUUID", "x%20y")]
-        #expect(zettle.operationUUID == "x%20y" && zettle != parsed && parsed.extraItems.count == 1)
-        zettle.extraItems = [QueryItem("operationUUID", "5F0B1B7C-9C1E-4B7A-9A7D-2E8C0D8E4F11")]
-        #expect(zettle == parsed && zettle.hashValue == parsed.hashValue)
+        #expect(zettle.extraItems == [QueryItem("operationUUID", "5F0B1B7C-9C1E-4B7A-9A7D-2E8C0D8E4F11")])
     }
 
     /// A parsed callback keeps its payment info as places in the URL (one reference to
     /// the URL for them all); set in code, it keeps the value. Either way it reads,
     /// compares, hashes and codes as the ``Zettle/PaymentInfo`` it stands for.
-    @Test func paymentInfoReadFromPlacesOrSetInCode() throws {
+    @Test func paymentInfoReadFromPlacesOrMadeInCode() throws {
         let parsed = try Zettle.Callback(url: Self.zettle[1].url)
         let info = parsed.paymentInfo
         #expect(info.obfuscatedPan == "**** **** **** 1111" && info.applicationName == "VISA CREDIT")
@@ -123,15 +111,10 @@ import Testing
         rebuilt.tsi = "E800"
         rebuilt.tvr = "0000008000"
         rebuilt.applicationName = "VISA CREDIT"
-        #expect(rebuilt == info && rebuilt.hashValue == info.hashValue)
-        var changed = parsed
-        changed.paymentInfo = rebuilt
-        #expect(changed == parsed && changed.hashValue == parsed.hashValue, "set in code, equal by value")
-        #expect(try Self.json(changed) == Self.zettle[1].json)
+        #expect(rebuilt == info && rebuilt.hashValue == info.hashValue, "set in code, equal by value")
+        #expect(try Self.json(parsed) == Self.zettle[1].json)
         rebuilt.cardBrand = "MASTERCARD"
-        changed.paymentInfo = rebuilt
-        #expect(changed != parsed && changed.paymentInfo.cardBrand == "MASTERCARD")
-        #expect(parsed.paymentInfo.cardBrand == "VISA", "the parsed value keeps its own")
+        #expect(rebuilt != info && parsed.paymentInfo.cardBrand == "VISA", "the parsed value keeps its own")
     }
 
     @Test func paymentInfoSetInCodeIsNotEmpty() {

@@ -7,17 +7,16 @@
 /// where the value is (Zettle's payment info holds it once for all its values, as
 /// places: see `TextPlace`). Reading the property decodes the value (its `%XX` escapes,
 /// already checked); setting it keeps the new string as it is. Two values are equal,
-/// hash and code as their text, wherever it is kept. You never need to name this type:
-/// the properties are plain `String?`.
-@propertyWrapper
-public struct CallbackText: Hashable, Sendable, Codable {
+/// hash and code as their text, wherever it is kept. The public properties it stands
+/// behind are plain `String?`.
+struct CallbackText: Hashable, Sendable, Codable {
     /// The string the value is in: the callback URL, or the value itself once set.
     private var source: String
     /// Where the value is in `source`, or one of the two markers.
     private var place: TextPlace
 
     /// An absent value, or a value set in code.
-    public init(wrappedValue: String?) {
+    init(wrappedValue: String?) {
         source = wrappedValue ?? ""
         place = wrappedValue == nil ? .absent : .whole
     }
@@ -38,21 +37,21 @@ public struct CallbackText: Hashable, Sendable, Codable {
     var isPresent: Bool { place.isPresent }
 
     /// The value, decoded; `nil` when the callback did not carry it.
-    public var wrappedValue: String? {
+    var wrappedValue: String? {
         get { place.value(in: source) }
         set { self = CallbackText(wrappedValue: newValue) }
     }
 
-    public static func == (lhs: CallbackText, rhs: CallbackText) -> Bool { lhs.wrappedValue == rhs.wrappedValue }
+    static func == (lhs: CallbackText, rhs: CallbackText) -> Bool { lhs.wrappedValue == rhs.wrappedValue }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(wrappedValue) }
+    func hash(into hasher: inout Hasher) { hasher.combine(wrappedValue) }
 
-    public init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         self.init(wrappedValue: container.decodeNil() ? nil : try container.decode(String.self))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(wrappedValue)
     }
@@ -165,26 +164,25 @@ struct CallbackItems: Hashable, Sendable, Codable {
 
 /// A text value every callback carries (the URL it was opened on): a ``CallbackText``
 /// that is never absent.
-@propertyWrapper
-public struct RequiredCallbackText: Hashable, Sendable, Codable {
+struct RequiredCallbackText: Hashable, Sendable, Codable {
     private var text: CallbackText
 
     /// A value set in code.
-    public init(wrappedValue: String) { text = CallbackText(wrappedValue: wrappedValue) }
+    init(wrappedValue: String) { text = CallbackText(wrappedValue: wrappedValue) }
 
     init(_ text: CallbackText) { self.text = text }
 
     /// The value, decoded.
-    public var wrappedValue: String {
+    var wrappedValue: String {
         get { text.wrappedValue ?? "" }
         set { text = CallbackText(wrappedValue: newValue) }
     }
 
-    public init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         self.init(wrappedValue: try decoder.singleValueContainer().decode(String.self))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(wrappedValue)
     }
