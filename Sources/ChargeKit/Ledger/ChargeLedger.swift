@@ -201,7 +201,7 @@ public actor ChargeLedger {
         if arrival == .failure, callback.outcome == .approved {
             throw .mismatch(field: "url", rule: "an approval arrived on the failure callback URL")
         }
-        if let reference = charge.reference, let echoed = callback.reference, echoed != reference {
+        if let reference = charge.request.reference, let echoed = callback.reference, echoed != reference {
             throw .mismatch(field: callback.referenceField, rule: "must echo the reference sent")
         }
         // What only the provider knows (Credit Card Terminal: format, currency, amount, tax).
@@ -213,15 +213,15 @@ public actor ChargeLedger {
         if let marker = callback.callbackMarker { received.append(QueryItem(ChargeKitParameter.callback, marker)) }
         let receivedSet = Set(received)
         var nearest: [QueryItem]?
-        for (index, url) in charge.callbackURLs.enumerated() {
+        for (index, url) in charge.request.callbackURLs.enumerated() {
             guard let split = try? QueryURL(parsing: url), split.base == callback.callbackURL else { continue }
-            var expected = split.items + charge.extras
+            var expected = split.items + charge.request.extras
             let arrival: Arrival
-            if charge.marksCallbacks {
+            if charge.request.marksCallbacks {
                 arrival = index == 0 ? .success : .failure
                 expected.append(QueryItem(ChargeKitParameter.callback, arrival == .success ? "success" : "failure"))
             } else {
-                arrival = url == charge.failureURL ? .failure : .either
+                arrival = url == charge.request.failureURL ? .failure : .either
             }
             if received.count == expected.count, receivedSet == Set(expected) { return arrival }
             nearest = nearest ?? expected

@@ -2,7 +2,7 @@ import Foundation
 
 /// What a provider's request builder hands the ledger: the request URL and the facts
 /// a callback will be checked against.
-public struct HandoffRequest: Hashable, Sendable {
+public struct HandoffRequest: Hashable, Sendable, Codable {
     /// The provider.
     public var provider: PaymentProvider
     /// What is asked.
@@ -50,5 +50,51 @@ public struct HandoffRequest: Hashable, Sendable {
         self.marksCallbacks = marksCallbacks
         self.reference = reference
         self.fileMakerFormat = fileMakerFormat
+    }
+
+    /// The longest request URL a ledger keeps with a pending charge.
+    public static let maximumKeptURLLength = 4096
+
+    private enum CodingKeys: String, CodingKey {
+        case provider, operation, url, amount, amountFixed, taxRate, currency, extras, callbackURLs, failureURL
+        case marksCallbacks, reference, fileMakerFormat
+    }
+
+    /// Reads a request as a ledger keeps it; absent flags read as `false`, an absent
+    /// operation as a charge and an absent URL as empty.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        provider = try container.decode(PaymentProvider.self, forKey: .provider)
+        operation = try container.decodeIfPresent(HandoffOperation.self, forKey: .operation) ?? .charge
+        url = try container.decodeIfPresent(String.self, forKey: .url) ?? ""
+        amount = try container.decodeIfPresent(Money.self, forKey: .amount)
+        amountFixed = try container.decodeIfPresent(Bool.self, forKey: .amountFixed) ?? false
+        taxRate = try container.decodeIfPresent(String.self, forKey: .taxRate)
+        currency = try container.decodeIfPresent(Currency.self, forKey: .currency)
+        extras = try container.decode([QueryItem].self, forKey: .extras)
+        callbackURLs = try container.decode([String].self, forKey: .callbackURLs)
+        failureURL = try container.decodeIfPresent(String.self, forKey: .failureURL)
+        marksCallbacks = try container.decodeIfPresent(Bool.self, forKey: .marksCallbacks) ?? false
+        reference = try container.decodeIfPresent(String.self, forKey: .reference)
+        fileMakerFormat = try container.decodeIfPresent(Bool.self, forKey: .fileMakerFormat) ?? false
+    }
+
+    /// Writes the request as a ledger keeps it: the URL only when it is at most
+    /// ``maximumKeptURLLength`` bytes long.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(provider, forKey: .provider)
+        try container.encode(operation, forKey: .operation)
+        if url.utf8.count <= Self.maximumKeptURLLength { try container.encode(url, forKey: .url) }
+        try container.encodeIfPresent(amount, forKey: .amount)
+        try container.encode(amountFixed, forKey: .amountFixed)
+        try container.encodeIfPresent(taxRate, forKey: .taxRate)
+        try container.encodeIfPresent(currency, forKey: .currency)
+        try container.encode(extras, forKey: .extras)
+        try container.encode(callbackURLs, forKey: .callbackURLs)
+        try container.encodeIfPresent(failureURL, forKey: .failureURL)
+        try container.encode(marksCallbacks, forKey: .marksCallbacks)
+        try container.encodeIfPresent(reference, forKey: .reference)
+        try container.encode(fileMakerFormat, forKey: .fileMakerFormat)
     }
 }

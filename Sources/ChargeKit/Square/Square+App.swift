@@ -28,7 +28,7 @@ extension Square: PaymentAppDefinition {
     /// Your own `state` must come back exactly as sent (Point of Sale returns it
     /// unchanged); the answer carries no amount or currency to compare.
     static func check(_ callback: Callback, against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag] {
-        guard callback.state == charge.reference else {
+        guard callback.state == charge.request.reference else {
             throw .mismatch(field: "state", rule: "must come back exactly as sent")
         }
         return []

@@ -88,7 +88,7 @@ struct Demo: AsyncParsableCommand {
                 print("   amount: \(response.amount?.description ?? "?") (tax \(response.taxAmount?.formatted ?? "0.00") at \(response.taxRate ?? "-")%)")
                 print("   card: \(response.cardType?.wireValue ?? "?") \(response.redactedCardNumber ?? "?")")
             } else {
-                print("   amount: \(approved.charge.amount?.description ?? "?")")
+                print("   amount: \(approved.charge.request.amount?.description ?? "?")")
             }
             let replay = await device.delivered.last ?? ""
 

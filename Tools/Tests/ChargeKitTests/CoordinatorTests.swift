@@ -99,7 +99,7 @@ let allApps: [PaymentApp] = [
         let second = PaymentCoordinator(ledger: ChargeLedger(store: FileLedgerStore(fileURL: path)), opener: ClosureURLOpener { _ in })
         let result = try await second.handle(url: callback)
         #expect(result.provider == .sumUp && result.outcome == .approved)
-        #expect(result.charge.amount == Money(minorUnits: 999, currency: .usd))
+        #expect(result.charge.request.amount == Money(minorUnits: 999, currency: .usd))
     }
 
     @Test func trickyExtrasSurviveTheRoundTripForEveryApp() async throws {

@@ -30,8 +30,8 @@ func chargeRequest(_ amount: String = "50.00", extras: [QueryItem] = [QueryItem(
     @Test func approvedCallbackIsAcceptedOnceThenReplayIsRefused() async throws {
         let ledger = ChargeLedger()
         let (charge, url) = try await issue(ledger, chargeRequest())
-        #expect(charge.amount == Money(minorUnits: 5000, currency: .usd))
-        #expect(charge.extras == [QueryItem("record_id", "123")])
+        #expect(charge.request.amount == Money(minorUnits: 5000, currency: .usd))
+        #expect(charge.request.extras == [QueryItem("record_id", "123")])
         let callback = try simulator.respond(to: url, outcome: .approved)
         let result = try await ledger.verify(url: callback)
         #expect(result.outcome == .approved)
@@ -146,7 +146,7 @@ func chargeRequest(_ amount: String = "50.00", extras: [QueryItem] = [QueryItem(
         #expect(try await restarted.outstanding().count == 2)
         let result = try await restarted.verify(url: callback)
         #expect(result.outcome == .approved)
-        #expect(result.charge.amount == Money(minorUnits: 5000, currency: .usd))
+        #expect(result.charge.request.amount == Money(minorUnits: 5000, currency: .usd))
         let again = ChargeLedger(store: FileLedgerStore(fileURL: path))
         await #expect(throws: ChargeKitError.replayedNonce) { try await again.verify(url: callback) }
         #expect(try await again.outstanding().count == 1)
@@ -172,5 +172,38 @@ func chargeRequest(_ amount: String = "50.00", extras: [QueryItem] = [QueryItem(
         }
         #expect(nonces.count == 50)
         #expect(try await ledger.outstanding().count == 50)
+    }
+}
+
+/// The stored form of a pending charge: the request whole, and an entry written before
+/// (its request's fields beside the nonce) still read and verified.
+@Suite struct PendingChargeStorageTests {
+    @Test func anEntryInTheEarlierFlatFormReadsAndVerifies() async throws {
+        let ledger = ChargeLedger()
+        let asked = try chargeRequest()
+        let (charge, request) = try await ledger.issue { nonce throws(ChargeKitError) in try asked.handoff(nonce: nonce) }
+        let encoded = try JSONEncoder().encode(charge)
+        var object = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any])
+        let inner = try #require(object.removeValue(forKey: "request") as? [String: Any])
+        #expect(inner["url"] as? String == request.url, "a short request URL is kept")
+        for (key, value) in inner where key != "url" { object[key] = value }
+        let flat = try JSONDecoder().decode(PendingCharge.self, from: try JSONSerialization.data(withJSONObject: object))
+        #expect(flat.nonce == charge.nonce && flat.request.url.isEmpty)
+        var expected = charge.request
+        expected.url = ""
+        #expect(flat.request == expected && flat.createdAt == charge.createdAt && flat.expiresAt == charge.expiresAt)
+
+        let store = InMemoryLedgerStore()
+        try await store.insert(flat, now: flat.createdAt, retention: 60)
+        let callback = try CreditCardTerminalSimulator().respond(to: request.url, outcome: .approved)
+        let result = try await ChargeLedger(store: store).verify(url: callback)
+        #expect(result.outcome == .approved && result.charge.request.extras == [QueryItem("record_id", "123")])
+    }
+
+    @Test func aLongRequestURLIsNotKept() throws {
+        var request = try chargeRequest().handoff(nonce: Nonce.random())
+        request.url += "&pad=" + String(repeating: "x", count: HandoffRequest.maximumKeptURLLength)
+        let decoded = try JSONDecoder().decode(HandoffRequest.self, from: JSONEncoder().encode(request))
+        #expect(decoded.url.isEmpty && decoded.callbackURLs == request.callbackURLs)
     }
 }

@@ -80,7 +80,7 @@ struct PropertyTests {
                     let result = try await coordinator.charge(order, via: app)
                     #expect(result.outcome == .approved, "\(app.provider)")
                     #expect(result.callback.extraItems == extras, "\(app.provider) extras")
-                    #expect(result.charge.amount == amount, "\(app.provider) amount")
+                    #expect(result.charge.request.amount == amount, "\(app.provider) amount")
                     if let paid = result.callback.amount { #expect(paid >= amount, "\(app.provider) paid amount") }
                     #expect(result.flags.isEmpty, "\(app.provider) flags \(result.flags)")
                 } catch {

@@ -76,7 +76,7 @@ final class PaymentInbox {
                 let result = try await coordinator.handle(url: url.absoluteString)
                 // After a restart, this is the only news of the payment: record it.
                 results.append(result)
-                if result.isApprovedSale { print("paid:", result.charge.amount?.description ?? "") }
+                if result.isApprovedSale { print("paid:", result.charge.request.amount?.description ?? "") }
             } catch {
                 refusals.append(error)  // forged, replayed, expired, or not ours
             }
