@@ -82,8 +82,7 @@ public actor ChargeLedger {
     ///   ``ChargeKitError/mismatch(field:rule:)``, or the parser's error. A refused
     ///   callback consumes nothing.
     public func verify(url: String, provider: PaymentProvider? = nil) async throws(ChargeKitError) -> PaymentResult {
-        let split = try QueryURL(parsing: url)
-        let nonce = try Self.nonce(in: split, provider: provider)
+        let nonce = try Self.nonce(in: url, provider: provider)
         guard let charge = try await store.charge(for: nonce) else { throw .unknownNonce }
         if let provider, provider != charge.provider {
             throw .mismatch(field: "provider", rule: "the charge went to \(charge.provider), not \(provider)")
@@ -97,7 +96,7 @@ public actor ChargeLedger {
         let date = now()
         guard date < charge.expiresAt else { throw .expiredNonce }
         let flags = try Self.check(callback, against: charge)
-        let consumed = try await store.consume(charge.nonce, at: date, callback: url)
+        let consumed = try await store.consume(charge.nonce, at: date, accepting: AcceptedCallback(url: url, callback: callback, flags: flags))
         let result = PaymentResult(callback: callback, charge: consumed, flags: flags)
         if sleepers[charge.nonce.value] != nil {
             if recent.count >= 256 { recent.removeAll() }
@@ -119,11 +118,9 @@ public actor ChargeLedger {
             guard let charge = try await store.charge(for: nonce) else { throw .unknownNonce }
             if charge.consumedAt != nil {
                 if let result = recent.removeValue(forKey: nonce.value) { return result }
-                guard let url = charge.acceptedCallback else { throw .replayedNonce }
-                let callback = try PaymentCallback.parse(url, provider: charge.provider)
-                var unconsumed = charge
-                unconsumed.consumedAt = nil
-                return PaymentResult(callback: callback, charge: charge, flags: (try? Self.check(callback, against: unconsumed)) ?? [])
+                // The result the accepting ledger kept: neither parsed nor checked again.
+                guard let accepted = charge.accepted else { throw .replayedNonce }
+                return PaymentResult(callback: accepted.callback, charge: charge, flags: accepted.flags)
             }
             let date = now()
             guard date < charge.expiresAt else { throw .expiredNonce }
@@ -173,18 +170,24 @@ public actor ChargeLedger {
     // MARK: - Rules
 
     /// The nonce a callback carries, in whichever registered app's nonce field; more
-    /// than one is refused.
-    static func nonce(in url: QueryURL, provider: PaymentProvider?) throws(ChargeKitError) -> Nonce {
-        var found: QueryItem?
-        var asked = Set<String>()
-        for app in RegisteredApps.all where asked.insert(app.nonceField).inserted {
-            for item in try app.nonceItems(in: url) {
-                guard found == nil else { throw .duplicateField(item.name) }
-                found = item
+    /// than one is refused. The URL is scanned, not parsed: the parser of the charge's
+    /// app reads it once the nonce has named the charge.
+    static func nonce(in url: String, provider: PaymentProvider?) throws(ChargeKitError) -> Nonce {
+        let found = try FieldReader.read(url, maximumLength: QueryURL.defaultMaximumLength) { fields throws(ChargeKitError) -> QueryItem? in
+            var found: QueryItem?
+            var asked = Set<String>()
+            for app in RegisteredApps.all where asked.insert(app.nonceField).inserted {
+                for item in app.nonceItems(in: fields) {
+                    guard found == nil else { throw .duplicateField(item.name) }
+                    found = item
+                }
             }
+            return found
         }
         guard let found else {
-            let named = provider ?? PaymentCallback.detectProvider(url)
+            // Only to name the field in the error: the URL is split to guess the app.
+            var named = provider
+            if named == nil { named = PaymentCallback.detectProvider(try QueryURL(parsing: url)) }
             throw .missingNonce(field: named?.nonceField ?? ChargeKitParameter.nonce)
         }
         return try Nonce(found.value, field: found.name)
@@ -214,7 +217,7 @@ public actor ChargeLedger {
         let receivedSet = Set(received)
         var nearest: [QueryItem]?
         for (index, url) in charge.request.callbackURLs.enumerated() {
-            guard let split = try? QueryURL(parsing: url), split.base == callback.callbackURL else { continue }
+            guard let split = Self.split(url), split.base == callback.callbackURL else { continue }
             var expected = split.items + charge.request.extras
             let arrival: Arrival
             if charge.request.marksCallbacks {
@@ -231,5 +234,12 @@ public actor ChargeLedger {
         }
         let differing = receivedSet.symmetricDifference(nearest).map(\.name).sorted().first ?? "extra parameters"
         throw .mismatch(field: differing, rule: "extra parameters must come back exactly as sent")
+    }
+
+    /// A callback URL of the request as its base and items: read only when it has a
+    /// query or fragment of its own (most are a bare `scheme://path`).
+    private static func split(_ url: String) -> (base: String, items: [QueryItem])? {
+        guard url.contains("?") || url.contains("#") else { return (url, []) }
+        return (try? QueryURL(parsing: url)).map { ($0.base, $0.items) }
     }
 }

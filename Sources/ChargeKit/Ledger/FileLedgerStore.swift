@@ -55,12 +55,12 @@ public struct FileLedgerStore: LedgerStore {
         try (file.load() ?? []).first { $0.nonce == nonce }
     }
 
-    public func consume(_ nonce: Nonce, at date: Date, callback: String?) throws(ChargeKitError) -> PendingCharge {
+    public func consume(_ nonce: Nonce, at date: Date, accepting accepted: AcceptedCallback?) throws(ChargeKitError) -> PendingCharge {
         let file = self.file
         let limit = maximumFileSize
         return try file.updateEncoded { (stored: [PendingCharge]?) throws(ChargeKitError) -> (PendingCharge, AtomicJSONFile<[PendingCharge]>.Encoded?) in
             var entries = LedgerEntries(stored ?? [])
-            let charge = try entries.consume(nonce, at: date, callback: callback)
+            let charge = try entries.consume(nonce, at: date, accepting: accepted)
             var encoded = try file.encoded(entries.sorted)
             if encoded.size > limit {
                 entries.dropKeptCallbacks()

@@ -19,8 +19,8 @@ public actor InMemoryLedgerStore: LedgerStore {
 
     public func charge(for nonce: Nonce) -> PendingCharge? { entries.byNonce[nonce.value] }
 
-    public func consume(_ nonce: Nonce, at date: Date, callback: String?) throws(ChargeKitError) -> PendingCharge {
-        try entries.consume(nonce, at: date, callback: callback)
+    public func consume(_ nonce: Nonce, at date: Date, accepting accepted: AcceptedCallback?) throws(ChargeKitError) -> PendingCharge {
+        try entries.consume(nonce, at: date, accepting: accepted)
     }
 
     public func charges() -> [PendingCharge] { entries.sorted }

@@ -5,7 +5,7 @@ import Foundation
 /// Every method is one atomic step against every other user of the same storage:
 /// other ledger instances, other threads and other processes. A store that keeps
 /// its data in a database implements ``insert(_:now:retention:)`` and
-/// ``consume(_:at:callback:)`` as single statements (for example an `UPDATE … WHERE
+/// ``consume(_:at:accepting:)`` as single statements (for example an `UPDATE … WHERE
 /// consumed_at IS NULL AND expires_at > $now RETURNING …`), never as a read in Swift
 /// followed by a write, so that a nonce is consumed exactly once however many
 /// instances race for it.
@@ -26,11 +26,12 @@ public protocol LedgerStore: Sendable {
     /// The entry for `nonce`, in whatever state, or `nil`.
     func charge(for nonce: Nonce) async throws(ChargeKitError) -> PendingCharge?
 
-    /// Marks the charge consumed at `date` if it is outstanding then, keeping `callback`
-    /// (the accepted URL) when it is given; returns the updated entry.
+    /// Marks the charge consumed at `date` if it is outstanding then, keeping the
+    /// accepted callback (``PendingCharge/consumed(at:accepting:)``); returns the
+    /// updated entry.
     /// - Throws: ``ChargeKitError/unknownNonce``, ``ChargeKitError/replayedNonce`` or
     ///   ``ChargeKitError/expiredNonce``, changing nothing.
-    func consume(_ nonce: Nonce, at date: Date, callback: String?) async throws(ChargeKitError) -> PendingCharge
+    func consume(_ nonce: Nonce, at date: Date, accepting accepted: AcceptedCallback?) async throws(ChargeKitError) -> PendingCharge
 
     /// Every stored entry, outstanding or settled.
     func charges() async throws(ChargeKitError) -> [PendingCharge]
@@ -41,7 +42,7 @@ public protocol LedgerStore: Sendable {
 @_spi(Tools) public struct LedgerEntries: Sendable {
     @_spi(Tools) public private(set) var byNonce: [String: PendingCharge]
 
-    /// The longest accepted callback URL kept with a consumed entry.
+    /// The longest accepted callback URL whose result is kept with a consumed entry.
     @_spi(Tools) public static let maximumKeptCallback = 4096
 
     @_spi(Tools) public init(_ charges: [PendingCharge] = []) {
@@ -84,11 +85,11 @@ public protocol LedgerStore: Sendable {
     }
 
     /// Consumes the outstanding charge for `nonce`.
-    @_spi(Tools) public mutating func consume(_ nonce: Nonce, at date: Date, callback: String?) throws(ChargeKitError) -> PendingCharge {
+    @_spi(Tools) public mutating func consume(_ nonce: Nonce, at date: Date, accepting accepted: AcceptedCallback?) throws(ChargeKitError) -> PendingCharge {
         guard let outstanding = byNonce[nonce.value] else { throw .unknownNonce }
         guard outstanding.consumedAt == nil else { throw .replayedNonce }
         guard date < outstanding.expiresAt else { throw .expiredNonce }
-        let charge = outstanding.consumed(at: date, callback: callback)
+        let charge = outstanding.consumed(at: date, accepting: accepted)
         byNonce[nonce.value] = charge
         return charge
     }
@@ -98,8 +99,8 @@ public protocol LedgerStore: Sendable {
 
     /// Forgets the kept callback URL of every consumed entry (to make room).
     @_spi(Tools) public mutating func dropKeptCallbacks() {
-        for (key, var charge) in byNonce where charge.acceptedCallback != nil {
-            charge.acceptedCallback = nil
+        for (key, var charge) in byNonce where charge.accepted != nil {
+            charge.accepted = nil
             byNonce[key] = charge
         }
     }

@@ -18,9 +18,13 @@ public struct PendingCharge: Hashable, Sendable, Codable {
     public internal(set) var expiresAt: Date
     /// When a valid callback consumed the nonce; `nil` while outstanding.
     public internal(set) var consumedAt: Date?
-    /// The callback URL that consumed the nonce (kept so that a coordinator of another
-    /// ledger instance or process waiting for this charge can complete).
-    public internal(set) var acceptedCallback: String?
+    /// The callback that consumed the nonce, as the ledger accepted it (kept so that a
+    /// call waiting for this charge in another ledger instance or process completes
+    /// with the same result); `nil` while outstanding, or when its URL was longer than
+    /// ``AcceptedCallback`` keeps.
+    public internal(set) var accepted: AcceptedCallback?
+    /// The callback URL that consumed the nonce, when it is kept.
+    public var acceptedCallback: String? { accepted?.url }
 
     /// The payment app the charge went to.
     public var provider: PaymentProvider { request.provider }
@@ -54,18 +58,19 @@ public struct PendingCharge: Hashable, Sendable, Codable {
     /// The moment after which it is of no more use than reporting a late replay.
     var settledAt: Date { consumedAt ?? expiresAt }
 
-    /// This entry consumed at `date`, keeping `callback` when it is short enough: what
-    /// every store records when a nonce is used (the checks come before, in the store).
-    /// A ``LedgerStore`` of your own calls it in its `consume`.
-    public func consumed(at date: Date, callback: String?) -> PendingCharge {
+    /// This entry consumed at `date`, keeping `accepted` when its URL is at most
+    /// ``LedgerEntries/maximumKeptCallback`` bytes long: what every store records when a
+    /// nonce is used (the checks come before, in the store). A ``LedgerStore`` of your
+    /// own calls it in its `consume`.
+    public func consumed(at date: Date, accepting accepted: AcceptedCallback?) -> PendingCharge {
         var charge = self
         charge.consumedAt = date
-        if let callback, callback.utf8.count <= LedgerEntries.maximumKeptCallback { charge.acceptedCallback = callback }
+        if let accepted, accepted.url.utf8.count <= LedgerEntries.maximumKeptCallback { charge.accepted = accepted }
         return charge
     }
 
     private enum CodingKeys: String, CodingKey {
-        case nonce, request, createdAt, expiresAt, consumedAt, acceptedCallback
+        case nonce, request, createdAt, expiresAt, consumedAt, accepted
     }
 
     /// Reads an entry; one written before the request was kept whole (its fields
@@ -78,6 +83,8 @@ public struct PendingCharge: Hashable, Sendable, Codable {
         createdAt = try container.decode(Date.self, forKey: .createdAt)
         expiresAt = try container.decode(Date.self, forKey: .expiresAt)
         consumedAt = try container.decodeIfPresent(Date.self, forKey: .consumedAt)
-        acceptedCallback = try container.decodeIfPresent(String.self, forKey: .acceptedCallback)
+        // An entry written before the result was kept held only the URL: it reads as
+        // not kept (a waiting call is told the charge was answered elsewhere).
+        accepted = try container.decodeIfPresent(AcceptedCallback.self, forKey: .accepted)
     }
 }

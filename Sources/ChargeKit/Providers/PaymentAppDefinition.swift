@@ -24,8 +24,9 @@ protocol PaymentAppDefinition: SendableMetatype {
     /// Whether a callback's parameters name this app: a guess, used only when no
     /// ledger says which app a charge went to.
     static func recognises(_ url: QueryURL) -> Bool
-    /// The nonce fields a callback carries for this app (more than one is refused).
-    static func nonceItems(in url: QueryURL) throws(ChargeKitError) -> [QueryItem]
+    /// The nonce fields a callback's fields carry for this app (the ledger refuses
+    /// more than one): read from the URL's scan, before any parser runs.
+    static func nonceItems(in fields: FieldReader) -> [QueryItem]
     /// Parses a callback URL.
     static func parseCallback(_ url: String, maximumLength: Int) throws(ChargeKitError) -> Callback
     /// What only this app's callback can be checked for against the request it
@@ -37,14 +38,17 @@ protocol PaymentAppDefinition: SendableMetatype {
 extension PaymentAppDefinition {
     static var reservedCallbackPrefixes: [String] { [] }
 
-    static func nonceItems(in url: QueryURL) throws(ChargeKitError) -> [QueryItem] {
-        url.items.filter { $0.name == nonceField }
+    static func nonceItems(in fields: FieldReader) -> [QueryItem] {
+        fields.indices.filter { fields.name($0, spells: nonceField) }.map(fields.item)
     }
 
     static func check(_ callback: Callback, against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag] { [] }
 
     /// The app's provider value.
     static var provider: PaymentProvider { PaymentProvider(self) }
+
+    /// A callback of this app as a ledger keeps it.
+    static func decodeCallback(from decoder: any Decoder) throws -> any ProviderCallback { try Callback(from: decoder) }
 
     /// ``parseCallback(_:maximumLength:)`` as a provider-neutral callback.
     static func parse(_ url: String, maximumLength: Int) throws(ChargeKitError) -> PaymentCallback {

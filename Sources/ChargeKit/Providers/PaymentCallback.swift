@@ -102,7 +102,7 @@ public struct PaymentCallback: Hashable, Sendable {
 
 /// What every provider's parsed callback answers, so that ``PaymentCallback`` asks the
 /// provider instead of switching on it for each question.
-public protocol ProviderCallback: Hashable, Sendable {
+public protocol ProviderCallback: Hashable, Sendable, Codable {
     /// The app whose callback this is.
     static var provider: PaymentProvider { get }
     /// The wire name of the echoed merchant reference (`reference` unless the app names it otherwise).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Square Point of Sale as a payment app: its name, its callback's rules, its request
 /// for the ledger and its ``PaymentApp``.
 extension Square: PaymentAppDefinition {
@@ -15,9 +17,11 @@ extension Square: PaymentAppDefinition {
         return data["status"] is String
     }
 
-    static func nonceItems(in url: QueryURL) throws(ChargeKitError) -> [QueryItem] {
-        guard url.items.contains(where: { $0.name == "data" }), let data = try? dataObject(in: url),
-              let nonce = splitState(data["state"] as? String).nonce else { return [] }
+    static func nonceItems(in fields: FieldReader) -> [QueryItem] {
+        let data = fields.indices.filter { fields.name($0, spells: "data") }
+        guard data.count == 1, let index = data.first,
+              let object = try? JSONSerialization.jsonObject(with: Data(fields.value(index).utf8)) as? [String: Any],
+              let nonce = splitState(object["state"] as? String).nonce else { return [] }
         return [QueryItem(nonceField, nonce.value)]
     }
 

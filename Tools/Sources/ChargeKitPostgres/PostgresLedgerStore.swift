@@ -149,9 +149,13 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
         return try entry(row)
     }
 
-    public func consume(_ nonce: Nonce, at date: Date, callback: String?) async throws(ChargeKitError) -> PendingCharge {
+    public func consume(_ nonce: Nonce, at date: Date, accepting accepted: AcceptedCallback?) async throws(ChargeKitError) -> PendingCharge {
         let table = table
         let moment = date.timeIntervalSince1970
+        // The accepted callback, as JSON, when its URL is short enough to keep.
+        let callback = try accepted.flatMap { accepted throws(ChargeKitError) in
+            accepted.url.utf8.count <= LedgerEntries.maximumKeptCallback ? try encode(accepted) : nil
+        }
         let doc: String? = try await storage("consume") {
             var found: String?
             for try await doc in try await self.client.query("""
@@ -161,7 +165,7 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
                 """, logger: PostgresSupport.silent).decode(String.self) { found = doc }
             return found
         }
-        if let doc { return try decode(doc).consumed(at: date, callback: callback) }
+        if let doc { return try decode(doc).consumed(at: date, accepting: accepted) }
         // Nothing changed; say why.
         guard let charge = try await charge(for: nonce) else { throw .unknownNonce }
         if charge.consumedAt != nil { throw .replayedNonce }
@@ -187,14 +191,16 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
     private func entry(_ row: (String, Double?, String?)) throws(ChargeKitError) -> PendingCharge {
         let charge = try decode(row.0)
         guard let consumed = row.1 else { return charge }
-        return charge.consumed(at: Date(timeIntervalSince1970: consumed), callback: row.2)
+        // A row written before the result was kept holds the URL alone: not kept.
+        let accepted = row.2.flatMap { try? JSONDecoder().decode(AcceptedCallback.self, from: Data($0.utf8)) }
+        return charge.consumed(at: Date(timeIntervalSince1970: consumed), accepting: accepted)
     }
 
-    private func encode(_ charge: PendingCharge) throws(ChargeKitError) -> String {
+    private func encode(_ value: some Encodable) throws(ChargeKitError) -> String {
         do {
-            return String(decoding: try JSONEncoder().encode(charge), as: UTF8.self)
+            return String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
         } catch {
-            throw .storage("ledger: cannot encode a charge: \(error)")
+            throw .storage("ledger: cannot encode an entry: \(error)")
         }
     }
 

@@ -39,7 +39,7 @@ struct ForgetfulStore: LedgerStore {
         try await inner.insert(charge, now: now, retention: retention)
     }
     func charge(for nonce: Nonce) async throws(ChargeKitError) -> PendingCharge? { await inner.charge(for: nonce) }
-    func consume(_ nonce: Nonce, at date: Date, callback: String?) async throws(ChargeKitError) -> PendingCharge {
+    func consume(_ nonce: Nonce, at date: Date, accepting accepted: AcceptedCallback?) async throws(ChargeKitError) -> PendingCharge {
         guard let charge = await inner.charge(for: nonce) else { throw .unknownNonce }
         return charge  // never marked consumed: a replay would pass
     }

@@ -207,3 +207,33 @@ func chargeRequest(_ amount: String = "50.00", extras: [QueryItem] = [QueryItem(
         #expect(decoded.url.isEmpty && decoded.callbackURLs == request.callbackURLs)
     }
 }
+
+/// A consumed entry keeps the result its callback produced.
+@Suite struct AcceptedCallbackTests {
+    @Test func aWaitingCallGetsTheKeptResultWithoutParsingOrCheckingAgain() async throws {
+        let ledger = ChargeLedger()
+        let asked = try chargeRequest("50.00")
+        let (charge, _) = try await ledger.issue { nonce throws(ChargeKitError) in try asked.handoff(nonce: nonce) }
+        // The customer lowered the amount: the ledger flags it once, when it accepts.
+        let callback = "com-innerfence-ChargeDemo://chargeResponse?record_id=123&ifcc_request_nonce=\(charge.nonce.value)&ifcc_responseType=approved&ifcc_amount=43.40&ifcc_taxAmount=3.40&ifcc_taxRate=8.5&ifcc_redactedCardNumber=1111"
+        let accepted = try await ledger.verify(url: callback)
+        #expect(accepted.flags.count == 1)
+        let entry = try #require(try await ledger.charge(for: accepted.charge.nonce))
+        let kept = try #require(entry.accepted)
+        #expect(kept.callback == accepted.callback && kept.flags == accepted.flags && kept.url == callback)
+
+        // Another process's ledger on a copy of the entry whose URL no parser would
+        // take: the result comes from what was kept.
+        var copy = entry
+        copy.accepted?.url = "not a callback"
+        let store = InMemoryLedgerStore()
+        try await store.insert(copy, now: entry.createdAt, retention: 3600)
+        let other = ChargeLedger(store: store, now: { entry.createdAt })
+        let result = try await other.result(for: entry.nonce)
+        #expect(result.callback == accepted.callback && result.flags == accepted.flags && result.outcome == .approved)
+
+        // Kept through the file ledger's JSON too.
+        let decoded = try JSONDecoder().decode(PendingCharge.self, from: JSONEncoder().encode(entry))
+        #expect(decoded.accepted == entry.accepted)
+    }
+}

@@ -337,6 +337,13 @@ struct FieldReader {
         return bytes.matches(field.segment.name, expected, from: Int(field.skip))
     }
 
+    /// Whether the field's whole name is `text` (compared as bytes, no string made).
+    func name(_ index: Int, spells text: String) -> Bool {
+        let field = field(index)
+        if field.decodedName >= 0 { return decodedNames[Int(field.decodedName)] == text }
+        return UnsafeBufferPointer(rebasing: bytes[field.segment.name]).spells(text)
+    }
+
     /// Whether the field's name, past the bytes skipped, starts with `prefix`.
     @inline(__always)
     func name(_ index: Int, hasPrefix prefix: StaticString) -> Bool {
