@@ -5,7 +5,6 @@ extension CreditCardTerminal: PaymentAppDefinition {
 
     static let identifier = "ccterminal"
     static let displayName = "Credit Card Terminal"
-    static var queriedScheme: String { scheme }
     static let callbackRegistration = "the scheme of returnURL (e.g. com-innerfence-ChargeDemo)"
     static var reservedCallbackFields: Set<String> { [nonceField] }
 
@@ -13,10 +12,6 @@ extension CreditCardTerminal: PaymentAppDefinition {
     /// extras through, whatever their names).
     static func recognises(_ url: QueryURL) -> Bool {
         url.items.contains { $0.fileMakerName.name.hasPrefix(responsePrefix) && $0.name != nonceField }
-    }
-
-    static func parseCallback(_ url: String, maximumLength: Int) throws(ChargeKitError) -> ChargeResponse {
-        try ChargeResponse(url: url, maximumLength: maximumLength)
     }
 
     static func check(_ callback: ChargeResponse, against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag] {

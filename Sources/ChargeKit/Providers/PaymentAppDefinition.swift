@@ -9,11 +9,13 @@ protocol PaymentAppDefinition: SendableMetatype {
     static var identifier: String { get }
     /// The app's name for people (`Credit Card Terminal`).
     static var displayName: String { get }
-    /// The scheme to list under `LSApplicationQueriesSchemes`.
-    static var queriedScheme: String { get }
+    /// The scheme of the app's request URLs, which is also the one to list under
+    /// `LSApplicationQueriesSchemes`.
+    static var scheme: String { get }
     /// What the app must register under `CFBundleURLTypes`, in words.
     static var callbackRegistration: String { get }
-    /// The wire name of the field the nonce comes back in.
+    /// The wire name of the field the nonce comes back in (ChargeKit's
+    /// `chargekit-nonce` unless the app has its own place for it).
     static var nonceField: String { get }
     /// Names the app or ChargeKit puts on this app's callback URLs, which an app's
     /// extras may not use.
@@ -27,8 +29,6 @@ protocol PaymentAppDefinition: SendableMetatype {
     /// The nonce fields a callback's fields carry for this app (the ledger refuses
     /// more than one): read from the URL's scan, before any parser runs.
     static func nonceItems(in fields: FieldReader) -> [QueryItem]
-    /// Parses a callback URL.
-    static func parseCallback(_ url: String, maximumLength: Int) throws(ChargeKitError) -> Callback
     /// What only this app's callback can be checked for against the request it
     /// answers, after the ledger's own checks (nonce, callback URL, extras, reference),
     /// with the flags to report. Refuses with ``ChargeKitError/mismatch(field:rule:)``.
@@ -36,6 +36,7 @@ protocol PaymentAppDefinition: SendableMetatype {
 }
 
 extension PaymentAppDefinition {
+    static var nonceField: String { ChargeKitParameter.nonce }
     static var reservedCallbackPrefixes: [String] { [] }
 
     static func nonceItems(in fields: FieldReader) -> [QueryItem] {
@@ -46,6 +47,11 @@ extension PaymentAppDefinition {
 
     /// The app's provider value.
     static var provider: PaymentProvider { PaymentProvider(self) }
+
+    /// Parses a callback URL with the app's own parser.
+    static func parseCallback(_ url: String, maximumLength: Int) throws(ChargeKitError) -> Callback {
+        try Callback(url: url, maximumLength: maximumLength)
+    }
 
     /// A callback of this app as a ledger keeps it.
     static func decodeCallback(from decoder: any Decoder) throws -> any ProviderCallback { try Callback(from: decoder) }

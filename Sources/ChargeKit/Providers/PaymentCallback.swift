@@ -103,6 +103,8 @@ public struct PaymentCallback: Hashable, Sendable {
 /// What every provider's parsed callback answers, so that ``PaymentCallback`` asks the
 /// provider instead of switching on it for each question.
 public protocol ProviderCallback: Hashable, Sendable, Codable {
+    /// Parses and validates a callback URL of at most `maximumLength` bytes.
+    init(url: String, maximumLength: Int) throws(ChargeKitError)
     /// The app whose callback this is.
     static var provider: PaymentProvider { get }
     /// The wire name of the echoed merchant reference (`reference` unless the app names it otherwise).

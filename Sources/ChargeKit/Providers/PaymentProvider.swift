@@ -34,7 +34,7 @@ public struct PaymentProvider: Hashable, Sendable, Codable, CaseIterable, Custom
 
     /// The scheme to list under `LSApplicationQueriesSchemes` in Info.plist so that
     /// `canOpenURL` can tell whether the app is installed.
-    public var queriedScheme: String { definition.queriedScheme }
+    public var queriedScheme: String { definition.scheme }
 
     /// What your app must register under `CFBundleURLTypes` for the callback: its own
     /// scheme (the scheme of the return / callback URL you pass). Described in words

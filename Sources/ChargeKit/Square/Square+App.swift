@@ -5,7 +5,6 @@ import Foundation
 extension Square: PaymentAppDefinition {
     static let identifier = "square"
     static let displayName = "Square Point of Sale"
-    static var queriedScheme: String { scheme }
     static let callbackRegistration = "the scheme of callbackURL (e.g. my-app), also registered with Square for your application ID"
     /// The nonce comes back at the start of `state`, inside `data`.
     static let nonceField = "state"
@@ -23,10 +22,6 @@ extension Square: PaymentAppDefinition {
               let object = try? JSONSerialization.jsonObject(with: Data(fields.value(index).utf8)) as? [String: Any],
               let nonce = splitState(object["state"] as? String).nonce else { return [] }
         return [QueryItem(nonceField, nonce.value)]
-    }
-
-    static func parseCallback(_ url: String, maximumLength: Int) throws(ChargeKitError) -> Callback {
-        try Callback(url: url, maximumLength: maximumLength)
     }
 
     /// Your own `state` must come back exactly as sent (Point of Sale returns it

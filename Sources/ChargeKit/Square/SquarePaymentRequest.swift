@@ -3,28 +3,20 @@ import Foundation
 extension Square {
     /// What Point of Sale may do besides taking the amount (`options`).
     public struct Options: Hashable, Sendable, Codable {
-        /// The ways of paying offered (`supported_tender_types`), in this order.
-        public var supportedTenderTypes: [TenderType]
+        /// The ways of paying offered (`supported_tender_types`), in this order; every
+        /// standard one by default.
+        public var supportedTenderTypes = TenderType.standard
         /// Return to your app as soon as the payment is done (`auto_return`).
-        public var returnsAutomatically: Bool
+        public var returnsAutomatically = false
         /// Skip the receipt screen (`skip_receipt`).
-        public var skipsReceipt: Bool
+        public var skipsReceipt = false
         /// Do not offer a keyed-in card ("card not present", `disable_cnp`).
-        public var disablesKeyedInCardEntry: Bool
+        public var disablesKeyedInCardEntry = false
         /// Do not apply the seller's default fees and taxes (`clear_default_fees`).
-        public var clearsDefaultFees: Bool
+        public var clearsDefaultFees = false
 
-        /// Makes options; by default every standard tender type and none of the flags.
-        public init(
-            supportedTenderTypes: [TenderType] = TenderType.standard, returnsAutomatically: Bool = false,
-            skipsReceipt: Bool = false, disablesKeyedInCardEntry: Bool = false, clearsDefaultFees: Bool = false
-        ) {
-            self.supportedTenderTypes = supportedTenderTypes
-            self.returnsAutomatically = returnsAutomatically
-            self.skipsReceipt = skipsReceipt
-            self.disablesKeyedInCardEntry = disablesKeyedInCardEntry
-            self.clearsDefaultFees = clearsDefaultFees
-        }
+        /// The defaults: every standard tender type and none of the flags; set what you need.
+        public init() {}
     }
 
     /// A Point of Sale payment request: the Swift counterpart of `SCCAPIRequest`.

@@ -4,17 +4,11 @@ extension SumUp: PaymentAppDefinition {
 
     static let identifier = "sumup"
     static let displayName = "SumUp"
-    static var queriedScheme: String { scheme }
     static let callbackRegistration = "the scheme of callbacksuccess / callbackfail (e.g. samplepaymentapp)"
-    static var nonceField: String { ChargeKitParameter.nonce }
     static let reservedCallbackFields: Set<String> = ["smp-status", "smp-tx-code", "smp-message", "foreign-tx-id"]
     static let reservedCallbackPrefixes = ["smp-"]
 
     static func recognises(_ url: QueryURL) -> Bool { url.items.contains { $0.name == "smp-status" } }
-
-    static func parseCallback(_ url: String, maximumLength: Int) throws(ChargeKitError) -> Callback {
-        try Callback(url: url, maximumLength: maximumLength)
-    }
 }
 
 extension PaymentProvider {

@@ -4,19 +4,13 @@ extension Zettle: PaymentAppDefinition {
 
     static let identifier = "zettle"
     static let displayName = "Zettle"
-    static var queriedScheme: String { scheme }
     static let callbackRegistration = "the scheme of x-success / x-failure or successURL / failureURL"
-    static var nonceField: String { ChargeKitParameter.nonce }
     static let reservedCallbackFields: Set<String> = Set(["errorCode", "errorMessage", "reference"] + PaymentInfo.fieldNames)
 
     /// Zettle's `errorCode`, `errorMessage`, payment info, or ChargeKit's success/failure marker.
     static func recognises(_ url: QueryURL) -> Bool {
         let names: Set<String> = Set(PaymentInfo.fieldNames + ["errorCode", "errorMessage", ChargeKitParameter.callback])
         return url.items.contains { names.contains($0.name) }
-    }
-
-    static func parseCallback(_ url: String, maximumLength: Int) throws(ChargeKitError) -> Callback {
-        try Callback(url: url, maximumLength: maximumLength)
     }
 }
 

@@ -25,10 +25,11 @@ struct SquareRequest: AsyncParsableCommand {
 
     func run() async throws {
         try await Self.withOwnUsage {
-            var options = Square.Options(
-                returnsAutomatically: autoReturn, skipsReceipt: skipReceipt, disablesKeyedInCardEntry: disableCardNotPresent,
-                clearsDefaultFees: clearDefaultFees
-            )
+            var options = Square.Options()
+            options.returnsAutomatically = autoReturn
+            options.skipsReceipt = skipReceipt
+            options.disablesKeyedInCardEntry = disableCardNotPresent
+            options.clearsDefaultFees = clearDefaultFees
             if let tenders {
                 options.supportedTenderTypes = try tenders.split(separator: ",", omittingEmptySubsequences: false).map { name in
                     guard let type = Square.TenderType(rawValue: name.trimmingCharacters(in: .whitespaces)) else {

@@ -24,8 +24,9 @@ import Testing
     // MARK: - The request
 
     @Test func requestCarriesEveryDocumentedField() throws {
-        let options = Square.Options(supportedTenderTypes: [.creditCard, .cash, .squareGiftCard], returnsAutomatically: true,
-                                     skipsReceipt: true, disablesKeyedInCardEntry: true, clearsDefaultFees: true)
+        var options = Square.Options()
+        options.supportedTenderTypes = [.creditCard, .cash, .squareGiftCard]
+        (options.returnsAutomatically, options.skipsReceipt, options.disablesKeyedInCardEntry, options.clearsDefaultFees) = (true, true, true, true)
         let request = try Square.PaymentRequest(
             clientID: "sq0idp-APP", amount: Money(minorUnits: 1099, currency: .usd), callbackURL: "my-app://callback",
             state: "order 7", locationID: "L1", notes: "Coffee & cake", customerID: "C9", options: options
@@ -79,7 +80,9 @@ import Testing
             try Square.PaymentRequest(clientID: "A", amount: money, callbackURL: "my-app://cb?x=1")
         }
         #expect(throws: ChargeKitError.duplicateField("options.supported_tender_types")) {
-            try Square.PaymentRequest(clientID: "A", amount: money, callbackURL: "my-app://cb", options: .init(supportedTenderTypes: [.cash, .cash]))
+            var options = Square.Options()
+            options.supportedTenderTypes = [.cash, .cash]
+            return try Square.PaymentRequest(clientID: "A", amount: money, callbackURL: "my-app://cb", options: options)
         }
         // A zero amount is a request Square's SDK makes (Point of Sale then answers amount_too_small).
         #expect(throws: Never.self) { try Square.PaymentRequest(clientID: "A", amount: Money(minorUnits: 0, currency: .usd), callbackURL: "my-app:") }
