@@ -367,8 +367,10 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         for try await row in try await client.query(query, logger: PostgresSupport.silent)
             .decode((Int64, String, String, String, Data, Int, Int64, String, String?).self)
         {
+            // A row whose state this version does not know is left out, never a trap.
+            guard let state = OutboxState(rawValue: row.7) else { continue }
             entries.append(OutboxEntry(id: row.0, transactionID: row.1, status: row.2, url: row.3, payload: row.4,
-                                       attempts: row.5, nextAttemptAt: row.6, state: row.7, lastError: row.8))
+                                       attempts: row.5, nextAttemptAt: row.6, state: state, lastError: row.8))
         }
         return entries
     }
@@ -403,12 +405,12 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
             """).sorted { $0.id < $1.id }
     }
 
-    public func recordAttempt(_ attempt: IPNAttempt, state: String, nextAttemptAt: Int64) async throws {
+    public func recordAttempt(_ attempt: IPNAttempt, state: OutboxState, nextAttemptAt: Int64) async throws {
         // One statement, so one transaction: the outbox row and its attempt log change together.
         let error = attempt.lastError
         try await client.query("""
             WITH changed AS (
-                UPDATE \(unescaped: outbox) SET state = \(state), attempts = \(attempt.number), next_attempt_at = \(nextAttemptAt),
+                UPDATE \(unescaped: outbox) SET state = \(state.rawValue), attempts = \(attempt.number), next_attempt_at = \(nextAttemptAt),
                     last_error = \(error), lease_until = 0 WHERE id = \(attempt.notificationID) RETURNING id)
             INSERT INTO \(unescaped: attempts) (outbox_id, attempt, at, answer, delivered)
             SELECT id, \(attempt.number), \(attempt.time), \(attempt.answer), \(attempt.delivered) FROM changed

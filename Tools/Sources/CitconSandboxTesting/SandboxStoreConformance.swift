@@ -265,7 +265,7 @@ public enum SandboxStoreConformance {
         try expect(try await store.notifications(transactionID: "5001").isEmpty, "an update without a status change wrote an IPN")
         _ = try await store.updateCharge(id: "5001", reference: nil, now: 7) { $0.status = .pending }
         let entries = try await store.notifications(transactionID: "5001")
-        try expect(entries.count == 1 && entries[0].status == "pending" && entries[0].state == "pending"
+        try expect(entries.count == 1 && entries[0].status == "pending" && entries[0].state == .pending
                    && entries[0].url == "http://127.0.0.1:9/ipn" && entries[0].nextAttemptAt == 7 && !entries[0].payload.isEmpty,
                    "the IPN entry is not as written: \(entries)")
         try await store.insertCharge(charge("5002", reference: "r-5b"))
@@ -279,12 +279,12 @@ public enum SandboxStoreConformance {
         _ = try await store.updateCharge(id: "6001", reference: nil, now: 20) { $0.status = .succeeded }
         var due = try await store.dueNotifications(now: 100, limit: 10, leaseUntil: 150)
         try expect(due.count == 1 && due[0].status == "pending", "not only the oldest pending IPN is due: \(due.map(\.status))")
-        try await store.recordAttempt(failed(due[0].id, 1, at: 100), state: "pending", nextAttemptAt: 500)
+        try await store.recordAttempt(failed(due[0].id, 1, at: 100), state: .pending, nextAttemptAt: 500)
         try expect(try await store.dueNotifications(now: 100, limit: 10, leaseUntil: 150).isEmpty, "a retry was due before its time (and its successor overtook it)")
         due = try await store.dueNotifications(now: 500, limit: 10, leaseUntil: 550)
         try expect(due.count == 1 && due[0].attempts == 1 && due[0].lastError == "HTTP 500", "the attempt was not recorded")
         try await store.recordAttempt(IPNAttempt(notificationID: due[0].id, number: 2, time: 500, answer: "HTTP 200", delivered: true),
-                                      state: "delivered", nextAttemptAt: 500)
+                                      state: .delivered, nextAttemptAt: 500)
         due = try await store.dueNotifications(now: 500, limit: 10, leaseUntil: 550)
         try expect(due.count == 1 && due[0].status == "succeeded", "the next IPN is not due once the first was delivered")
     }
@@ -298,7 +298,7 @@ public enum SandboxStoreConformance {
                    "an IPN was claimed twice within its lease")
         let takenOver = try await store.dueNotifications(now: 201, limit: 10, leaseUntil: 300)
         try expect(takenOver.map(\.id) == claimed.map(\.id), "a lapsed lease was not taken over")
-        try await store.recordAttempt(failed(claimed[0].id, 1, at: 201), state: "pending", nextAttemptAt: 210)
+        try await store.recordAttempt(failed(claimed[0].id, 1, at: 201), state: .pending, nextAttemptAt: 210)
         try expect(try await store.dueNotifications(now: 220, limit: 10, leaseUntil: 320).count == 1,
                    "recording the attempt did not end the claim")
         // Racing claimers: each IPN goes to one of them.
@@ -326,23 +326,23 @@ public enum SandboxStoreConformance {
         _ = try await store.updateCharge(id: "9001", reference: nil, now: 10) { $0.status = .pending }
         _ = try await store.updateCharge(id: "9002", reference: nil, now: 10) { $0.status = .pending }
         let id = try await store.notifications(transactionID: "9001")[0].id
-        try await store.recordAttempt(failed(id, 1, at: 100), state: "pending", nextAttemptAt: 200)
-        try await store.recordAttempt(failed(id, 2, at: 200), state: "pending", nextAttemptAt: 400)
+        try await store.recordAttempt(failed(id, 1, at: 100), state: .pending, nextAttemptAt: 200)
+        try await store.recordAttempt(failed(id, 2, at: 200), state: .pending, nextAttemptAt: 400)
         try await store.recordAttempt(IPNAttempt(notificationID: id, number: 3, time: 400, answer: "HTTP 204", delivered: true),
-                                      state: "delivered", nextAttemptAt: 400)
+                                      state: .delivered, nextAttemptAt: 400)
         let log = try await store.notificationAttempts(transactionID: "9001")
         try expect(log.map(\.number) == [1, 2, 3] && log.map(\.answer) == ["HTTP 500", "HTTP 500", "HTTP 204"]
                    && log.map(\.delivered) == [false, false, true] && log.map(\.time) == [100, 200, 400],
                    "the attempt log is not as recorded: \(log)")
         try expect(try await store.notificationAttempts(transactionID: "9002").isEmpty, "another transaction's log holds attempts")
         var entry = try await store.notifications(transactionID: "9001")[0]
-        try expect(entry.state == "delivered" && entry.attempts == 3 && entry.lastError == nil, "the delivered IPN is \(entry)")
+        try expect(entry.state == .delivered && entry.attempts == 3 && entry.lastError == nil, "the delivered IPN is \(entry)")
         try expect(try await store.dueNotifications(now: 1000, limit: 10, leaseUntil: 1100).map(\.transactionID) == ["9002"],
                    "a delivered IPN is still due")
         try expect(try await store.resendNotification(id: id, now: 2000), "an existing IPN could not be sent again")
         try expect(try await store.resendNotification(id: id + 1_000_000, now: 2000) == false, "an unknown IPN was 'sent again'")
         entry = try await store.notifications(transactionID: "9001")[0]
-        try expect(entry.state == "pending" && entry.nextAttemptAt == 2000 && entry.attempts == 3,
+        try expect(entry.state == .pending && entry.nextAttemptAt == 2000 && entry.attempts == 3,
                    "the IPN sent again is \(entry), expected pending at 2000 with its 3 attempts")
         try expect(!(try await store.dueNotifications(now: 1999, limit: 10, leaseUntil: 2100).map(\.id).contains(id)),
                    "the IPN sent again was due early")

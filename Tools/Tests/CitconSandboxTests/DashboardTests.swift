@@ -84,7 +84,7 @@ struct DashboardTests {
             let (paid, paidToken) = try await harness.createCharge(server, reference: "order-paid", ipn: receiver.url)
             _ = try await harness.confirm(client, chargeToken: paidToken, returnURL: "myapp://back")
             #expect(try await eventually {
-                try await harness.sandbox.server.store.notifications(transactionID: paid).first?.state == "delivered"
+                try await harness.sandbox.server.store.notifications(transactionID: paid).first?.state == .delivered
             })
             let (open, _) = try await harness.createCharge(server, reference: "order-open")
             let text = try await Self.page(harness).text
@@ -133,7 +133,7 @@ struct DashboardTests {
             // Send the paid charge's first IPN again: one more delivery, attempt 2.
             let id = try #require(ids["pay"])
             #expect(try await eventually {
-                try await harness.sandbox.server.store.notifications(transactionID: id).allSatisfy { $0.state == "delivered" }
+                try await harness.sandbox.server.store.notifications(transactionID: id).allSatisfy { $0.state == .delivered }
             })
             let first = try #require(try await harness.sandbox.server.store.notifications(transactionID: id).first)
             let before = receiver.deliveries.filter { $0.fields?["id"] == id }.count

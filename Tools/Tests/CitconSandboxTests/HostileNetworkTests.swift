@@ -31,7 +31,7 @@ struct HostileNetworkTests {
         try await withCleanup({ await harness.stop(); await receiver.stop() }) {
             #expect(receiver.url.hasPrefix("http://[::1]:"))
             let (entry, _) = try await firstAttempt(harness, ipn: receiver.url)
-            #expect(entry?.state == "delivered", "\(String(describing: entry?.lastError))")
+            #expect(entry?.state == .delivered, "\(String(describing: entry?.lastError))")
             #expect(receiver.deliveries.count == 1)
         }
     }
@@ -47,7 +47,7 @@ struct HostileNetworkTests {
         let harness = try await Harness.start { $0.ipnTimeout = .seconds(8); $0.ipnRetrySchedule = [.seconds(60)] }
         try await withCleanup({ await harness.stop() }) {
             let (entry, _) = try await firstAttempt(harness, ipn: "http://127.0.0.1:\(endless.port)/ipn")
-            #expect(entry?.state == "pending", "a failed attempt, to be retried")
+            #expect(entry?.state == .pending, "a failed attempt, to be retried")
             // The error names the byte bound: the 8 s deadline would have said "timed out".
             #expect(entry?.lastError?.hasPrefix("answer larger than") == true, "\(String(describing: entry?.lastError))")
         }
@@ -66,7 +66,7 @@ struct HostileNetworkTests {
         let harness = try await Harness.start { $0.ipnTimeout = .seconds(1); $0.ipnRetrySchedule = [.seconds(60)] }
         try await withCleanup({ await harness.stop() }) {
             let (entry, seconds) = try await firstAttempt(harness, ipn: "http://127.0.0.1:\(slow.port)/ipn")
-            #expect(entry?.state == "pending")
+            #expect(entry?.state == .pending)
             #expect(entry?.lastError == "timed out", "\(String(describing: entry?.lastError))")
             // The receiver trickles for 20 s; well under that shows the 1 s deadline cut it
             // off (the bound leaves room for a loaded machine: it once took 5.1 s in all).

@@ -19,7 +19,7 @@ struct IPNTests {
             let (id, chargeToken) = try await harness.createCharge(server, ipn: receiver.url)
             _ = try await harness.confirm(client, chargeToken: chargeToken, returnURL: "myapp://back")
             let delivered = try await eventually {
-                try await harness.sandbox.server.store.notifications(transactionID: id).first?.state == "delivered"
+                try await harness.sandbox.server.store.notifications(transactionID: id).first?.state == .delivered
             }
             #expect(delivered)
             let deliveries = receiver.deliveries
@@ -45,7 +45,7 @@ struct IPNTests {
             _ = try await harness.http.call("POST", "/v1/cancels", token: server,
                                             body: #"{"transaction_id":"\#(id)","reference":"c-\#(id)"}"#)
             let dead = try await eventually {
-                try await harness.sandbox.server.store.notifications(transactionID: id).first?.state == "dead"
+                try await harness.sandbox.server.store.notifications(transactionID: id).first?.state == .dead
             }
             #expect(dead)
             let entry = try #require(try await harness.sandbox.server.store.notifications(transactionID: id).first)
@@ -98,7 +98,7 @@ struct IPNTests {
             let (id, _) = try await harness.createCharge(server, ipn: receiver.url)
             _ = try await harness.http.call("POST", "/v1/cancels", token: server, body: #"{"transaction_id":"\#(id)","reference":"h-\#(id)"}"#)
             #expect(try await eventually(.seconds(20)) {
-                try await harness.sandbox.server.store.notifications(transactionID: id).first?.state == "dead"
+                try await harness.sandbox.server.store.notifications(transactionID: id).first?.state == .dead
             })
             let entry = try #require(try await harness.sandbox.server.store.notifications(transactionID: id).first)
             #expect(entry.attempts == 2 && entry.lastError == "timed out")
@@ -190,7 +190,7 @@ struct IPNTests {
         try await withCleanup({ await second.stop(); await receiver.stop() }) { () async throws in
             #expect(await receiver.wait { $0.count == 2 })
             #expect(receiver.deliveries.last?.answered == 200)
-            #expect(try await eventually { try await second.sandbox.server.store.notifications(transactionID: id).first?.state == "delivered" })
+            #expect(try await eventually { try await second.sandbox.server.store.notifications(transactionID: id).first?.state == .delivered })
         }
     }
 }

@@ -1,6 +1,16 @@
 @_spi(Tools) import CitconUPI
 import Foundation
 
+/// Where an IPN is in its delivery.
+public enum OutboxState: String, Sendable, Equatable, CaseIterable {
+    /// Waiting for its next attempt (or in one).
+    case pending
+    /// A 2xx answer came.
+    case delivered
+    /// The retry schedule was used up; the last error is kept.
+    case dead
+}
+
 /// An IPN in the outbox.
 public struct OutboxEntry: Sendable, Equatable {
     /// The most IPNs to one URL in flight at once (claimed, lease not ended): a claim
@@ -27,14 +37,14 @@ public struct OutboxEntry: Sendable, Equatable {
     public var attempts: Int
     /// When the next attempt is due (ms since 1970).
     public var nextAttemptAt: Int64
-    /// `pending`, `delivered` or `dead`.
-    public var state: String
+    /// Where it is in its delivery.
+    public var state: OutboxState
     /// The last failure.
     public var lastError: String?
 
     /// Makes an entry (for stores).
     public init(id: Int64, transactionID: String, status: String, url: String, payload: Data, attempts: Int,
-                nextAttemptAt: Int64, state: String, lastError: String?) {
+                nextAttemptAt: Int64, state: OutboxState, lastError: String?) {
         self.id = id
         self.transactionID = transactionID
         self.status = status

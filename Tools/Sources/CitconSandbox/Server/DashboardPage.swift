@@ -79,9 +79,9 @@ enum DashboardPage {
                     + WalletPage.escape(attempt.answer) + "</span></div>"
             }.joined()
             let next: String
-            if let earlier = entry.notifications.first(where: { $0.id < ipn.id && $0.state == "pending" }) {
+            if let earlier = entry.notifications.first(where: { $0.id < ipn.id && $0.state == .pending }) {
                 next = "after IPN \(earlier.id)"  // a transaction's IPNs go out in order
-            } else if ipn.state == "pending" {
+            } else if ipn.state == .pending {
                 let wait = max(0, ipn.nextAttemptAt - now)
                 next = wait == 0 ? "now" : "\(clock(ipn.nextAttemptAt)) (in \((wait + 999) / 1000) s)"
             } else {
@@ -89,11 +89,11 @@ enum DashboardPage {
             }
             return """
             <tr><td data-label="IPN">\(ipn.id)</td><td data-label="Reports">\(WalletPage.escape(ipn.status))</td>\
-            <td data-label="State"><span class="badge \(WalletPage.escape(ipn.state))">\
-            \(WalletPage.escape(ipn.state))</span></td><td data-label="Attempts">\(ipn.attempts)</td>\
+            <td data-label="State"><span class="badge \(WalletPage.escape(ipn.state.rawValue))">\
+            \(WalletPage.escape(ipn.state.rawValue))</span></td><td data-label="Attempts">\(ipn.attempts)</td>\
             <td data-label="Answers">\(attempts.isEmpty ? "—" : attempts)</td>\
             <td data-label="Next try">\(next)</td><td data-label="To" class="answer">\(WalletPage.escape(ipn.url))</td>\
-            <td>\(button(ipn.state == "pending" ? "Send now" : "Send again", action: "resend", field: "ipn",
+            <td>\(button(ipn.state == .pending ? "Send now" : "Send again", action: "resend", field: "ipn",
                          value: String(ipn.id), formToken: formToken))</td></tr>
             """
         }.joined()
@@ -152,8 +152,8 @@ enum DashboardPage {
         <div class="sub">The \(SandboxAPI.dashboardLimit) most recent charges, newest first · times UTC · \
         <a href="\(path)">refresh</a></div>
         <div class="summary"><span><b>\(entries.count)</b> charges</span>\(summary)\
-        <span><b>\(ipns.count)</b> IPNs, <b>\(ipns.filter { $0.state == "pending" }.count)</b> waiting, \
-        <b>\(ipns.filter { $0.state == "dead" }.count)</b> dead</span></div>
+        <span><b>\(ipns.count)</b> IPNs, <b>\(ipns.filter { $0.state == .pending }.count)</b> waiting, \
+        <b>\(ipns.filter { $0.state == .dead }.count)</b> dead</span></div>
         \(body)
         </body></html>
         """

@@ -7,21 +7,17 @@ import ServiceLifecycle
 /// A 2xx answer marks it delivered. Any other answer, a timeout or a refused
 /// connection schedules the next attempt after the next delay of
 /// ``SandboxConfiguration/ipnRetrySchedule``; when the schedule is used up the IPN is
-/// dead-lettered (`state = dead`, with the last error). Because the outbox is in the
-/// database, pending deliveries resume after a restart. Delivery is at least once.
-///
-/// The same loop expires unpaid charges whose time is up.
+/// dead-lettered (``OutboxState/dead``, with the last error). Because the outbox is in
+/// the database, pending deliveries resume after a restart. Delivery is at least once.
 struct IPNWorker: Service {
     let store: any SandboxStore
-    let api: SandboxAPI
     let configuration: SandboxConfiguration
     let poster: IPNPost
     /// The merchant's IPN secret: every delivery is signed with it.
     let secret: String
 
-    init(store: any SandboxStore, api: SandboxAPI, configuration: SandboxConfiguration, secret: String) {
+    init(store: any SandboxStore, configuration: SandboxConfiguration, secret: String) {
         self.store = store
-        self.api = api
         self.configuration = configuration
         self.secret = secret
         poster = IPNPost(timeout: configuration.ipnTimeout, loopbackOnly: !configuration.allowNonLoopbackIPN)
@@ -45,7 +41,6 @@ struct IPNWorker: Service {
         let inFlight = InFlight()
         await withDiscardingTaskGroup { group in
             while !Task.isCancelled && !Task.isShuttingDownGracefully {
-                _ = try? await api.expireOverdue()
                 let free = Self.concurrency - inFlight.count
                 if free > 0 {
                     let now = epochMilliseconds()
@@ -109,24 +104,38 @@ struct IPNWorker: Service {
         case .failure(let reason): (answer, failure, permanent) = (reason.reason, reason.reason, reason.isPermanent)
         }
         let now = epochMilliseconds()
-        let state: String
+        let state: OutboxState
         var next = now
         if failure == nil {
-            state = "delivered"
+            state = .delivered
         } else if attempts > configuration.ipnRetrySchedule.count || permanent {
-            state = "dead"
+            state = .dead
         } else {
-            state = "pending"
+            state = .pending
             next = now + configuration.ipnRetrySchedule[attempts - 1].milliseconds
         }
         try? await store.recordAttempt(IPNAttempt(notificationID: entry.id, number: attempts, time: now, answer: answer,
                                                   delivered: failure == nil), state: state, nextAttemptAt: next)
         // The body (signed) and the secret are not logged, nor the URL's query or user
         // part, where merchants often put a token of their own.
-        configuration.logger.log(level: state == "dead" ? .warning : .info, "ipn attempt", metadata: [
+        configuration.logger.log(level: state == .dead ? .warning : .info, "ipn attempt", metadata: [
             "transaction": .string(entry.transactionID), "status": .string(entry.status), "url": .string(Self.redacted(entry.url)),
-            "attempt": .stringConvertible(attempts), "result": .string(failure ?? "delivered"), "state": .string(state),
-            "next_attempt_ms": .stringConvertible(state == "pending" ? next : 0),
+            "attempt": .stringConvertible(attempts), "result": .string(failure ?? "delivered"), "state": .string(state.rawValue),
+            "next_attempt_ms": .stringConvertible(state == .pending ? next : 0),
         ])
+    }
+}
+
+/// Expires unpaid charges whose time is up, on the same interval as the IPN worker: a
+/// charge's own expiry, which queues its `expired` IPN like any other change.
+struct ChargeExpiry: Service {
+    let api: SandboxAPI
+    let interval: Duration
+
+    func run() async throws {
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            _ = try? await api.expireOverdue()
+            try? await Task.sleep(for: interval)
+        }
     }
 }

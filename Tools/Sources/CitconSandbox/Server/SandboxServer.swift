@@ -120,7 +120,8 @@ public struct SandboxServer: Sendable {
         logger.logLevel = .warning
         let requestTimeout = configuration.requestTimeout
         let maximumRequestBody = UPIWire.maximumBodyBytes + configuration.maximumDiscardedBytes
-        let worker = IPNWorker(store: store, api: api, configuration: configuration, secret: ipnSecret)
+        let worker = IPNWorker(store: store, configuration: configuration, secret: ipnSecret)
+        let expiry = ChargeExpiry(api: api, interval: configuration.workerInterval)
         let publicURL = configuration.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         let (host, key, secret, path, version, baseURL) = (configuration.host, merchantKey, ipnSecret,
                                                            configuration.databasePath, schemaVersion, self.baseURL)
@@ -132,7 +133,7 @@ public struct SandboxServer: Sendable {
             )),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "chargekit-upi-sandbox",
                                  availableConnectionsDelegate: MaximumAvailableConnections(cap)),
-            services: [worker],
+            services: [worker, expiry],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let shownHost = host.contains(":") ? "[\(host)]" : host

@@ -80,7 +80,7 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
             charges[id] = charge
             if changed, !charge.urls.ipn.isEmpty {
                 outbox.append(OutboxEntry(id: nextOutboxID, transactionID: id, status: charge.status.rawValue, url: charge.urls.ipn,
-                                          payload: charge.notificationPayload, attempts: 0, nextAttemptAt: now, state: "pending",
+                                          payload: charge.notificationPayload, attempts: 0, nextAttemptAt: now, state: .pending,
                                           lastError: nil))
                 nextOutboxID += 1
             }
@@ -99,12 +99,12 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
         lock.withLock {
             var seen: Set<String> = []
             var due: [OutboxEntry] = []
-            for entry in outbox where entry.state == "pending" && !seen.contains(entry.transactionID) {
+            for entry in outbox where entry.state == .pending && !seen.contains(entry.transactionID) {
                 seen.insert(entry.transactionID)
                 if entry.nextAttemptAt <= now && leases[entry.id, default: 0] <= now { due.append(entry) }
             }
             var inFlight: [String: Int] = [:]
-            for entry in outbox where entry.state == "pending" && leases[entry.id, default: 0] > now {
+            for entry in outbox where entry.state == .pending && leases[entry.id, default: 0] > now {
                 inFlight[entry.url, default: 0] += 1
             }
             var claimed: [OutboxEntry] = []
@@ -117,7 +117,7 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
         }
     }
 
-    public func recordAttempt(_ attempt: IPNAttempt, state: String, nextAttemptAt: Int64) async throws {
+    public func recordAttempt(_ attempt: IPNAttempt, state: OutboxState, nextAttemptAt: Int64) async throws {
         lock.withLock {
             guard let index = outbox.firstIndex(where: { $0.id == attempt.notificationID }) else { return }
             outbox[index].state = state
@@ -140,7 +140,7 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
     public func resendNotification(id: Int64, now: Int64) async throws -> Bool {
         lock.withLock {
             guard let index = outbox.firstIndex(where: { $0.id == id }) else { return false }
-            outbox[index].state = "pending"
+            outbox[index].state = .pending
             outbox[index].nextAttemptAt = now
             return true
         }

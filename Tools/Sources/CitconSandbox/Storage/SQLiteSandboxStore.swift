@@ -468,7 +468,7 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
     private static func outboxEntry(_ row: [SQLValue]) -> OutboxEntry? {
         guard row.count == 9, let id = row[0].int, let transaction = row[1].string, let status = row[2].string,
               let url = row[3].string, let payload = row[4].data, let attempts = row[5].int, let next = row[6].int,
-              let state = row[7].string
+              let state = row[7].string.flatMap(OutboxState.init(rawValue:))
         else { return nil }
         return OutboxEntry(id: id, transactionID: transaction, status: status, url: url, payload: payload,
                            attempts: Int(attempts), nextAttemptAt: next, state: state, lastError: row[8].string)
@@ -510,10 +510,10 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         }
     }
 
-    public func recordAttempt(_ attempt: IPNAttempt, state: String, nextAttemptAt: Int64) async throws {
+    public func recordAttempt(_ attempt: IPNAttempt, state: OutboxState, nextAttemptAt: Int64) async throws {
         try await write { db in
             try await db.query("UPDATE outbox SET state = ?, attempts = ?, next_attempt_at = ?, last_error = ?, lease_until = 0 WHERE id = ?",
-                         [.text(state), .int(Int64(attempt.number)), .int(nextAttemptAt),
+                         [.text(state.rawValue), .int(Int64(attempt.number)), .int(nextAttemptAt),
                           attempt.lastError.map(SQLValue.text) ?? .null, .int(attempt.notificationID)])
             try await db.query("INSERT OR REPLACE INTO ipn_attempts(outbox_id, attempt, at, answer, delivered) VALUES(?, ?, ?, ?, ?)",
                          [.int(attempt.notificationID), .int(Int64(attempt.number)), .int(attempt.time), .text(attempt.answer),

@@ -51,7 +51,7 @@ public protocol SandboxStore: Sendable {
     /// for a retry at `nextAttemptAt`, or `dead`), its attempt count (`attempt.number`)
     /// and last error (the answer of a failed attempt, `nil` once delivered), the
     /// attempt itself in the IPN's attempt log; and ends the claim.
-    func recordAttempt(_ attempt: IPNAttempt, state: String, nextAttemptAt: Int64) async throws
+    func recordAttempt(_ attempt: IPNAttempt, state: OutboxState, nextAttemptAt: Int64) async throws
     /// Every attempt at the IPNs of one transaction, in the order they were made.
     func notificationAttempts(transactionID: String) async throws -> [IPNAttempt]
     /// Sends an IPN again: makes it pending and due at `now`, whatever its state (a
