@@ -59,7 +59,7 @@ public struct PendingCharge: Hashable, Sendable, Codable {
     var settledAt: Date { consumedAt ?? expiresAt }
 
     /// This entry consumed at `date`, keeping `accepted` when its URL is at most
-    /// ``LedgerEntries/maximumKeptCallback`` bytes long: what every store records when a
+    /// 4096 bytes long: what every store records when a
     /// nonce is used (the checks come before, in the store). A ``LedgerStore`` of your
     /// own calls it in its `consume`.
     public func consumed(at date: Date, accepting accepted: AcceptedCallback?) -> PendingCharge {

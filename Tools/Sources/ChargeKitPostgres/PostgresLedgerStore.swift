@@ -12,7 +12,7 @@ import PostgresNIO
 /// - ``insert(_:now:retention:)`` prunes settled entries past their retention and
 ///   inserts, unless the nonce exists or the outstanding charges reach the bound, in
 ///   one statement (a data-modifying `WITH`);
-/// - ``consume(_:at:callback:)`` is an `UPDATE … WHERE consumed_at IS NULL AND
+/// - ``consume(_:at:accepting:)`` is an `UPDATE … WHERE consumed_at IS NULL AND
 ///   expires_at > $now RETURNING …`: of instances racing for one nonce, the row lock
 ///   lets exactly one update it (the others re-check the condition and find it used).
 ///

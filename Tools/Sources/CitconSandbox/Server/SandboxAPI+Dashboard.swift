@@ -40,7 +40,7 @@ extension SandboxAPI {
         guard let key = Self.merchantCredential(header) else {
             throw APIError(.unauthorized, "Authorization: the merchant key is required (Bearer, or the password of Basic authentication)")
         }
-        try await requireMerchantKey(key)
+        try await checkMerchantKey(key)
     }
 
     /// The charges most recently created, newest first, each with its IPNs and their

@@ -83,7 +83,7 @@ public struct SandboxAPI: Sendable {
     // MARK: Decoding
 
     /// Decodes a JSON body; a decoding failure names the field and why.
-    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(APIError) -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(APIError) -> T {
         guard !data.isEmpty else { throw APIError(.malformedJSON, "body: a JSON object is required") }
         if let value = WireJSONDecoder.decode(type, from: data) { return value }
         // The fast reader refuses repeated names; Foundation would keep one of them.
@@ -184,20 +184,26 @@ public struct SandboxAPI: Sendable {
         return trimmed.isEmpty ? nil : trimmed
     }
 
+    /// Checks an `Authorization: Bearer <merchant key>` header against the stored
+    /// merchant key, in constant time (`4010` otherwise): what `POST /v1/access-tokens`
+    /// requires before it reads its body.
+    public func requireMerchantKey(authorization: String?) async throws {
+        guard let key = Self.bearer(authorization) else {
+            throw APIError(.unauthorized, "Authorization: 'Bearer <merchant private key>' is required")
+        }
+        try await checkMerchantKey(key)
+    }
+
     /// Checks `key` against the stored merchant key, in constant time (`4010` otherwise).
-    func requireMerchantKey(_ key: String) async throws {
+    func checkMerchantKey(_ key: String) async throws {
         guard let stored = try await store.setting("merchant_key"), constantTimeEquals(stored, key) else {
             throw APIError(.unauthorized, "Authorization: the merchant key is not valid")
         }
     }
 
-    /// `POST /v1/access-tokens`.
-    public func issueToken(authorization: String?, body: Data) async throws -> UPIWire.AccessToken {
-        guard let key = Self.bearer(authorization) else {
-            throw APIError(.unauthorized, "Authorization: 'Bearer <merchant private key>' is required")
-        }
-        try await requireMerchantKey(key)
-        let request = try Self.decode(UPIWire.AccessTokenRequest.self, from: body)
+    /// `POST /v1/access-tokens`, for a caller that presented the merchant key
+    /// (``requireMerchantKey(authorization:)``).
+    public func issueToken(_ request: UPIWire.AccessTokenRequest) async throws -> UPIWire.AccessToken {
         guard let permissions = AccessTokenRecord.permissions[request.tokenType] else {
             throw APIError(.invalidRequest, "token_type: must be \"server\" or \"client\"")
         }
@@ -244,15 +250,9 @@ public struct SandboxAPI: Sendable {
         return method
     }
 
-    /// `POST /v1/charges`.
-    public func createCharge(authorization: String?, body: Data) async throws -> UPIWire.ChargeCreated {
-        try await createCharge(as: try await authenticate(authorization), body: body)
-    }
-
     /// `POST /v1/charges` for an authenticated caller.
-    public func createCharge(as token: AccessTokenRecord, body: Data) async throws -> UPIWire.ChargeCreated {
+    public func createCharge(as token: AccessTokenRecord, request: UPIWire.ChargeRequest) async throws -> UPIWire.ChargeCreated {
         try Self.require(token, "charge")
-        let request = try Self.decode(UPIWire.ChargeRequest.self, from: body)
         try Self.field { () throws(ChargeKitError) in try CPayOrderValidator.validate(request.transaction) }
         let urls = request.urls ?? CPayUrls()
         try Self.field { () throws(ChargeKitError) in try CPayOrderValidator.validate(urls) }
@@ -326,16 +326,10 @@ public struct SandboxAPI: Sendable {
 
     private enum Step: Sendable { case done, expired }
 
-    /// `POST /v1/charges/{charge-token}`.
-    public func confirm(chargeToken: String, authorization: String?, body: Data) async throws -> UPIWire.Confirmation {
-        try await confirm(chargeToken: chargeToken, as: try await authenticate(authorization), body: body)
-    }
-
     /// `POST /v1/charges/{charge-token}` for an authenticated caller.
-    public func confirm(chargeToken: String, as token: AccessTokenRecord, body: Data) async throws -> UPIWire.Confirmation {
+    public func confirm(chargeToken: String, as token: AccessTokenRecord, request: UPIWire.ConfirmRequest) async throws -> UPIWire.Confirmation {
         try Self.require(token, "confirm")
         try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(chargeToken, field: "charge_token", limit: 128) }
-        let request = try Self.decode(UPIWire.ConfirmRequest.self, from: body)
         let chosen = try method(request.payment.method)
         if let returnURL = request.returnURL {
             try Self.field { () throws(ChargeKitError) in try FieldRules.callbackURL(returnURL, field: "return_url") }
@@ -364,12 +358,8 @@ public struct SandboxAPI: Sendable {
                                     nextAction: UPIWire.NextAction(url: baseURL() + walletPath(for: charge.id)))
     }
 
-    /// `GET /v1/transactions/{id}`. An unpaid charge whose time is up is expired first.
-    public func inquire(id: String, authorization: String?) async throws -> CPayCheckData {
-        try await inquire(id: id, as: try await authenticate(authorization))
-    }
-
-    /// `GET /v1/transactions/{id}` for an authenticated caller.
+    /// `GET /v1/transactions/{id}` for an authenticated caller. An unpaid charge whose
+    /// time is up is expired first.
     public func inquire(id: String, as token: AccessTokenRecord) async throws -> CPayCheckData {
         try Self.require(token, "inquiry")
         return try await currentCharge(id: id).checkData
@@ -390,8 +380,7 @@ public struct SandboxAPI: Sendable {
         return ids.count
     }
 
-    private func operation(_ body: Data) throws(APIError) -> UPIWire.OperationRequest {
-        let request = try Self.decode(UPIWire.OperationRequest.self, from: body)
+    private func check(_ request: UPIWire.OperationRequest) throws(APIError) {
         try Self.field { () throws(ChargeKitError) in
             try FieldRules.identifier(request.transactionID, field: "transaction_id", limit: 128)
             try FieldRules.identifier(request.reference, field: "reference", limit: 128)
@@ -400,7 +389,6 @@ public struct SandboxAPI: Sendable {
         if let amount = request.amount, amount <= 0 {
             throw APIError(.invalidRequest, "amount: must be greater than zero")
         }
-        return request
     }
 
     /// Refuses (`4000` naming the field) an operation whose `currency` or
@@ -414,14 +402,14 @@ public struct SandboxAPI: Sendable {
         }
     }
 
-    /// The one shape of captures, refunds and cancels: check the token, read the body,
+    /// The one shape of captures, refunds and cancels: check the token and the request,
     /// claim its reference and change the charge in one transaction.
-    private func operate(_ permission: String, as token: AccessTokenRecord, body: Data,
+    private func operate(_ permission: String, as token: AccessTokenRecord, request: UPIWire.OperationRequest,
                          _ change: @escaping @Sendable (inout ChargeRecord, UPIWire.OperationRequest, Int64) throws -> Void)
         async throws -> CPayCheckData
     {
         try Self.require(token, permission)
-        let request = try operation(body)
+        try check(request)
         let now = self.now
         let (charge, _) = try await store.updateCharge(id: request.transactionID, reference: request.reference, now: now) {
             try Self.checkAgreement(request, with: $0)
@@ -431,13 +419,8 @@ public struct SandboxAPI: Sendable {
     }
 
     /// `POST /v1/captures`: captures an authorized charge, all or part of it.
-    public func capture(authorization: String?, body: Data) async throws -> CPayCheckData {
-        try await capture(as: try await authenticate(authorization), body: body)
-    }
-
-    /// `POST /v1/captures` for an authenticated caller.
-    public func capture(as token: AccessTokenRecord, body: Data) async throws -> CPayCheckData {
-        try await operate("capture", as: token, body: body) { charge, request, now in
+    public func capture(as token: AccessTokenRecord, request: UPIWire.OperationRequest) async throws -> CPayCheckData {
+        try await operate("capture", as: token, request: request) { charge, request, now in
             guard charge.status == .authorized else {
                 throw APIError(.illegalState, "status: the charge is \(charge.status), only an authorized charge can be captured")
             }
@@ -459,13 +442,8 @@ public struct SandboxAPI: Sendable {
     /// live API's shape: `object` "refund", its own `id`, `amount_refunded` (this
     /// refund's amount), `status` "succeeded", `time_created`, `time_completed`; the
     /// charge's inquiry lists it under `refunds`.
-    public func refund(authorization: String?, body: Data) async throws -> CPayCheckData {
-        try await refund(as: try await authenticate(authorization), body: body)
-    }
-
-    /// `POST /v1/refunds` for an authenticated caller.
-    public func refund(as token: AccessTokenRecord, body: Data) async throws -> CPayCheckData {
-        let charge = try await operate("refund", as: token, body: body) { charge, request, now in
+    public func refund(as token: AccessTokenRecord, request: UPIWire.OperationRequest) async throws -> CPayCheckData {
+        let charge = try await operate("refund", as: token, request: request) { charge, request, now in
             guard charge.status == .succeeded else {
                 // The live API: refunding a charge never paid is 4202 "refund failed" (HTTP 406).
                 throw APIError(.refundFailed, "refund failed: the charge is \(charge.status), only a succeeded charge can be refunded")
@@ -501,13 +479,8 @@ public struct SandboxAPI: Sendable {
     /// `POST /v1/cancels`: cancels a charge not yet paid, or voids an authorization.
     /// The answer has the live API's shape: the charge's `id`, `object` "cancel",
     /// `status` "canceled", and `payment.type` and `payment.data.pan` as empty strings.
-    public func cancel(authorization: String?, body: Data) async throws -> CPayCheckData {
-        try await cancel(as: try await authenticate(authorization), body: body)
-    }
-
-    /// `POST /v1/cancels` for an authenticated caller.
-    public func cancel(as token: AccessTokenRecord, body: Data) async throws -> CPayCheckData {
-        var answer = try await operate("cancel", as: token, body: body) { charge, _, now in
+    public func cancel(as token: AccessTokenRecord, request: UPIWire.OperationRequest) async throws -> CPayCheckData {
+        var answer = try await operate("cancel", as: token, request: request) { charge, _, now in
             guard charge.canMove(to: .canceled) else {
                 throw APIError(.illegalState, "status: the charge is \(charge.status) and cannot be canceled")
             }

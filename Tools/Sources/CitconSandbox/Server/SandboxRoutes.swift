@@ -54,40 +54,43 @@ struct SandboxRoutes: Sendable {
         router.add(middleware: UnknownRoutes())
         router.add(middleware: TokenAuthentication(api: api))
         router.post("/v1/access-tokens") { request, context in
+            let authorization = request.headers[.authorization]
             let body = try await jsonBody(request)
             var response = try await answer {
-                try await throttle.guarded(context.client, authorization: request.headers[.authorization]) {
-                    try await api.issueToken(authorization: request.headers[.authorization], body: body)
+                // The key first: a body is read only for the merchant.
+                try await throttle.guarded(context.client, authorization: authorization) {
+                    try await api.requireMerchantKey(authorization: authorization)
                 }
+                return try await api.issueToken(try SandboxAPI.decode(UPIWire.AccessTokenRequest.self, from: body))
             }
             // A token is a credential: no cache may keep the answer.
             response.headers[.cacheControl] = "no-store"
             return response
         }
         router.post("/v1/charges") { request, context in
-            let body = try await jsonBody(request)
-            return try await answer { try await api.createCharge(as: try context.requireToken(), body: body) }
+            let body = try await decoded(UPIWire.ChargeRequest.self, from: request)
+            return try await answer { try await api.createCharge(as: try context.requireToken(), request: body) }
         }
         router.post("/v1/charges/:token") { request, context in
             let token = context.parameters.get("token") ?? ""
-            let body = try await jsonBody(request)
-            return try await answer { try await api.confirm(chargeToken: token, as: try context.requireToken(), body: body) }
+            let body = try await decoded(UPIWire.ConfirmRequest.self, from: request)
+            return try await answer { try await api.confirm(chargeToken: token, as: try context.requireToken(), request: body) }
         }
         router.get("/v1/transactions/:id") { _, context in
             let id = context.parameters.get("id") ?? ""
             return try await answer { try await api.inquire(id: id, as: try context.requireToken()) }
         }
         router.post("/v1/captures") { request, context in
-            let body = try await jsonBody(request)
-            return try await answer { try await api.capture(as: try context.requireToken(), body: body) }
+            let body = try await decoded(UPIWire.OperationRequest.self, from: request)
+            return try await answer { try await api.capture(as: try context.requireToken(), request: body) }
         }
         router.post("/v1/refunds") { request, context in
-            let body = try await jsonBody(request)
-            return try await answer { try await api.refund(as: try context.requireToken(), body: body) }
+            let body = try await decoded(UPIWire.OperationRequest.self, from: request)
+            return try await answer { try await api.refund(as: try context.requireToken(), request: body) }
         }
         router.post("/v1/cancels") { request, context in
-            let body = try await jsonBody(request)
-            return try await answer { try await api.cancel(as: try context.requireToken(), body: body) }
+            let body = try await decoded(UPIWire.OperationRequest.self, from: request)
+            return try await answer { try await api.cancel(as: try context.requireToken(), request: body) }
         }
         router.get("/openapi.yaml") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
@@ -132,6 +135,12 @@ struct SandboxRoutes: Sendable {
     static func failure(_ error: APIError) -> Response {
         envelope(UPIWire.Envelope(status: "fail", data: UPIWire.Failure(code: error.code.rawValue, message: error.message)),
                  status: error.httpStatus)
+    }
+
+    /// The request's JSON body decoded at the edge: the API's methods take typed
+    /// requests. A body that cannot be read names the field and why.
+    private func decoded<T: Decodable>(_ type: T.Type, from request: Request) async throws(APIError) -> T {
+        try SandboxAPI.decode(type, from: try await jsonBody(request))
     }
 
     /// The request body, bounded (`4130`, answered with the connection closed).
