@@ -4,7 +4,7 @@ import Hummingbird
 import Logging
 
 /// Logs every request once answered: method, route, status and duration, as structured
-/// metadata. The route is the pattern it matched (`/v1/charges/:charge_token`), never
+/// metadata. The route is the pattern the router matched (`/v1/charges/{token}`), never
 /// the path itself, so charge tokens in paths, bearer tokens and keys (which are only
 /// in headers and bodies, never logged) stay out of the log.
 struct RequestLog: RouterMiddleware {
@@ -14,7 +14,9 @@ struct RequestLog: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
         let method = request.method.rawValue
-        let route = SandboxRoutes.pattern(method, request.uri.path) ?? "(unknown route)"
+        // The router writes the pattern it matched into the context's shared endpoint
+        // path, which this middleware reads once the request is answered.
+        var route: String { context.endpointPath ?? "(unknown route)" }
         do {
             let response = try await next(request, context)
             log(method, route, status: response.status.code, since: started)

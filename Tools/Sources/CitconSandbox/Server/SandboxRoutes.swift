@@ -8,7 +8,7 @@ import NIOCore
 /// The HTTP face of ``SandboxAPI``: `/v1/` JSON in the UPI envelope, and the wallet
 /// page under `/sandbox/wallet/`. No handler lets an error escape: every failure is a
 /// `fail` envelope (or an HTML error page for the wallet), never a 500.
-struct SandboxRoutes: Sendable {
+package struct SandboxRoutes: Sendable {
     let api: SandboxAPI
     let merchantName: String
     /// How much of an over-limit body is read and discarded before answering.
@@ -18,30 +18,11 @@ struct SandboxRoutes: Sendable {
     /// Refuses a client that keeps failing to authenticate with the merchant key.
     let throttle = FailureThrottle()
 
-    /// Every route the sandbox serves, as `METHOD /path` with `:name` parameters: the
-    /// list the 404/405 answers and the route tests read.
-    static let routes: [(method: String, path: String)] = [
-        ("POST", "/v1/access-tokens"), ("POST", "/v1/charges"), ("POST", "/v1/charges/:token"),
-        ("GET", "/v1/transactions/:id"), ("POST", "/v1/captures"), ("POST", "/v1/refunds"), ("POST", "/v1/cancels"),
-        ("GET", "/v1/health"), ("GET", "/sandbox/wallet/:id"), ("POST", "/sandbox/wallet/:id"), ("GET", "/sandbox/qr/:id"),
-        ("GET", "/openapi.yaml"), ("GET", "/sandbox/dashboard"), ("POST", "/sandbox/dashboard"), ("GET", "/"),
-        ("GET", "/docs/running-the-sandbox.md"),
-    ]
-
-    /// The pattern of the route `method path` is served by (`/v1/charges/:token`), if any.
-    /// (Asked twice per request, by the log and the token check: a route without
-    /// parameters is found in a table, without splitting the path.)
-    static func pattern(_ method: String, _ path: String) -> String? {
-        if let fixed = fixedRoutes[method]?[path] { return fixed }
-        return parameterRoutes.first { $0.method == method && matches($0.path, path) }?.path
+    /// One route the router serves: `METHOD /path`, with `:name` parameters.
+    package struct Served: Sendable, Hashable {
+        package let method: String
+        package let path: String
     }
-
-    /// The routes with `:name` parameters, in their order.
-    private static let parameterRoutes = routes.filter { $0.path.contains(":") }
-
-    /// The routes without parameters, by method then path.
-    private static let fixedRoutes: [String: [String: String]] = routes.filter { !$0.path.contains(":") }
-        .reduce(into: [:]) { table, route in table[route.method, default: [:]][route.path] = route.path }
 
     /// Whether `path` matches a route pattern.
     static func matches(_ pattern: String, _ path: String) -> Bool {
@@ -50,10 +31,22 @@ struct SandboxRoutes: Sendable {
         return want.count == have.count && zip(want, have).allSatisfy { $0.hasPrefix(":") ? !$1.isEmpty : $0 == $1 }
     }
 
-    func register(on router: Router<SandboxRequestContext>) {
-        router.add(middleware: UnknownRoutes())
-        router.add(middleware: TokenAuthentication(api: api))
-        router.post("/v1/access-tokens") { request, context in
+    /// Registers every route on `router`, and returns them as registered (what a `405`
+    /// answer's `Allow` is read from). The `/v1/` operations that take an access token
+    /// are one route group with ``TokenAuthentication``; `/v1/access-tokens` takes the
+    /// merchant key and `/v1/health` nothing.
+    @discardableResult
+    func register(on router: Router<SandboxRequestContext>) -> [Served] {
+        var served: [Served] = []
+        func route<Routes: RouterMethods<SandboxRequestContext>>(
+            _ routes: Routes, _ prefix: String, _ method: HTTPRequest.Method, _ path: String,
+            _ handler: @escaping @Sendable (Request, SandboxRequestContext) async throws -> Response
+        ) {
+            routes.on(RouterPath(path), method: method, use: handler)
+            served.append(Served(method: method.rawValue, path: prefix + path))
+        }
+        let v1 = router.group("v1")
+        route(v1, "/v1/", .post, "access-tokens") { request, context in
             let authorization = request.headers[.authorization]
             let body = try await jsonBody(request)
             var response = try await answer {
@@ -67,57 +60,61 @@ struct SandboxRoutes: Sendable {
             response.headers[.cacheControl] = "no-store"
             return response
         }
-        router.post("/v1/charges") { request, context in
+        route(v1, "/v1/", .get, "health") { _, _ in
+            Self.envelope(UPIWire.Envelope(data: ["status": "ok"]), status: 200)
+        }
+        let authenticated = v1.group().add(middleware: TokenAuthentication(api: api))
+        route(authenticated, "/v1/", .post, "charges") { request, context in
             let body = try await decoded(UPIWire.ChargeRequest.self, from: request)
             return try await answer { try await api.createCharge(as: try context.requireToken(), request: body) }
         }
-        router.post("/v1/charges/:token") { request, context in
+        route(authenticated, "/v1/", .post, "charges/:token") { request, context in
             let token = context.parameters.get("token") ?? ""
             let body = try await decoded(UPIWire.ConfirmRequest.self, from: request)
             return try await answer { try await api.confirm(chargeToken: token, as: try context.requireToken(), request: body) }
         }
-        router.get("/v1/transactions/:id") { _, context in
+        route(authenticated, "/v1/", .get, "transactions/:id") { _, context in
             let id = context.parameters.get("id") ?? ""
             return try await answer { try await api.inquire(id: id, as: try context.requireToken()) }
         }
-        router.post("/v1/captures") { request, context in
+        route(authenticated, "/v1/", .post, "captures") { request, context in
             let body = try await decoded(UPIWire.OperationRequest.self, from: request)
             return try await answer { try await api.capture(as: try context.requireToken(), request: body) }
         }
-        router.post("/v1/refunds") { request, context in
+        route(authenticated, "/v1/", .post, "refunds") { request, context in
             let body = try await decoded(UPIWire.OperationRequest.self, from: request)
             return try await answer { try await api.refund(as: try context.requireToken(), request: body) }
         }
-        router.post("/v1/cancels") { request, context in
+        route(authenticated, "/v1/", .post, "cancels") { request, context in
             let body = try await decoded(UPIWire.OperationRequest.self, from: request)
             return try await answer { try await api.cancel(as: try context.requireToken(), request: body) }
         }
-        router.get("/openapi.yaml") { _, _ in
+        route(router, "", .get, "/openapi.yaml") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
                      body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
         }
-        router.get("/") { _, _ in
+        route(router, "", .get, "/") { _, _ in
             html(LandingPage.render(merchant: merchantName, baseURL: api.baseURL()))
         }
-        router.get("/docs/running-the-sandbox.md") { _, _ in
+        route(router, "", .get, "/docs/running-the-sandbox.md") { _, _ in
             // text/plain, so that a browser shows it rather than download it.
             Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
                      body: ResponseBody(byteBuffer: ByteBuffer(string: SandboxGuide.markdown)))
         }
-        router.get("/v1/health") { _, _ in
-            Self.envelope(UPIWire.Envelope(data: ["status": "ok"]), status: 200)
-        }
-        router.get("/sandbox/wallet/:id") { request, context in
+        route(router, "", .get, "/sandbox/wallet/:id") { request, context in
             await walletPage(id: context.parameters.get("id") ?? "", capability: request.uri.queryParameters["k"].map(String.init))
         }
-        router.get("/sandbox/qr/:id") { request, context in
+        route(router, "", .get, "/sandbox/qr/:id") { request, context in
             await qrPage(id: context.parameters.get("id") ?? "", capability: request.uri.queryParameters["k"].map(String.init))
         }
-        router.post("/sandbox/wallet/:id") { request, context in
+        route(router, "", .post, "/sandbox/wallet/:id") { request, context in
             await walletPost(request, id: context.parameters.get("id") ?? "", capability: request.uri.queryParameters["k"].map(String.init))
         }
-        router.get("/sandbox/dashboard") { request, context in await dashboardPage(request, client: context.client) }
-        router.post("/sandbox/dashboard") { request, context in await dashboardPost(request, client: context.client) }
+        route(router, "", .get, "/sandbox/dashboard") { request, context in await dashboardPage(request, client: context.client) }
+        route(router, "", .post, "/sandbox/dashboard") { request, context in await dashboardPost(request, client: context.client) }
+        // Router middleware wraps every route, whenever it is added.
+        router.add(middleware: UnknownRoutes(served: served))
+        return served
     }
 
     // MARK: JSON

@@ -104,6 +104,17 @@ public struct SandboxServer: Sendable {
     /// Closes the storage (after ``run(handlingSignals:onStarted:)`` returned).
     public func close() { store.close() }
 
+    /// The HTTP face of the API.
+    var routes: SandboxRoutes {
+        SandboxRoutes(api: api, merchantName: configuration.merchantName,
+                      discardLimit: configuration.maximumDiscardedBytes, formTokens: FormTokens(secret: formSecret))
+    }
+
+    /// The routes the sandbox serves, as its router registers them.
+    package func servedRoutes() -> [SandboxRoutes.Served] {
+        routes.register(on: Router(context: SandboxRequestContext.self))
+    }
+
     /// The Hummingbird application with the IPN worker as a service.
     func makeApplication(onStarted: @escaping @Sendable (SandboxInfo) async -> Void)
         -> some ApplicationProtocol & Service
@@ -114,8 +125,7 @@ public struct SandboxServer: Sendable {
         }
         let router = Router(context: SandboxRequestContext.self)
         router.add(middleware: RequestLog(logger: configuration.logger))
-        SandboxRoutes(api: api, merchantName: configuration.merchantName,
-                      discardLimit: configuration.maximumDiscardedBytes, formTokens: FormTokens(secret: formSecret)).register(on: router)
+        routes.register(on: router)
         var logger = Logger(label: "chargekit.sandbox")
         logger.logLevel = .warning
         let requestTimeout = configuration.requestTimeout

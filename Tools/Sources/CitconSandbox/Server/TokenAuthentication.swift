@@ -5,21 +5,15 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// Authenticates the `/v1/` operations that take an access token: looks the bearer
-/// token up (unknown or expired is `4010`) and puts it in the request context, the way
-/// hummingbird-auth's authenticators fill theirs. The routes check its permissions.
+/// Authenticates the `/v1/` operations that take an access token (the route group it
+/// is the middleware of): looks the bearer token up (unknown or expired is `4010`) and
+/// puts it in the request context, the way hummingbird-auth's authenticators fill
+/// theirs. The routes check its permissions.
 struct TokenAuthentication: RouterMiddleware {
     typealias Context = SandboxRequestContext
     let api: SandboxAPI
 
-    /// The paths that take no access token (the merchant key, or nothing).
-    static let open: Set<String> = ["/v1/access-tokens", "/v1/health"]
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let path = request.uri.path
-        guard path.hasPrefix("/v1/"), !Self.open.contains(path),
-              SandboxRoutes.pattern(request.method.rawValue, path) != nil
-        else { return try await next(request, context) }
         var context = context
         context.token = try await api.authenticate(request.headers[.authorization])
         return try await next(request, context)

@@ -9,13 +9,15 @@ import NIOCore
 /// (`405` with `Allow`, code `4050`) in the UPI envelope, like every other answer.
 struct UnknownRoutes: RouterMiddleware {
     typealias Context = SandboxRequestContext
+    /// The routes the router serves, as registered.
+    let served: [SandboxRoutes.Served]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
             let path = request.uri.path
-            let allowed = SandboxRoutes.routes.filter { SandboxRoutes.matches($0.path, path) }.map(\.method)
+            let allowed = served.filter { SandboxRoutes.matches($0.path, path) }.map(\.method)
             guard allowed.isEmpty else {
                 var response = SandboxRoutes.failure(APIError(.methodNotAllowed,
                     "method: \(request.method.rawValue) is not allowed on \(path) (\(allowed.joined(separator: ", ")))"))
