@@ -25,7 +25,6 @@ let package = Package(
         // Links only the SDK libraries; scripts/linkage-check.sh proves they bring nothing else with them.
         .executableTarget(name: "LinkageProbe", dependencies: ["ChargeKit", "CitconUPI"], path: "Tests/LinkageProbe"),
         // Instructions per create body decoded, for scripts/instructions.sh (package access, so not in Benchmarks/).
-        .executableTarget(name: "SandboxDecodeProbe", dependencies: ["CitconUPI"], path: "Tests/SandboxDecodeProbe"),
     ],
     swiftLanguageModes: [.v6]
 )

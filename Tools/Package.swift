@@ -107,6 +107,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The sandbox's body decoding alone, for scripts/instructions.sh.
+        .executableTarget(name: "SandboxDecodeProbe", dependencies: [
+            "CitconSandbox", .product(name: "CitconUPI", package: sdk),
+        ]),
         // The SDK's own tests (they live here: swift-property-based must not reach apps).
         .testTarget(
             name: "ChargeKitTests",

@@ -31,12 +31,12 @@ markdown="${1:-}"
     fi
 done
 
-# The sandbox's create body (the load test's), decoded by the sandbox's reader
-# (WireJSONDecoder, package access, so its probe lives in the main package) and by
+# The sandbox's create body (the load test's), decoded as the sandbox reads it
+# (SandboxAPI.decode: its fast reader, Tools/Sources/CitconSandbox/FastPath/) and by
 # JSONDecoder, the same way.
 cd ..
-swift build -c release --product SandboxDecodeProbe >/dev/null 2>&1 || swift build -c release --product SandboxDecodeProbe
-probe="$(swift build -c release --show-bin-path 2>/dev/null)/SandboxDecodeProbe"
+swift build --package-path Tools -c release --product SandboxDecodeProbe >/dev/null 2>&1 || swift build --package-path Tools -c release --product SandboxDecodeProbe
+probe="$(swift build --package-path Tools -c release --show-bin-path 2>/dev/null)/SandboxDecodeProbe"
 ours="$(per_operation "$probe" wire)"
 theirs="$(per_operation "$probe" foundation)"
 ratio="$(ratio "$ours" "$theirs")"

@@ -76,9 +76,9 @@ stage() {   # label, pattern: the largest inclusive share among the matching sym
     share="$( (grep -E "$2" "$work/report.txt" || true) | awk '{print $1}' | tr -d % | sort -n | tail -1)"
     printf '  %-66s %6s%%\n' "$1" "${share:-0}"
 }
-stage "POST /v1/charges: SandboxAPI.createCharge(as:body:), all of it" 'SandboxAPI\.createCharge\(as:'
+stage "POST /v1/charges: SandboxAPI.createCharge(as:request:), all of it" 'SandboxAPI\.createCharge\(as:'
 stage "  JSON decoding of the body (SandboxAPI.decode)" 'static SandboxAPI\.decode'
-stage "    the strict reader (WireJSONDecoder)" 'static WireJSONDecoder\.decode<'
+stage "    the fast reader (WireJSONDecoder)" 'static WireJSONDecoder\.decode<'
 stage "  store.insertCharge: write the record, queue it, await the commit" 'SQLiteSandboxStore\.insertCharge'
 stage "the commit: a batch's SQL statements and COMMIT (SQLiteSandboxStore.commit)" 'SQLiteSandboxStore\.commit\('
 stage "  inside SQLite (sqlite3_step, on NIO's thread pool)" 'sqlite3_step'

@@ -136,7 +136,7 @@ public enum UPIWire {
     }
 
     /// `POST /v1/charges` body: what the merchant's server sends.
-    public struct ChargeRequest: Codable, Sendable, Equatable, KeyedWireDecodable {
+    public struct ChargeRequest: Codable, Sendable, Equatable {
         /// The trade.
         public var transaction: CPayTransaction
         /// The method (optional at creation; the SDK confirms with one).
@@ -149,17 +149,19 @@ public enum UPIWire {
         public var goods: CPayGoods?
         /// Whether a decoded body carried `transaction.auto_capture` (the sandbox then
         /// defaults it per method when absent); `false` for a body made in code.
-        @_spi(Tools) public private(set) var autoCaptureSent = false
+        @_spi(Tools) public var autoCaptureSent = false
 
-        package enum CodingKeys: String, CodingKey { case transaction, payment, urls, consumer, goods }
-        private enum TransactionKeys: String, CodingKey { case autoCapture = "auto_capture" }
+        @_spi(Tools) public enum CodingKeys: String, CodingKey { case transaction, payment, urls, consumer, goods }
+        @usableFromInline enum TransactionKeys: String, CodingKey { case autoCapture = "auto_capture" }
 
         public init(from decoder: any Decoder) throws {
             try self.init(keyed: decoder.container(keyedBy: CodingKeys.self))
         }
 
-        /// The decoding of ``init(from:)``, from any container of its members.
-        package init<Container: KeyedDecodingContainerProtocol>(keyed c: Container) throws where Container.Key == CodingKeys {
+        /// The decoding of ``init(from:)``, from any container of its members (the
+        /// sandbox's body reader hands it its own). Inlinable, so that the sandbox's
+        /// reader, in another module, gets it specialised for its container.
+        @inlinable @_spi(Tools) public init<Container: KeyedDecodingContainerProtocol>(keyed c: Container) throws where Container.Key == CodingKeys {
             transaction = try c.decode(CPayTransaction.self, forKey: .transaction)
             payment = try c.decodeIfPresent(CPayPayment.self, forKey: .payment)
             urls = try c.decodeIfPresent(CPayUrls.self, forKey: .urls)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The payment method and its details: the seed's `CPayPayment`.
-public struct CPayPayment: Sendable, Equatable, Codable, KeyedWireDecodable {
+public struct CPayPayment: Sendable, Equatable, Codable {
     /// The method, lower case: `wechatpay`, `alipay`, `unionpay`, `card`, `paypal`, `venmo`…
     public var method = ""
     /// Source of the transaction, such as `authenticated`.
@@ -26,7 +26,7 @@ public struct CPayPayment: Sendable, Equatable, Codable, KeyedWireDecodable {
     /// Makes an empty payment.
     public init() {}
 
-    package enum CodingKeys: String, CodingKey {
+    @_spi(Tools) public enum CodingKeys: String, CodingKey {
         case method, indicator, token, client, expiry, data, format, nonce
         case requestToken = "request_token", billingAddress = "billing_address"
     }
@@ -36,8 +36,10 @@ public struct CPayPayment: Sendable, Equatable, Codable, KeyedWireDecodable {
         try self.init(keyed: decoder.container(keyedBy: CodingKeys.self))
     }
 
-    /// The decoding of ``init(from:)``, from any container of its members.
-    package init<Container: KeyedDecodingContainerProtocol>(keyed c: Container) throws where Container.Key == CodingKeys {
+    /// The decoding of ``init(from:)``, from any container of its members (the
+    /// sandbox's body reader hands it its own). Inlinable, so that the sandbox's reader,
+    /// in another module, gets it specialised for its container.
+    @inlinable @_spi(Tools) public init<Container: KeyedDecodingContainerProtocol>(keyed c: Container) throws where Container.Key == CodingKeys {
         method = try c.decode(String.self, forKey: .method)
         indicator = try c.decodeIfPresent(String.self, forKey: .indicator)
         requestToken = try c.decodeIfPresent(Bool.self, forKey: .requestToken) ?? false

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The trade: the seed's `CPayTransaction`.
-public struct CPayTransaction: Sendable, Equatable, Codable, KeyedWireDecodable {
+public struct CPayTransaction: Sendable, Equatable, Codable {
     /// The merchant's unique serial number for the trade (an idempotency key).
     public var reference = ""
     /// The amount in the currency's minor unit, tax included (`128` is 1.28 USD).
@@ -18,7 +18,7 @@ public struct CPayTransaction: Sendable, Equatable, Codable, KeyedWireDecodable 
     /// Makes an empty transaction.
     public init() {}
 
-    package enum CodingKeys: String, CodingKey {
+    @_spi(Tools) public enum CodingKeys: String, CodingKey {
         case reference, amount, currency, country, note
         case autoCapture = "auto_capture"
     }
@@ -29,8 +29,10 @@ public struct CPayTransaction: Sendable, Equatable, Codable, KeyedWireDecodable 
         try self.init(keyed: decoder.container(keyedBy: CodingKeys.self))
     }
 
-    /// The decoding of ``init(from:)``, from any container of its members.
-    package init<Container: KeyedDecodingContainerProtocol>(keyed c: Container) throws where Container.Key == CodingKeys {
+    /// The decoding of ``init(from:)``, from any container of its members (the
+    /// sandbox's body reader hands it its own). Inlinable, so that the sandbox's reader,
+    /// in another module, gets it specialised for its container.
+    @inlinable @_spi(Tools) public init<Container: KeyedDecodingContainerProtocol>(keyed c: Container) throws where Container.Key == CodingKeys {
         reference = try c.decode(String.self, forKey: .reference)
         amount = try c.decode(Int.self, forKey: .amount)
         currency = try c.decode(String.self, forKey: .currency)

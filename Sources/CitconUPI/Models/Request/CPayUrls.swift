@@ -1,7 +1,7 @@
 import Foundation
 
 /// The trade's URLs: the seed's `CPayUrls`.
-public struct CPayUrls: Sendable, Equatable, Codable, KeyedWireDecodable {
+public struct CPayUrls: Sendable, Equatable, Codable {
     /// Where the server POSTs asynchronous notifications (IPN).
     public var ipn = ""
     /// Browser return after success.
@@ -19,13 +19,15 @@ public struct CPayUrls: Sendable, Equatable, Codable, KeyedWireDecodable {
         try self.init(keyed: decoder.container(keyedBy: CodingKeys.self))
     }
 
-    /// The decoding of ``init(from:)``, from any container of its members.
-    package init<Container: KeyedDecodingContainerProtocol>(keyed c: Container) throws where Container.Key == CodingKeys {
+    /// The decoding of ``init(from:)``, from any container of its members (the
+    /// sandbox's body reader hands it its own). Inlinable, so that the sandbox's reader,
+    /// in another module, gets it specialised for its container.
+    @inlinable @_spi(Tools) public init<Container: KeyedDecodingContainerProtocol>(keyed c: Container) throws where Container.Key == CodingKeys {
         ipn = try c.decodeIfPresent(String.self, forKey: .ipn) ?? ""
         success = try c.decodeIfPresent(String.self, forKey: .success) ?? ""
         fail = try c.decodeIfPresent(String.self, forKey: .fail) ?? ""
         cancel = try c.decodeIfPresent(String.self, forKey: .cancel) ?? ""
     }
 
-    package enum CodingKeys: String, CodingKey { case ipn, success, fail, cancel }
+    @_spi(Tools) public enum CodingKeys: String, CodingKey { case ipn, success, fail, cancel }
 }

@@ -1,8 +1,10 @@
+import CitconSandbox
 @_spi(Tools) import CitconUPI
 import Foundation
 
 // Decodes the load test's create body N times (64 bodies that differ in their
-// reference, in turn), with the sandbox's reader (`wire`) or with JSONDecoder
+// reference, in turn), as the sandbox reads it (`wire`: SandboxAPI.decode, its fast
+// reader first) or with JSONDecoder
 // (`foundation`), and prints the sum of the amounts read so that nothing is optimised
 // away. scripts/instructions.sh runs it under callgrind with two counts and divides the
 // difference. Usage: SandboxDecodeProbe wire|foundation N
@@ -21,7 +23,7 @@ var total = 0
 for index in 0..<count {
     let body = bodies[index & 63]
     let request = reader == "wire"
-        ? WireJSONDecoder.decode(UPIWire.ChargeRequest.self, from: body)
+        ? try? SandboxAPI.decode(UPIWire.ChargeRequest.self, from: body)
         : try? decoder.decode(UPIWire.ChargeRequest.self, from: body)
     guard let request else {
         FileHandle.standardError.write(Data("SandboxDecodeProbe: the body was not read\n".utf8))

@@ -1,3 +1,4 @@
+@_spi(Tools) import CitconUPI
 import Foundation
 
 /// Reads request bodies without Foundation's `JSONDecoder` when it is certain to give
@@ -15,12 +16,15 @@ import Foundation
 /// `Decimal`, `Date`, `Data`, `URL`, super decoders) marks the whole decode *unsure*,
 /// and an unsure decode gives `nil` even if the type caught the refusal. So a value
 /// comes back only when every step was one `JSONDecoder` takes the same way.
-/// `WireJSONDecoderTests` compares the two on the seeds' bodies and on random ones, and
-/// the `FuzzUPIJSON` harness on whatever libFuzzer makes. The sandbox reads every
-/// request body with it (package access: not part of the SDK's public API).
-@_spi(Tools) public enum WireJSONDecoder {
+/// `WireJSONDecoderTests` compares the two on the seeds' bodies and on random ones. The
+/// sandbox reads every
+/// request body with it. It is one of the sandbox's two fast paths (with
+/// ``WireJSON``), both in this folder: `scripts/loadtest.sh` shows what it pays (a
+/// create with `JSONDecoder` alone is about 30 % slower), and `scripts/instructions.sh`
+/// counts it beside `JSONDecoder`.
+enum WireJSONDecoder {
     /// `type` decoded from `data`, or `nil` when `JSONDecoder` must decide.
-    @_spi(Tools) public static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
         if let keyed = T.self as? any KeyedWireDecodable.Type {
             return keyed.wireDecoded(from: data) as? T
         }
@@ -534,7 +538,7 @@ import Foundation
 /// protocol's type-erasing boxes, which cost the sandbox most of a create body's
 /// decoding time. The two read the same members with the same calls, so they decode
 /// alike by construction; `WireJSONDecoderTests` compares them.
-package protocol KeyedWireDecodable: Decodable {
+protocol KeyedWireDecodable: Decodable {
     associatedtype CodingKeys: CodingKey
     /// Decodes the value from the container of its members (what `init(from:)` does).
     init<Container: KeyedDecodingContainerProtocol>(keyed container: Container) throws where Container.Key == CodingKeys
@@ -546,7 +550,7 @@ extension KeyedWireDecodable {
     /// ``WireJSONDecoder/decode(_:from:)`` for this type: a witness of its own for each
     /// conforming type, so that the compiler specialises the whole decode for it (its
     /// container, its members' types) instead of running generic code.
-    package static func wireDecoded(from data: Data) -> Self? {
+    static func wireDecoded(from data: Data) -> Self? {
         WireJSONDecoder.decodeTree(Self.self, from: data)
     }
 
@@ -557,3 +561,10 @@ extension KeyedWireDecodable {
         return try Self(keyed: WireJSONDecoder.Keyed<CodingKeys>(members: members, state: state, codingPath: codingPath))
     }
 }
+
+// The request bodies the sandbox reads, each decoded by its own `init(keyed:)` (the
+// one its `init(from:)` runs, in CitconUPI).
+extension CPayTransaction: KeyedWireDecodable {}
+extension CPayUrls: KeyedWireDecodable {}
+extension CPayPayment: KeyedWireDecodable {}
+extension UPIWire.ChargeRequest: KeyedWireDecodable {}

@@ -9,6 +9,8 @@ import Foundation
 enum WireJSON {
     case string(String)
     case integer(Int64)
+    /// A number written as its exact decimal text (a `Decimal`'s, as `JSONEncoder` writes it).
+    case decimal(Decimal)
     case bool(Bool)
     case null
     case array([WireJSON])
@@ -33,6 +35,7 @@ enum WireJSON {
         switch self {
         case .string(let text): Self.write(text, to: &bytes)
         case .integer(let number): Self.write(number, to: &bytes)
+        case .decimal(let number): bytes.append(contentsOf: number.description.utf8)
         case .bool(let value): bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
         case .null: bytes.append(contentsOf: "null".utf8)
         case .array(let elements):
@@ -136,15 +139,15 @@ enum WireJSON {
     }
 }
 
-/// A payload the sandbox writes with ``WireJSON`` rather than `JSONEncoder`.
+/// A payload the sandbox writes with ``WireJSON`` only: its one writer in the sandbox.
 protocol WireJSONWritable {
-    /// The payload as `UPIWire.encoder()` would write it, or `nil` where it holds
-    /// something written only the general way.
-    var wireJSON: WireJSON? { get }
+    /// The payload as `UPIWire.encoder()` would write it.
+    var wireJSON: WireJSON { get }
 }
 
 extension UPIWire.Envelope {
-    /// The envelope with its payload's ``WireJSON``, or `nil` when the payload has none.
+    /// The envelope with its payload's ``WireJSON``, or `nil` when the payload is
+    /// written by its `Codable` conformance.
     var wireJSON: WireJSON? {
         guard let payload = (data as? any WireJSONWritable)?.wireJSON else { return nil }
         return .object([("app", .string(app)), ("data", payload), ("status", .string(status)), ("version", .string(version))])
@@ -152,10 +155,8 @@ extension UPIWire.Envelope {
 }
 
 extension UPIWire.ChargeCreated: WireJSONWritable {
-    /// Member for member what `encode(to:)` writes; `nil` with an `exchange` (the
-    /// sandbox never sends one), which is then written the general way.
-    var wireJSON: WireJSON? {
-        guard exchange == nil else { return nil }
+    /// Member for member what `encode(to:)` writes.
+    var wireJSON: WireJSON {
         // In the order JSONEncoder writes them (sorted by name), so that no sort is needed.
         var members: [(String, WireJSON)] = []
         members.reserveCapacity(14)
@@ -164,6 +165,11 @@ extension UPIWire.ChargeCreated: WireJSONWritable {
         members.append(("charge_token", .string(chargeToken)))
         members.append(("country", .optional(country, WireJSON.string)))
         members.append(("currency", .string(currency)))
+        if let exchange {
+            members.append(("exchange", .object([("amount", .optional(exchange.amount) { .integer(Int64($0)) }),
+                                                 ("currency", .optional(exchange.currency, WireJSON.string)),
+                                                 ("rate", .optional(exchange.rate, WireJSON.decimal))])))
+        }
         if let expiry { members.append(("expiry", .integer(expiry))) }
         members.append(("id", .string(id)))
         members.append(("object", .string(object)))
