@@ -36,6 +36,24 @@ PY
         status=1
     fi
 done
+# Every entry an app calls (the SDK's modules) is shown in the documentation with its
+# own comment: a public symbol written in the sources without a doc comment fails.
+# (Members the compiler synthesises, such as `hashValue`, have no place in the sources.)
+for module in ChargeKit CitconUPI; do
+    undocumented=$(python3 - "$sdk/$module.symbols.json" <<'PY'
+import json, sys
+graph = json.load(open(sys.argv[1]))
+for s in graph["symbols"]:
+    if s["accessLevel"] in ("public", "open") and "location" in s and not s.get("docComment"):
+        print(".".join(s["pathComponents"]), s["location"]["uri"].split("/")[-1] + ":" + str(s["location"]["position"]["line"]))
+PY
+)
+    if [ -n "$undocumented" ]; then
+        echo "api check: $module has public symbols without a doc comment:" >&2
+        echo "$undocumented" | head -20 >&2
+        status=1
+    fi
+done
 if grep -E -q '^(HeadlessWallet|IPNReceiver|NoRedirects)[. ]' api/CitconSandbox.txt; then
     echo "api check: test helpers are in the CitconSandbox product" >&2
     status=1

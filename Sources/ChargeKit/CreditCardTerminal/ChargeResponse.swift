@@ -8,7 +8,14 @@ extension CreditCardTerminal {
     public struct ChargeResponse: Hashable, Sendable, Codable {
         /// The four response types (`ifcc_responseType`).
         public enum ResponseCode: String, Hashable, Sendable, Codable, CaseIterable {
-            case approved, cancelled, declined, error
+            /// The card was charged.
+            case approved
+            /// The user cancelled in Credit Card Terminal.
+            case cancelled
+            /// The card was declined.
+            case declined
+            /// Credit Card Terminal could not process the request (`ifcc_errorMessage` says why).
+            case error
         }
 
         /// How the response names its fields.

@@ -73,7 +73,18 @@ extension CreditCardTerminal {
 
     /// The card types Credit Card Terminal reports in `ifcc_cardType`.
     public enum CardType: OpenWireValue {
-        case visa, masterCard, amex, discover, maestro, solo
+        /// `Visa`.
+        case visa
+        /// `MasterCard`.
+        case masterCard
+        /// `Amex` (American Express).
+        case amex
+        /// `Discover`.
+        case discover
+        /// `Maestro`.
+        case maestro
+        /// `Solo`.
+        case solo
         /// The documented value `Unknown`.
         case unknown
         /// A value that matches the field's pattern but is not documented; kept as sent.

@@ -103,7 +103,14 @@ public enum SumUp {
     public struct Callback: Hashable, Sendable, Codable {
         /// Why a payment failed (`smp-failure-cause`).
         public enum FailureCause: OpenWireValue {
-            case transactionFailed, geolocationRequired, invalidParameter, invalidToken
+            /// `transaction-failed`: the payment itself failed.
+            case transactionFailed
+            /// `geolocation-required`: the app needs location access to take payments.
+            case geolocationRequired
+            /// `invalid-param`: a request parameter was missing or invalid.
+            case invalidParameter
+            /// `invalid-token`: the affiliate key or login was not accepted.
+            case invalidToken
             /// A cause not documented; kept as sent.
             case other(String)
 

@@ -5,7 +5,12 @@ extension Zettle {
     public struct PaymentInfo: Hashable, Sendable, Codable {
         /// How the card was read.
         public enum EntryMode: OpenWireValue {
-            case emv, magstripe, manualEntry
+            /// `EMV`: the chip was read.
+            case emv
+            /// `MAGSTRIPE`: the stripe was swiped.
+            case magstripe
+            /// `MANUAL_ENTRY`: the number was typed.
+            case manualEntry
             /// A value not documented; kept as sent.
             case other(String)
 
