@@ -27,6 +27,13 @@ extension OpenWireValue {
         self = Self.documented.first { bytes.spells($0.wireValue) } ?? .other(String(decoding: bytes, as: UTF8.self))
     }
 
+    /// The value the wire spells `rawValue` (``init(wireValue:)`` by the name the
+    /// seeds use).
+    public init(rawValue: String) { self.init(wireValue: rawValue) }
+
+    /// The value as the wire spells it (``wireValue`` by the name the seeds use).
+    public var rawValue: String { wireValue }
+
     /// Whether the value is one of the documented ones.
     public var isDocumented: Bool { Self.documented.contains(self) }
 

@@ -17,14 +17,8 @@ public enum CPayClientCode: OpenWireValue {
     /// The documented codes (`OpenWireValue`).
     public static let documented: [CPayClientCode] = [.success, .commonError, .cancelled, .walletCancelled]
 
-    /// Reads a wire value.
-    public init(rawValue: String) { self.init(wireValue: rawValue) }
-
-    /// The wire value (``rawValue``).
-    public var wireValue: String { rawValue }
-
-    /// The wire value.
-    public var rawValue: String {
+    /// The wire value (also ``rawValue``).
+    public var wireValue: String {
         switch self {
         case .success: "0"
         case .commonError: "-1"

@@ -29,14 +29,8 @@ public enum CPayStatus: OpenWireValue {
     /// A status this SDK does not know, kept as sent.
     public static func other(_ wireValue: String) -> CPayStatus { .unknown(wireValue) }
 
-    /// Reads a wire value.
-    public init(rawValue: String) { self.init(wireValue: rawValue) }
-
-    /// The wire value (``rawValue``).
-    public var wireValue: String { rawValue }
-
-    /// The wire value.
-    public var rawValue: String {
+    /// The wire value (also ``rawValue``).
+    public var wireValue: String {
         switch self {
         case .succeeded: "succeeded"
         case .failed: "failed"
@@ -56,6 +50,4 @@ public enum CPayStatus: OpenWireValue {
         case .initiated, .pending, .unknown: false
         }
     }
-
-
 }
