@@ -85,7 +85,7 @@ let package = Package(
         // The commands both executables share: ChargeKit, its simulators and the argument parser only.
         .target(name: "ChargeKitCommands", dependencies: [
             .product(name: "ChargeKit", package: sdk), .product(name: "ChargeKitSimulators", package: sdk),
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "CitconUPI", package: sdk), .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // `chargekit`: what the README's demo builds (no NIO, Hummingbird or database driver).
         .executableTarget(name: "chargekit", dependencies: [

@@ -54,6 +54,25 @@ for outcome in cancelled failed; do
   check "square: simulate --outcome $outcome" "0 $outcome" "$code $(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["outcome"])')"
 done
 
+# doctor: an app's Info.plist, XML and binary; 0 all holds, 1 something wrong, 65 not a plist, 64 usage.
+plists="$(mktemp -d)"
+python3 - "$plists" <<'PY'
+import plistlib, sys
+good = {"LSApplicationQueriesSchemes": ["square-commerce-v1"], "CFBundleURLTypes": [{"CFBundleURLSchemes": ["my-shop"]}],
+        "UIApplicationSceneManifest": {"UIApplicationSupportsMultipleScenes": False}}
+plistlib.dump(good, open(sys.argv[1] + "/good.plist", "wb"), fmt=plistlib.FMT_BINARY)
+bad = dict(good); del bad["LSApplicationQueriesSchemes"]
+plistlib.dump(bad, open(sys.argv[1] + "/bad.plist", "wb"), fmt=plistlib.FMT_XML)
+PY
+"$bin" doctor --plist "$plists/good.plist" --provider square --return-url my-shop://paid >/dev/null; check "doctor: a complete binary plist exits 0" 0 $?
+out=$("$bin" doctor --plist "$plists/bad.plist" --provider square --return-url my-shop://paid --json); code=$?
+check "doctor: a missing LSApplicationQueriesSchemes exits 1, named in the JSON" "1 False LSApplicationQueriesSchemes" \
+  "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["ok"], d["findings"][0]["key"])')"
+echo "not a plist" > "$plists/garbage.plist"
+"$bin" doctor --plist "$plists/garbage.plist" --provider square --return-url my-shop://paid >/dev/null 2>&1; check "doctor: not a property list exits 65" 65 $?
+"$bin" doctor --plist "$plists/good.plist" --provider nope --return-url my-shop://paid >/dev/null 2>&1; check "doctor: an unknown provider exits 64" 64 $?
+rm -rf "$plists"
+
 out=$("$bin" simulate "$("$bin" request ccterminal --amount 10.00 --tax-rate default --return-url a://b)" --default-tax-rate 8.125 --tip 1.50)
 check "simulate default tax and tip" "ifcc_amount=12.31 ifcc_taxAmount=0.81 ifcc_taxRate=8.125 ifcc_tipAmount=1.50" \
   "$(echo "$out" | tr '&?' '\n\n' | grep -E '^ifcc_(amount|taxAmount|taxRate|tipAmount)=' | sort | tr '\n' ' ' | sed 's/ $//')"

@@ -36,7 +36,9 @@ done
 # JSONDecoder, the same way.
 cd ..
 swift build --package-path Tools -c release --product SandboxDecodeProbe >/dev/null 2>&1 || swift build --package-path Tools -c release --product SandboxDecodeProbe
-probe="$(swift build --package-path Tools -c release --show-bin-path 2>/dev/null)/SandboxDecodeProbe"
+# A copy without debug information: valgrind cannot read the server build's.
+probe="$(mktemp -d)/SandboxDecodeProbe"
+strip --strip-debug -o "$probe" "$(swift build --package-path Tools -c release --show-bin-path 2>/dev/null)/SandboxDecodeProbe"
 ours="$(per_operation "$probe" wire)"
 theirs="$(per_operation "$probe" foundation)"
 ratio="$(ratio "$ours" "$theirs")"

@@ -23,7 +23,13 @@ func myStoreConforms(check: LedgerStoreConformance.Check) async throws {
     try await check.run { FileLedgerStore(fileURL: url) }
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:136
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:134
+/// What the app's Info.plist lacks for a Square hand-off answering on my-shop://paid.
+func configurationFindings(infoPlistAt url: URL) throws -> [ConfigurationFinding] {
+    try AppConfiguration.check(infoPlist: Data(contentsOf: url), provider: .square, returnURL: "my-shop://paid")
+}
+
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:151
 func makeCoordinator(opener: any URLOpener) throws -> PaymentCoordinator {
     let folder = try FileManager.default.url(for: .applicationSupportDirectory, in: .userDomainMask,
                                              appropriateFor: nil, create: true)
@@ -31,8 +37,8 @@ func makeCoordinator(opener: any URLOpener) throws -> PaymentCoordinator {
     return PaymentCoordinator(ledger: ledger, opener: opener)
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:152
-func sample4(coordinator: PaymentCoordinator, callbackURL: String) async throws {
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:167
+func sample5(coordinator: PaymentCoordinator, callbackURL: String) async throws {
     let app: PaymentApp = .creditCardTerminal(returnURL: "com-innerfence-ChargeDemo://chargeResponse")
     // or .sumUp(affiliateKey: "…", callbackURL: "my-app://paid")
     // or .zettle(apiKey: "…", source: "My App", callbackURL: "my-app://paid")
@@ -58,7 +64,7 @@ func sample4(coordinator: PaymentCoordinator, callbackURL: String) async throws 
     }
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:196
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:211
 /// Receives every URL the app is opened with, verifies it, and keeps what it learned.
 @MainActor
 final class PaymentInbox {
@@ -84,7 +90,7 @@ final class PaymentInbox {
     }
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:228
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:243
 #if canImport(UIKit)
 struct ShopView: View {
     let inbox: PaymentInbox
@@ -98,7 +104,7 @@ struct ShopView: View {
 }
 #endif
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:249
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:264
 #if canImport(UIKit)
 final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
     var window: UIWindow?
@@ -121,7 +127,7 @@ final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
 }
 #endif
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:279
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:294
 @MainActor
 func route(_ url: URL, inbox: PaymentInbox) {
     if CPayManager.sharedInstance().handle(url: url) { return }  // a Citcon order's return
@@ -146,7 +152,7 @@ func simulatedCharge() async throws -> PaymentResult {
 }
 
 // Sources/CitconUPI/CitconUPI.docc/UsingTheSDK.md:7
-func sample10(opener: any URLOpener, sandboxURL: URL, tokenFromYourServer: String, chargeTokenFromYourServer: String) async throws {
+func sample11(opener: any URLOpener, sandboxURL: URL, tokenFromYourServer: String, chargeTokenFromYourServer: String) async throws {
     let manager = CPayManager.sharedInstance()
     manager.setMode(.uat)                              // or manager.setBaseURL(sandboxURL)
     manager.setAccessToken(tokenFromYourServer)        // a client token
@@ -170,7 +176,7 @@ func sample10(opener: any URLOpener, sandboxURL: URL, tokenFromYourServer: Strin
 }
 
 // Tools/Sources/ChargeKitPostgres/ChargeKitPostgres.docc/ScalingOutOnPostgreSQL.md:12
-func sample11(url: URL, callbackURL: String) async throws {
+func sample12(url: URL, callbackURL: String) async throws {
     let store = try await PostgresLedgerStore.connect(url: "postgres://shop@db.internal:5432/shop", tablePrefix: "checkout_")
     let ledger = ChargeLedger(store: store)
     // Any instance verifies the callback it receives; each is accepted once across all.

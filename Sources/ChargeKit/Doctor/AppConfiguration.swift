@@ -1,0 +1,116 @@
+import Foundation
+
+/// One mistake in an app's configuration that would lose a sale: the key, what is
+/// wrong, what breaks because of it, and the property-list XML that fixes it.
+public struct ConfigurationFinding: Hashable, Sendable, Codable {
+    /// The key at fault (`LSApplicationQueriesSchemes`, `CFBundleURLTypes`, …).
+    public var key: String
+    /// What is wrong.
+    public var problem: String
+    /// What breaks because of it.
+    public var consequence: String
+    /// The XML to add to the file.
+    public var fix: String
+
+    /// Makes a finding.
+    public init(key: String, problem: String, consequence: String, fix: String) {
+        self.key = key
+        self.problem = problem
+        self.consequence = consequence
+        self.fix = fix
+    }
+}
+
+/// Checks an app's Info.plist (and entitlements) for what a hand-off needs, before a
+/// sale is lost to a callback that never comes. It reads XML and binary property
+/// lists with Foundation alone, so an app's own unit test can run it on its bundle's
+/// Info.plist, and `chargekit doctor` runs it from a shell.
+public enum AppConfiguration {
+    /// What a hand-off to `provider` answering on `returnURL` needs: the provider's
+    /// scheme queried, the return URL's scheme registered (and not the payment app's
+    /// own), the scene manifest, and for an `https` return URL the associated domain.
+    /// - Returns: the findings; empty when everything holds.
+    /// - Throws: ``ChargeKitError/invalidField(_:rule:)`` naming `Info.plist` or
+    ///   `entitlements` when a file is not a property list, and
+    ///   ``ChargeKitError/invalidURL(_:rule:)`` naming `returnURL` without a scheme.
+    public static func check(
+        infoPlist: Data, provider: PaymentProvider, returnURL: String, entitlements: Data? = nil
+    ) throws(ChargeKitError) -> [ConfigurationFinding] {
+        try check(infoPlist: infoPlist, queriedSchemes: [provider.queriedScheme], paymentAppSchemes: [provider.queriedScheme],
+                  returnURL: returnURL, entitlements: entitlements)
+    }
+
+    /// The same checks for any set of schemes to query (a wallet SDK's, say):
+    /// `paymentAppSchemes` are those the return URL must not use.
+    public static func check(
+        infoPlist: Data, queriedSchemes: [String], paymentAppSchemes: [String], returnURL: String, entitlements: Data? = nil
+    ) throws(ChargeKitError) -> [ConfigurationFinding] {
+        let plist = try dictionary(infoPlist, field: "Info.plist")
+        guard let colon = returnURL.firstIndex(of: ":"), FieldRules.isScheme(returnURL[..<colon]) else {
+            throw .invalidURL("returnURL", rule: "must start with a scheme such as 'my-app:'")
+        }
+        let scheme = returnURL[..<colon].lowercased()
+        var findings: [ConfigurationFinding] = []
+
+        let queried = Set((plist["LSApplicationQueriesSchemes"] as? [String] ?? []).map { $0.lowercased() })
+        let missing = queriedSchemes.filter { !queried.contains($0.lowercased()) }
+        if !missing.isEmpty {
+            findings.append(ConfigurationFinding(
+                key: "LSApplicationQueriesSchemes",
+                problem: "does not list \(missing.joined(separator: ", "))",
+                consequence: "canOpenURL answers false for an undeclared scheme, so every hand-off fails as if the payment app were not installed",
+                fix: "<key>LSApplicationQueriesSchemes</key>\n<array>\n"
+                    + (queried.sorted() + missing).map { "    <string>\($0)</string>" }.joined(separator: "\n") + "\n</array>"))
+        }
+
+        let paymentApps = Set(paymentAppSchemes.map { $0.lowercased() })
+        if paymentApps.contains(scheme) {
+            findings.append(ConfigurationFinding(
+                key: "returnURL", problem: "uses \(scheme), the payment app's own scheme",
+                consequence: "the callback would open the payment app again instead of your app",
+                fix: "<!-- a scheme of your own, e.g. my-shop; then register it under CFBundleURLTypes -->"))
+        } else if scheme != "https" {
+            let types = plist["CFBundleURLTypes"] as? [[String: Any]] ?? []
+            let registered = Set(types.flatMap { ($0["CFBundleURLSchemes"] as? [String] ?? []).map { $0.lowercased() } })
+            if !registered.contains(scheme) {
+                findings.append(ConfigurationFinding(
+                    key: "CFBundleURLTypes", problem: "no entry's CFBundleURLSchemes lists \(scheme)",
+                    consequence: "the payment app takes the payment and its callback opens nothing: your app never learns of it",
+                    fix: "<key>CFBundleURLTypes</key>\n<array>\n    <dict>\n        <key>CFBundleURLSchemes</key>\n"
+                        + "        <array>\n            <string>\(scheme)</string>\n        </array>\n    </dict>\n</array>"))
+            }
+        }
+
+        if plist["UIApplicationSceneManifest"] == nil {
+            findings.append(ConfigurationFinding(
+                key: "UIApplicationSceneManifest", problem: "is missing",
+                consequence: "an app built with the iOS 26 SDK does not launch, and no scene delegate sees the callback URL",
+                fix: "<key>UIApplicationSceneManifest</key>\n<dict>\n    <key>UIApplicationSupportsMultipleScenes</key>\n"
+                    + "    <false/>\n</dict>"))
+        }
+
+        if scheme == "https" {
+            let host = URLComponents(string: returnURL)?.host ?? ""
+            let domains = try entitlements.map { data throws(ChargeKitError) in
+                try dictionary(data, field: "entitlements")["com.apple.developer.associated-domains"] as? [String] ?? []
+            } ?? []
+            if !domains.contains(where: { $0.lowercased().hasPrefix("applinks:\(host.lowercased())") }) {
+                findings.append(ConfigurationFinding(
+                    key: "com.apple.developer.associated-domains",
+                    problem: entitlements == nil ? "not checked: give the entitlements file" : "has no applinks:\(host)",
+                    consequence: "iOS opens the https return URL in Safari, not in your app",
+                    fix: "<key>com.apple.developer.associated-domains</key>\n<array>\n    <string>applinks:\(host)</string>\n</array>"))
+            }
+        }
+        return findings
+    }
+
+    /// A property list's top-level dictionary (XML or binary).
+    private static func dictionary(_ data: Data, field: String) throws(ChargeKitError) -> [String: Any] {
+        guard let value = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
+              let dictionary = value as? [String: Any] else {
+            throw .invalidField(field, rule: "is not a property list with a dictionary at its top")
+        }
+        return dictionary
+    }
+}

@@ -1,0 +1,86 @@
+@_spi(Tools) @testable import ChargeKit
+import CitconUPI
+import Foundation
+import Testing
+
+/// `AppConfiguration.check`: each mistake that loses a sale is named, in XML and in
+/// binary property lists.
+@Suite struct AppConfigurationTests {
+    static var complete: [String: Any] { [
+        "LSApplicationQueriesSchemes": ["com-innerfence-ccterminal", "sumupmerchant", "izettle", "square-commerce-v1"],
+        "CFBundleURLTypes": [["CFBundleURLName": "shop", "CFBundleURLSchemes": ["my-shop"]]],
+        "UIApplicationSceneManifest": ["UIApplicationSupportsMultipleScenes": false],
+    ] }
+
+    static func plist(_ object: [String: Any], binary: Bool) throws -> Data {
+        try PropertyListSerialization.data(fromPropertyList: object, format: binary ? .binary : .xml, options: 0)
+    }
+
+    static func keys(_ object: [String: Any], _ provider: PaymentProvider = .square, returnURL: String = "my-shop://paid",
+                     entitlements: Data? = nil, binary: Bool = false) throws -> [String] {
+        try AppConfiguration.check(infoPlist: plist(object, binary: binary), provider: provider, returnURL: returnURL,
+                                   entitlements: entitlements).map(\.key)
+    }
+
+    @Test(arguments: [false, true])
+    func aCompleteConfigurationHasNoFinding(binary: Bool) throws {
+        for provider in PaymentProvider.allCases {
+            #expect(try Self.keys(Self.complete, provider, binary: binary).isEmpty, "\(provider)")
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func eachMissingKeyIsNamed(binary: Bool) throws {
+        var noQuery = Self.complete
+        noQuery["LSApplicationQueriesSchemes"] = ["sumupmerchant"]
+        let findings = try AppConfiguration.check(infoPlist: Self.plist(noQuery, binary: binary), provider: .square, returnURL: "my-shop://paid")
+        #expect(findings.map(\.key) == ["LSApplicationQueriesSchemes"])
+        #expect(findings[0].problem.contains("square-commerce-v1") && findings[0].fix.contains("<string>square-commerce-v1</string>"))
+        #expect(findings[0].fix.contains("<string>sumupmerchant</string>"), "the fix keeps what is there")
+
+        var noType = Self.complete
+        noType["CFBundleURLTypes"] = [["CFBundleURLSchemes": ["other"]]]
+        #expect(try Self.keys(noType, binary: binary) == ["CFBundleURLTypes"])
+        noType["CFBundleURLTypes"] = nil
+        #expect(try Self.keys(noType, binary: binary) == ["CFBundleURLTypes"])
+
+        var noScenes = Self.complete
+        noScenes["UIApplicationSceneManifest"] = nil
+        #expect(try Self.keys(noScenes, binary: binary) == ["UIApplicationSceneManifest"])
+
+        #expect(try Self.keys(Self.complete, .sumUp, returnURL: "sumupmerchant://back", binary: binary) == ["returnURL"],
+                "the payment app's own scheme")
+        #expect(try Self.keys([:], binary: binary) == ["LSApplicationQueriesSchemes", "CFBundleURLTypes", "UIApplicationSceneManifest"])
+    }
+
+    @Test func anHTTPSReturnURLNeedsItsAssociatedDomain() throws {
+        let url = "https://shop.example/paid"
+        #expect(try Self.keys(Self.complete, returnURL: url) == ["com.apple.developer.associated-domains"], "not given")
+        let other = try Self.plist(["com.apple.developer.associated-domains": ["applinks:other.example"]], binary: false)
+        #expect(try Self.keys(Self.complete, returnURL: url, entitlements: other) == ["com.apple.developer.associated-domains"])
+        let right = try Self.plist(["com.apple.developer.associated-domains": ["applinks:shop.example"]], binary: true)
+        #expect(try Self.keys(Self.complete, returnURL: url, entitlements: right).isEmpty)
+    }
+
+    @Test func citconWalletSchemes() throws {
+        var info = Self.complete
+        info["LSApplicationQueriesSchemes"] = CPayWalletSchemes.wechatpay
+        let findings = try AppConfiguration.check(infoPlist: Self.plist(info, binary: false), queriedSchemes: CPayWalletSchemes.all,
+                                                  paymentAppSchemes: CPayWalletSchemes.all, returnURL: "my-shop://paid")
+        #expect(findings.map(\.key) == ["LSApplicationQueriesSchemes"])
+        #expect(findings[0].problem.contains("alipay") && !findings[0].problem.contains("weixin,"))
+    }
+
+    @Test func whatIsNotAPropertyListIsRefused() throws {
+        #expect(throws: ChargeKitError.invalidField("Info.plist", rule: "is not a property list with a dictionary at its top")) {
+            try AppConfiguration.check(infoPlist: Data("not a plist".utf8), provider: .sumUp, returnURL: "my-shop://paid")
+        }
+        #expect(throws: ChargeKitError.invalidField("Info.plist", rule: "is not a property list with a dictionary at its top")) {
+            try AppConfiguration.check(infoPlist: PropertyListSerialization.data(fromPropertyList: ["a"], format: .xml, options: 0),
+                                       provider: .sumUp, returnURL: "my-shop://paid")
+        }
+        #expect(throws: ChargeKitError.self) {
+            try AppConfiguration.check(infoPlist: Self.plist(Self.complete, binary: false), provider: .sumUp, returnURL: "no scheme")
+        }
+    }
+}
