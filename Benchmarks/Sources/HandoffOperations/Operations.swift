@@ -14,6 +14,8 @@ public enum Inputs {
     public static let creditCardTerminalFileMaker = creditCardTerminal.replacingOccurrences(of: "ifcc_", with: "$ifcc_")
     /// A Zettle 3.0 wrapper success callback (protocol notes §5): its `operationUUID`
     /// and the EMV payment info.
+    /// A Point of Sale success answer (protocol notes §6): `data` JSON on the app's marked URL.
+    public static let square = "my-app://callback/square_request?data=%7B%22client_transaction_id%22%3A%22B38749E2-806A-4E36-B5B3-3D24B2AF3E05%22%2C%22state%22%3A%22cCAr3GYSKZFrh_rnI4bPzwNJjar.321%22%2C%22status%22%3A%22ok%22%2C%22transaction_id%22%3A%229351097989SIM%22%7D"
     public static let zettle3 = "my-app://ok?operationUUID=5F0B1B7C-9C1E-4B7A-9A7D-2E8C0D8E4F11&reference=R1&referenceNumber=ABC123&entryMode=EMV&obfuscatedPan=****%20****%20****%201111&cardBrand=VISA&AID=A0000000031010&TSI=E800&TVR=0000008000&applicationName=VISA%20CREDIT"
 }
 
@@ -51,6 +53,28 @@ public func chargeKitZettle(_ url: String) -> Fields? {
         values["TSI"] = info.tsi ?? ""
         values["TVR"] = info.tvr ?? ""
         values["applicationName"] = info.applicationName ?? ""
+    }
+    return Fields(values: values)
+}
+
+public func chargeKitSquare(_ url: String) -> Fields? {
+    guard let callback = try? Square.Callback(url: url) else { return nil }
+    return Fields(values: ["status": callback.status.rawValue, "transaction_id": callback.transactionID ?? "",
+                           "client_transaction_id": callback.clientTransactionID ?? "", "state": callback.rawState ?? ""])
+}
+
+/// Foundation: URLComponents' `data` item (once), JSONSerialization's object, and the
+/// same checks (a status of ok or error, string members).
+public func foundationSquare(_ url: String) -> Fields? {
+    guard let items = URLComponents(string: url)?.queryItems, items.count == 1, items[0].name == "data",
+          let text = items[0].value,
+          let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
+          let status = object["status"] as? String, status == "ok" || status == "error" else { return nil }
+    var values = ["status": status]
+    for name in ["transaction_id", "client_transaction_id", "state"] {
+        guard let value = object[name] else { values[name] = ""; continue }
+        guard let string = value as? String else { return nil }
+        values[name] = string
     }
     return Fields(values: values)
 }
@@ -150,6 +174,9 @@ public struct HandoffOperation: Sendable {
             HandoffOperation(name: "Zettle 3.0 callback", chargeKit: { chargeKitZettle(Inputs.zettle3) },
                              foundation: { foundationParse(Inputs.zettle3, names: zettle3Names) },
                              chargeKitWork: { (try? Zettle.Callback(url: Inputs.zettle3)) != nil }),
+            HandoffOperation(name: "Square callback", chargeKit: { chargeKitSquare(Inputs.square) },
+                             foundation: { foundationSquare(Inputs.square) },
+                             chargeKitWork: { (try? Square.Callback(url: Inputs.square)) != nil }),
             HandoffOperation(name: "CreditCardTerminal request URL", chargeKit: request,
                              foundation: { Fields(values: ["url": foundationRequestURL()]) },
                              chargeKitWork: { !chargeKitRequestURL().isEmpty }),

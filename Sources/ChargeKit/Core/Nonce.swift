@@ -30,13 +30,22 @@ public struct Nonce: Hashable, Sendable, Codable, CustomStringConvertible {
     /// - Throws: ``ChargeKitError/invalidField(_:rule:)`` naming `field` unless it is 27
     ///   URL-safe Base64 characters.
     public init(_ value: String, field: String) throws(ChargeKitError) {
-        guard value.utf8.count == Nonce.length, value.utf8.allSatisfy({ Nonce.alphabet.contains($0) }) else {
+        guard value.utf8.count == Nonce.length, value.utf8.allSatisfy(Nonce.isTokenByte) else {
             throw .invalidField(field, rule: "must be \(Nonce.length) URL-safe Base64 characters")
         }
         self.value = value
     }
 
     private init(unchecked value: String) { self.value = value }
+
+    /// Whether `byte` is one of the URL-safe Base64 alphabet's.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"): return true
+        default: return false
+        }
+    }
 
     public var description: String { value }
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Square Point of Sale as a payment app: its name, its callback's rules, its request
 /// for the ledger and its ``PaymentApp``.
 extension Square: PaymentAppDefinition {
@@ -12,15 +10,16 @@ extension Square: PaymentAppDefinition {
 
     /// A `data` parameter whose JSON has a `status`.
     static func recognises(_ url: QueryURL) -> Bool {
-        guard let data = try? dataObject(in: url) else { return false }
-        return data["status"] is String
+        let data = url.items.filter { $0.name == "data" }
+        guard data.count == 1, let members = try? members(ofData: data.first?.value) else { return false }
+        return members.contains { $0.name == "status" && $0.value != .other }
     }
 
     static func nonceItems(in fields: FieldReader) -> [QueryItem] {
-        let data = fields.indices.filter { fields.name($0, spells: "data") }
-        guard data.count == 1, let index = data.first,
-              let object = try? JSONSerialization.jsonObject(with: Data(fields.value(index).utf8)) as? [String: Any],
-              let nonce = splitState(object["state"] as? String).nonce else { return [] }
+        let data = fields.indices.filter { fields.name($0, is: "data") }
+        guard data.count == 1, let index = data.first, let members = try? members(ofData: fields.value(index)),
+              case .string(let state)? = members.first(where: { $0.name == "state" })?.value,
+              let nonce = splitState(state).nonce else { return [] }
         return [QueryItem(nonceField, nonce.value)]
     }
 

@@ -40,21 +40,43 @@ extension Square {
         /// Parameters beside `data` (Point of Sale sends none).
         public var extraItems: [QueryItem]
 
-        /// The JSON members read; others are ignored, as Square's SDK ignores them.
-        static let members = ["status", "transaction_id", "client_transaction_id", "state", "error_code"]
-
         /// Parses and validates a callback URL.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
-            try self.init(QueryURL(parsing: url, maximumLength: maximumLength))
+            let (base, data, extras) = try FieldReader.read(url, maximumLength: maximumLength) {
+                fields throws(ChargeKitError) -> (String, String?, [QueryItem]) in
+                var data: String?
+                var extras: [QueryItem] = []
+                for index in fields.indices {
+                    guard fields.name(index, is: "data") else {
+                        extras.append(fields.item(index))
+                        continue
+                    }
+                    guard data == nil else { throw .duplicateField("data") }
+                    data = fields.value(index)
+                }
+                return (fields.base, data, extras)
+            }
+            try self.init(base: base, data: data, extraItems: extras)
         }
 
         /// Validates an already split URL.
         public init(_ url: QueryURL) throws(ChargeKitError) {
-            let data = try Square.dataObject(in: url)
+            let data = url.items.filter { $0.name == "data" }
+            guard data.count < 2 else { throw .duplicateField("data") }
+            try self.init(base: url.base, data: data.first?.value, extraItems: url.items.filter { $0.name != "data" })
+        }
+
+        private init(base: String, data: String?, extraItems: [QueryItem]) throws(ChargeKitError) {
+            let members = try Square.members(ofData: data)
             func text(_ name: String) throws(ChargeKitError) -> String? {
-                guard let value = data[name], !(value is NSNull) else { return nil }
-                guard let text = value as? String else { throw .invalidField("data." + name, rule: "must be a string") }
-                return text
+                var found: String?
+                var seen = false
+                for member in members where member.name == name {
+                    guard !seen else { throw .duplicateField("data." + name) }
+                    seen = true
+                    if case .string(let value) = member.value { found = value } else { throw .invalidField("data." + name, rule: "must be a string") }
+                }
+                return found
             }
             guard let statusText = try text("status") else { throw .missingField("data.status") }
             guard let status = Status(rawValue: statusText) else { throw .invalidField("data.status", rule: "must be ok or error") }
@@ -67,32 +89,28 @@ extension Square {
             clientTransactionID = try text("client_transaction_id")
             rawState = try text("state")
             (nonce, state) = Square.splitState(rawState)
-            hadMarker = Square.hasMarker(url.base)
-            callbackURL = Square.addingMarker(to: url.base)
-            extraItems = url.items.filter { $0.name != "data" }
+            (callbackURL, hadMarker) = Square.marked(base)
+            self.extraItems = extraItems
         }
     }
 
-    /// The JSON object in a URL's one `data` parameter.
-    static func dataObject(in url: QueryURL) throws(ChargeKitError) -> [String: Any] {
-        let values = url.items.filter { $0.name == "data" }
-        guard values.count < 2 else { throw .duplicateField("data") }
-        guard let text = values.first?.value, !text.isEmpty else { throw .missingField("data") }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)), let data = object as? [String: Any] else {
-            throw .invalidField("data", rule: "must be a JSON object")
-        }
-        return data
+    /// The members of a callback's `data` JSON object.
+    static func members(ofData data: String?) throws(ChargeKitError) -> [(name: String, value: SquareJSON.Value)] {
+        guard let data, !data.isEmpty else { throw .missingField("data") }
+        guard let members = SquareJSON.members(of: data) else { throw .invalidField("data", rule: "must be a JSON object") }
+        return members
     }
 
     /// ChargeKit's nonce and the app's own state in a returned `state`: the nonce is
     /// its first 27 characters when they are followed by nothing or `.`.
     static func splitState(_ state: String?) -> (nonce: Nonce?, state: String?) {
-        guard let state, state.utf8.count >= Nonce.length else { return (nil, state) }
-        let head = String(state.utf8.prefix(Nonce.length)) ?? ""
-        guard let nonce = try? Nonce(head, field: "state") else { return (nil, state) }
-        let tail = state.utf8.dropFirst(Nonce.length)
-        if tail.isEmpty { return (nonce, nil) }
-        guard tail.first == UInt8(ascii: ".") else { return (nil, state) }
-        return (nonce, String(tail.dropFirst()))
+        guard let state else { return (nil, nil) }
+        let bytes = Array(state.utf8)
+        guard bytes.count >= Nonce.length, bytes.count == Nonce.length || bytes[Nonce.length] == UInt8(ascii: "."),
+              bytes[..<Nonce.length].allSatisfy(Nonce.isTokenByte),
+              let nonce = try? Nonce(String(decoding: bytes[..<Nonce.length], as: UTF8.self), field: "state")
+        else { return (nil, state) }
+        guard bytes.count > Nonce.length else { return (nonce, nil) }
+        return (nonce, String(decoding: bytes[(Nonce.length + 1)...], as: UTF8.self))
     }
 }

@@ -134,17 +134,28 @@ extension Square {
     /// component when the URL has a host (`my-app://callback/square_request`),
     /// otherwise as the host (`my-app://square_request`). A URL that has it already is
     /// returned as it is.
-    static func addingMarker(to url: String) -> String {
-        guard !hasMarker(url) else { return url }
-        let rest = url.drop { $0 != ":" }.dropFirst()
-        guard rest.hasPrefix("//"), rest.count > 2 else { return url.prefix { $0 != ":" } + "://" + callbackMarker }
-        return url + (url.hasSuffix("/") ? "" : "/") + callbackMarker
-    }
+    static func addingMarker(to url: String) -> String { marked(url).url }
 
     /// Whether a URL (without its query) carries the marker, as its host or a path component.
-    static func hasMarker(_ url: String) -> Bool {
-        let rest = url.drop { $0 != ":" }.dropFirst()
-        guard rest.hasPrefix("//") else { return false }
-        return rest.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false).contains { $0 == callbackMarker }
+    static func hasMarker(_ url: String) -> Bool { marked(url).hadMarker }
+
+    /// `url` with the marker, and whether it had it already: read on the URL's bytes
+    /// (a callback is read with it on every verification).
+    static func marked(_ url: String) -> (url: String, hadMarker: Bool) {
+        let bytes = Array(url.utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return (url, false) }
+        let scheme = String(decoding: bytes[..<colon], as: UTF8.self)
+        let hasAuthority = bytes.count >= colon + 3 && bytes[colon + 1] == UInt8(ascii: "/") && bytes[colon + 2] == UInt8(ascii: "/")
+        guard hasAuthority else { return (scheme + "://" + callbackMarker, false) }
+        let marker = Array(callbackMarker.utf8)
+        // The authority and each path component, between slashes.
+        var start = colon + 3
+        while start <= bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+            if bytes[start..<end].elementsEqual(marker) { return (url, true) }
+            start = end + 1
+        }
+        guard bytes.count > colon + 3 else { return (scheme + "://" + callbackMarker, false) }
+        return (url + (bytes.last == UInt8(ascii: "/") ? "" : "/") + callbackMarker, false)
     }
 }

@@ -14,7 +14,8 @@ import Testing
 
     /// The JSON object in a request or callback URL's `data`.
     static func data(of url: String) throws -> [String: Any] {
-        try Square.dataObject(in: QueryURL(parsing: url))
+        let data = try #require(try QueryURL(parsing: url).items.first { $0.name == "data" }?.value)
+        return try #require(try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any])
     }
 
     static func callback(_ json: String, base: String = "my-app://callback/square_request") -> String {
@@ -139,6 +140,10 @@ import Testing
         (SquareTests.callback(#"{"status":"error"}"#), .missingField("data.error_code")),
         (SquareTests.callback(#"{"status":"error","error_code":""}"#), .missingField("data.error_code")),
         (SquareTests.callback(#"{"status":"ok"}"#) + "&data=%7B%7D", .duplicateField("data")),
+        (SquareTests.callback(#"{"status":"ok","status":"error"}"#), .duplicateField("data.status")),
+        (SquareTests.callback(#"{"status":"ok",}"#), .invalidField("data", rule: "must be a JSON object")),
+        (SquareTests.callback(#"{"status":"ok"} x"#), .invalidField("data", rule: "must be a JSON object")),
+        (SquareTests.callback(#"{"status":"\ud800"}"#), .invalidField("data", rule: "must be a JSON object")),
     ])
     func invalidResponsesAreRefused(url: String, error: ChargeKitError) {
         #expect(throws: error) { try PaymentCallback.parse(url, provider: .square) }
