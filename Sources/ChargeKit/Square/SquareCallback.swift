@@ -17,11 +17,13 @@ extension Square {
             case error
         }
 
+        /// The URL opened, without its query, as it came.
+        public var openedURL: String
         /// The URL opened, without its query, with the `square_request` marker (added
         /// when the URL came without it): the `callback_url` the request sent.
-        public var callbackURL: String
+        public var callbackURL: String { Square.marked(openedURL).url }
         /// Whether the URL opened carried the marker.
-        public var hadMarker: Bool
+        public var hadMarker: Bool { Square.marked(openedURL).hadMarker }
         /// `status`.
         public var status: Status
         /// The Square transaction (`transaction_id`): what Square's server APIs take
@@ -34,17 +36,17 @@ extension Square {
         /// `state` exactly as returned.
         public var rawState: String?
         /// ChargeKit's nonce at the start of `state`, if it is there.
-        public var nonce: Nonce?
+        public var nonce: Nonce? { Square.splitState(rawState).nonce }
         /// Your own state: `state` without ChargeKit's nonce.
-        public var state: String?
+        public var state: String? { Square.splitState(rawState).state }
         /// Parameters beside `data` (Point of Sale sends none).
         public var extraItems: [QueryItem]
 
         /// Parses and validates a callback URL.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
-            let (base, data, extras) = try FieldReader.read(url, maximumLength: maximumLength) {
-                fields throws(ChargeKitError) -> (String, String?, [QueryItem]) in
-                var data: String?
+            // The URL's one scan; `data` is read as JSON on its decoded bytes.
+            self = try FieldReader.read(url, maximumLength: maximumLength) { fields throws(ChargeKitError) -> Callback in
+                var data: Int?
                 var extras: [QueryItem] = []
                 for index in fields.indices {
                     guard fields.name(index, is: "data") else {
@@ -52,22 +54,22 @@ extension Square {
                         continue
                     }
                     guard data == nil else { throw .duplicateField("data") }
-                    data = fields.value(index)
+                    data = index
                 }
-                return (fields.base, data, extras)
+                guard let data else { throw .missingField("data") }
+                let members = try fields.withValue(data) { bytes throws(ChargeKitError) in try Square.members(ofData: bytes) }
+                return try Callback(base: fields.base, members: members, extraItems: extras)
             }
-            try self.init(base: base, data: data, extraItems: extras)
         }
 
         /// Validates an already split URL.
         public init(_ url: QueryURL) throws(ChargeKitError) {
             let data = url.items.filter { $0.name == "data" }
             guard data.count < 2 else { throw .duplicateField("data") }
-            try self.init(base: url.base, data: data.first?.value, extraItems: url.items.filter { $0.name != "data" })
+            try self.init(base: url.base, members: Square.members(ofData: data.first?.value), extraItems: url.items.filter { $0.name != "data" })
         }
 
-        private init(base: String, data: String?, extraItems: [QueryItem]) throws(ChargeKitError) {
-            let members = try Square.members(ofData: data)
+        private init(base: String, members: [(name: String, value: SquareJSON.Value)], extraItems: [QueryItem]) throws(ChargeKitError) {
             func text(_ name: String) throws(ChargeKitError) -> String? {
                 var found: String?
                 var seen = false
@@ -88,16 +90,22 @@ extension Square {
             transactionID = try text("transaction_id")
             clientTransactionID = try text("client_transaction_id")
             rawState = try text("state")
-            (nonce, state) = Square.splitState(rawState)
-            (callbackURL, hadMarker) = Square.marked(base)
+            openedURL = base
             self.extraItems = extraItems
         }
     }
 
     /// The members of a callback's `data` JSON object.
     static func members(ofData data: String?) throws(ChargeKitError) -> [(name: String, value: SquareJSON.Value)] {
-        guard let data, !data.isEmpty else { throw .missingField("data") }
-        guard let members = SquareJSON.members(of: data) else { throw .invalidField("data", rule: "must be a JSON object") }
+        guard var data else { throw .missingField("data") }
+        let read = data.withUTF8 { bytes in Result { () throws(ChargeKitError) in try members(ofData: bytes) } }
+        return try read.get()
+    }
+
+    /// The members of a callback's `data` JSON object, from its decoded bytes.
+    static func members(ofData bytes: UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> [(name: String, value: SquareJSON.Value)] {
+        guard !bytes.isEmpty else { throw .missingField("data") }
+        guard let members = SquareJSON.members(of: bytes) else { throw .invalidField("data", rule: "must be a JSON object") }
         return members
     }
 

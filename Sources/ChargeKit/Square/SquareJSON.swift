@@ -14,13 +14,16 @@ enum SquareJSON {
     /// The members in order, or `nil` when `text` is not exactly one JSON object.
     static func members(of text: String) -> [(name: String, value: Value)]? {
         var text = text
-        return text.withUTF8 { bytes in
-            var reader = Reader(bytes: bytes)
-            reader.skipSpace()
-            guard let members = reader.object(depth: 0) else { return nil }
-            reader.skipSpace()
-            return reader.index == bytes.count ? members : nil
-        }
+        return text.withUTF8 { bytes in members(of: bytes) }
+    }
+
+    /// The members in order, or `nil` when the UTF-8 `bytes` are not exactly one JSON object.
+    static func members(of bytes: UnsafeBufferPointer<UInt8>) -> [(name: String, value: Value)]? {
+        var reader = Reader(bytes: bytes)
+        reader.skipSpace()
+        guard let members = reader.object(depth: 0) else { return nil }
+        reader.skipSpace()
+        return reader.index == bytes.count ? members : nil
     }
 
     private struct Reader {
