@@ -54,6 +54,15 @@ for outcome in cancelled failed; do
   check "square: simulate --outcome $outcome" "0 $outcome" "$code $(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["outcome"])')"
 done
 
+# pending: the hand-offs of a ledger still waiting, read by another process.
+waiting="$(mktemp -d)/ledger.json"
+answered=$("$bin" request sumup --amount 5.00 --currency EUR --affiliate-key K --callback-success my-app://done --foreign-tx-id A-1 --ledger "$waiting")
+"$bin" request sumup --amount 7.25 --currency EUR --affiliate-key K --callback-success my-app://done --foreign-tx-id B-2 --ledger "$waiting" >/dev/null
+"$bin" parse --ledger "$waiting" "$("$bin" simulate "$answered" --outcome approved --account-currency EUR)" >/dev/null
+out=$("$bin" pending --ledger "$waiting" --json); code=$?
+check "pending --json lists the one hand-off not answered" "0 1 sumup 7.25 EUR B-2 True" \
+  "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); r=d[0]; print(len(d), r["provider"], r["amount"], r["currency"], r["reference"], r["age_seconds"] >= 0 and len(r["nonce"]) == 27)')"
+
 # doctor: an app's Info.plist, XML and binary; 0 all holds, 1 something wrong, 65 not a plist, 64 usage.
 plists="$(mktemp -d)"
 python3 - "$plists" <<'PY'

@@ -54,6 +54,14 @@ public actor PaymentCoordinator {
         try await ledger.verify(url: url, provider: provider)
     }
 
+    /// The hand-offs still waiting for their callback, oldest first, in this process or
+    /// any other sharing the ledger: call it at launch, and after a callback error, to
+    /// learn what may have been charged without an answer (the payment app or this app
+    /// was killed during the hand-off).
+    public func pending() async throws(ChargeKitError) -> [PendingCharge] {
+        try await ledger.outstanding()
+    }
+
     /// The number of calls of this coordinator waiting for a callback.
     public var waitingCount: Int { waiting }
 }

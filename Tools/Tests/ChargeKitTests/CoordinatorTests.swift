@@ -200,3 +200,26 @@ actor OpenedURLs {
         return await withCheckedContinuation { waiting.append($0) }
     }
 }
+
+@Suite struct PendingHandOffTests {
+    @Test func pendingListsTheHandOffsThatNeverCameBack() async throws {
+        let store = InMemoryLedgerStore()
+        let opened = OpenedURLs()
+        let coordinator = PaymentCoordinator(ledger: ChargeLedger(store: store), opener: ClosureURLOpener { url in await opened.add(url) })
+        #expect(try await coordinator.pending().isEmpty)
+        let app = PaymentApp.sumUp(affiliateKey: "K", callbackURL: "my-shop://paid")
+        let first = Task { try await coordinator.charge(ChargeOrder(amount: Money(minorUnits: 500, currency: .usd), reference: "A-1"), via: app) }
+        let answeredURL = try await opened.next()
+        let second = Task { try await coordinator.charge(ChargeOrder(amount: Money(minorUnits: 725, currency: .usd), reference: "B-2"), via: app) }
+        _ = try await opened.next()
+        #expect(try await coordinator.pending().map(\.request.reference) == ["A-1", "B-2"])
+        try await coordinator.handle(url: try SumUpSimulator(merchantCurrency: "USD").respond(to: answeredURL, outcome: .approved))
+        _ = try await first.value
+        // The app was killed with the second hand-off open: a new coordinator on the same ledger still sees it.
+        let afterRestart = PaymentCoordinator(ledger: ChargeLedger(store: store), opener: ClosureURLOpener { _ in })
+        let left = try await afterRestart.pending()
+        #expect(left.map(\.request.reference) == ["B-2"] && left.first?.request.amount == Money(minorUnits: 725, currency: .usd))
+        #expect(left.first?.provider == .sumUp)
+        second.cancel()
+    }
+}

@@ -134,6 +134,14 @@ func route(_ url: URL, inbox: PaymentInbox) {
     inbox.open(url)
 }
 
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:318
+/// The hand-offs that never came back, oldest first: reference, amount and provider.
+func openHandOffs(_ coordinator: PaymentCoordinator) async throws -> [String] {
+    try await coordinator.pending().map { charge in
+        "\(charge.request.reference ?? charge.nonce.value): \(charge.request.amount?.description ?? "-") via \(charge.provider)"
+    }
+}
+
 // Sources/ChargeKit/ChargeKit.docc/TestingWithSimulators.md:36
 /// Hands the simulated app's callback to the coordinator, as iOS would open the app.
 actor AppStandIn {
@@ -152,7 +160,7 @@ func simulatedCharge() async throws -> PaymentResult {
 }
 
 // Sources/CitconUPI/CitconUPI.docc/UsingTheSDK.md:7
-func sample11(opener: any URLOpener, sandboxURL: URL, tokenFromYourServer: String, chargeTokenFromYourServer: String) async throws {
+func sample12(opener: any URLOpener, sandboxURL: URL, tokenFromYourServer: String, chargeTokenFromYourServer: String) async throws {
     let manager = CPayManager.sharedInstance()
     manager.setMode(.uat)                              // or manager.setBaseURL(sandboxURL)
     manager.setAccessToken(tokenFromYourServer)        // a client token
@@ -176,7 +184,7 @@ func sample11(opener: any URLOpener, sandboxURL: URL, tokenFromYourServer: Strin
 }
 
 // Tools/Sources/ChargeKitPostgres/ChargeKitPostgres.docc/ScalingOutOnPostgreSQL.md:12
-func sample12(url: URL, callbackURL: String) async throws {
+func sample13(url: URL, callbackURL: String) async throws {
     let store = try await PostgresLedgerStore.connect(url: "postgres://shop@db.internal:5432/shop", tablePrefix: "checkout_")
     let ledger = ChargeLedger(store: store)
     // Any instance verifies the callback it receives; each is accepted once across all.
