@@ -38,14 +38,11 @@ public struct Nonce: Hashable, Sendable, Codable, CustomStringConvertible {
 
     private init(unchecked value: String) { self.value = value }
 
+    /// Whether each byte value is one of ``alphabet``'s, for checking without a search.
+    private static let tokenBytes: [Bool] = (0...255).map { alphabet.contains(UInt8($0)) }
+
     /// Whether `byte` is one of the URL-safe Base64 alphabet's.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "_"): return true
-        default: return false
-        }
-    }
+    static func isTokenByte(_ byte: UInt8) -> Bool { tokenBytes[Int(byte)] }
 
     public var description: String { value }
 

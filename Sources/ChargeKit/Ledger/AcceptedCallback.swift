@@ -9,6 +9,10 @@ public struct AcceptedCallback: Hashable, Sendable, Codable {
     /// What the ledger's checks noticed.
     public var flags: [VerificationFlag]
 
+    /// Whether a ledger keeps it with its entry: its URL is at most
+    /// `LedgerEntries.maximumKeptCallback` bytes long (every store applies this rule).
+    @_spi(Tools) public var isKept: Bool { url.utf8.count <= LedgerEntries.maximumKeptCallback }
+
     /// Records an accepted callback.
     public init(url: String, callback: PaymentCallback, flags: [VerificationFlag]) {
         self.url = url

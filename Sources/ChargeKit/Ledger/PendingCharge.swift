@@ -65,7 +65,7 @@ public struct PendingCharge: Hashable, Sendable, Codable {
     public func consumed(at date: Date, accepting accepted: AcceptedCallback?) -> PendingCharge {
         var charge = self
         charge.consumedAt = date
-        if let accepted, accepted.url.utf8.count <= LedgerEntries.maximumKeptCallback { charge.accepted = accepted }
+        if let accepted, accepted.isKept { charge.accepted = accepted }
         return charge
     }
 

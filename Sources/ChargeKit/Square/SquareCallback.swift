@@ -64,9 +64,7 @@ extension Square {
 
         /// Validates an already split URL.
         public init(_ url: QueryURL) throws(ChargeKitError) {
-            let data = url.items.filter { $0.name == "data" }
-            guard data.count < 2 else { throw .duplicateField("data") }
-            try self.init(base: url.base, members: Square.members(ofData: data.first?.value), extraItems: url.items.filter { $0.name != "data" })
+            try self.init(url: url.string, maximumLength: .max)
         }
 
         private init(base: String, members: [(name: String, value: SquareJSON.Value)], extraItems: [QueryItem]) throws(ChargeKitError) {

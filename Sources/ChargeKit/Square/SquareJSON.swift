@@ -122,19 +122,10 @@ enum SquareJSON {
         /// character, a broken escape or a lone surrogate.
         mutating func string() -> String? {
             guard take(0x22) else { return nil }
-            let start = index
-            // The common case: no escape, so the bytes are the string.
-            while let byte = next, byte != 0x22, byte != 0x5C, byte >= 0x20 { index += 1 }
-            guard let stop = next, stop >= 0x20 else { return nil }
-            if stop == 0x22 {
-                let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                index += 1
-                // ASCII needs no validation (the commonest: ids, codes, the nonce).
-                return run.allSatisfy { $0 < 0x80 } ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
-            }
-            var scalars = String.UnicodeScalarView()
-            guard let head = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self) else { return nil }
-            scalars.append(contentsOf: head.unicodeScalars)
+            // The common case: one run of plain bytes, then the quote: the run is the string.
+            guard let head = run() else { return nil }
+            if take(0x22) { return head }
+            var scalars = head.unicodeScalars
             while true {
                 guard let byte = next, byte >= 0x20 else { return nil }
                 if byte == 0x22 {
@@ -142,10 +133,7 @@ enum SquareJSON {
                     return String(scalars)
                 }
                 if byte != 0x5C {
-                    // Plain bytes up to the next escape or quote, validated as UTF-8.
-                    let run = index
-                    while let byte = next, byte != 0x22, byte != 0x5C, byte >= 0x20 { index += 1 }
-                    guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[run..<index]), as: UTF8.self) else { return nil }
+                    guard let text = run() else { return nil }
                     scalars.append(contentsOf: text.unicodeScalars)
                     continue
                 }
@@ -174,6 +162,15 @@ enum SquareJSON {
                 default: return nil
                 }
             }
+        }
+
+        /// The plain bytes up to the next quote, escape or control character, validated
+        /// as UTF-8 (ASCII, the commonest: ids, codes, the nonce, needs no validation).
+        mutating func run() -> String? {
+            let start = index
+            while let byte = next, byte != 0x22, byte != 0x5C, byte >= 0x20 { index += 1 }
+            let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            return run.allSatisfy { $0 < 0x80 } ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
         }
 
         mutating func hex4() -> UInt32? {

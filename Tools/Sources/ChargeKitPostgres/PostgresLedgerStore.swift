@@ -154,7 +154,7 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
         let moment = date.timeIntervalSince1970
         // The accepted callback, as JSON, when its URL is short enough to keep.
         let callback = try accepted.flatMap { accepted throws(ChargeKitError) in
-            accepted.url.utf8.count <= LedgerEntries.maximumKeptCallback ? try encode(accepted) : nil
+            accepted.isKept ? try encode(accepted) : nil
         }
         let doc: String? = try await storage("consume") {
             var found: String?

@@ -222,6 +222,9 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         // second). A reference used before, or an id or charge token another charge has,
         // aborts it whole; the batch then runs in a transaction, which answers each.
         let charges = jobs.compactMap(\.newCharge)
+        // Whether that one statement was just refused (then the batch, one run of new
+        // charges, goes in a charge at a time without trying it whole again).
+        var refusedWhole = false
         if charges.count == jobs.count {
             do {
                 try await Self.insertCharges(charges, into: db)
@@ -229,6 +232,7 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
                 return
             } catch where error.isSQLiteConstraint {
                 // Some reference is taken: the general way below finds which.
+                refusedWhole = true
             } catch {
                 for job in jobs { job.finish(error) }
                 return
@@ -257,10 +261,16 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
                     charges.append((index, charge, document))
                     index += 1
                 }
-                do {
-                    try await Self.insertCharges(charges.map { ($0.charge, $0.document) }, into: db)
-                } catch where error.isSQLiteConstraint {
-                    // The statement changed nothing: one at a time, each answered its own.
+                var refused = refusedWhole
+                if !refused {
+                    do {
+                        try await Self.insertCharges(charges.map { ($0.charge, $0.document) }, into: db)
+                    } catch where error.isSQLiteConstraint {
+                        refused = true
+                    }
+                }
+                // A refused statement changed nothing: one at a time, each answered its own.
+                if refused {
                     for charge in charges {
                         do {
                             try await Self.insertCharges([(charge.charge, charge.document)], into: db)
