@@ -1,10 +1,10 @@
 import Benchmark
 import CitconSandbox
-import CitconUPI
+@_spi(Tools) import CitconUPI
 import Foundation
 
 // The sandbox's one fast path: a charge's stored document written by WireJSON
-// (ChargeRecord.document, Tools/Sources/CitconSandbox/Server/WireJSON.swift) beside the
+// (ChargeRecord.document, Tools/Sources/CitconSandbox/FastPath/WireJSON.swift) beside the
 // same record written by Foundation's JSONEncoder with the wire's settings. Both must
 // decode to the same record before anything is timed.
 

@@ -184,17 +184,12 @@ public enum SumUp {
             var extraItems: [QueryItem]
 
             /// The names the callback's fields are taken by.
-            enum Name {
-                static let status = FieldName(slot: 0, text: "smp-status")
-                static let transactionCode = FieldName(slot: 1, text: "smp-tx-code")
-                static let foreignTransactionID = FieldName(slot: 2, text: "foreign-tx-id")
-                static let message = FieldName(slot: 3, text: "smp-message")
-                static let receiptSent = FieldName(slot: 4, text: "smp-receipt-sent")
-                static let failureCause = FieldName(slot: 5, text: "smp-failure-cause")
-                static let nonce = FieldName(slot: 6, text: ChargeKitParameter.nonceName)
-                static let callback = FieldName(slot: 7, text: ChargeKitParameter.callbackName)
-                static let all = FieldNames([status, transactionCode, foreignTransactionID, message, receiptSent,
-                                             failureCause, nonce, callback])
+            enum Name: Int, FieldName {
+                case status, transactionCode, foreignTransactionID, message, receiptSent, failureCause, nonce, callback
+                static let texts: [StaticString] = ["smp-status", "smp-tx-code", "foreign-tx-id", "smp-message",
+                                                    "smp-receipt-sent", "smp-failure-cause",
+                                                    ChargeKitParameter.nonceName, ChargeKitParameter.callbackName]
+                static let all = FieldNames(texts)
             }
 
             /// Reads a callback's fields (built at once at the end, straight into their

@@ -54,26 +54,17 @@ extension Zettle {
         public var authorizationCode: String?
 
         /// The wire names of the payment info fields.
-        public static let fieldNames = Name.all.map(\.text.description)
+        public static let fieldNames = Name.texts.map(\.description)
 
         /// The payment info's names, at their slots among a callback's names
         /// (``Callback/Name``; the callback's own come first).
-        enum Name {
-            static let referenceNumber = FieldName(slot: 5, text: "referenceNumber")
-            static let entryMode = FieldName(slot: 6, text: "entryMode")
-            static let obfuscatedPan = FieldName(slot: 7, text: "obfuscatedPan")
-            static let panHash = FieldName(slot: 8, text: "panHash")
-            static let cardBrand = FieldName(slot: 9, text: "cardBrand")
-            static let aid = FieldName(slot: 10, text: "AID")
-            static let tsi = FieldName(slot: 11, text: "TSI")
-            static let tvr = FieldName(slot: 12, text: "TVR")
-            static let applicationName = FieldName(slot: 13, text: "applicationName")
-            static let numberOfInstallments = FieldName(slot: 14, text: "numberOfInstallments")
-            static let installmentAmount = FieldName(slot: 15, text: "installmentAmount")
-            static let authorizationCode = FieldName(slot: 16, text: "authorizationCode")
+        enum Name: Int, FieldName {
+            case referenceNumber = 5, entryMode, obfuscatedPan, panHash, cardBrand, aid, tsi, tvr,
+                 applicationName, numberOfInstallments, installmentAmount, authorizationCode
             /// In the order of ``PaymentInfo/fieldNames``.
-            static let all = [referenceNumber, entryMode, obfuscatedPan, panHash, cardBrand, aid, tsi, tvr,
-                              applicationName, numberOfInstallments, installmentAmount, authorizationCode]
+            static let texts: [StaticString] = ["referenceNumber", "entryMode", "obfuscatedPan", "panHash", "cardBrand",
+                                                "AID", "TSI", "TVR", "applicationName", "numberOfInstallments",
+                                                "installmentAmount", "authorizationCode"]
         }
 
         /// Whether no field is set.
@@ -112,14 +103,14 @@ extension Zettle {
             init(reading fields: inout FieldReader) throws(ChargeKitError) {
                 /// The rule of every payment info field: non-empty printable ASCII, at most `limit` bytes.
                 @inline(__always)
-                func checkField(_ bytes: UnsafeBufferPointer<UInt8>, _ name: FieldName, limit: Int) throws(ChargeKitError) {
+                func checkField(_ bytes: UnsafeBufferPointer<UInt8>, _ name: Name, limit: Int) throws(ChargeKitError) {
                     try FieldRules.nonEmpty(bytes, field: name.text.description)
                     try FieldRules.printableASCII(bytes, field: name.text.description, limit: limit)
                 }
                 /// A text field that passes the rule and then `check`.
                 @inline(__always)
                 func text(
-                    _ name: FieldName, limit: Int = 128,
+                    _ name: Name, limit: Int = 128,
                     check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void = { _ in }
                 ) throws(ChargeKitError) -> TextPlace {
                     try fields.takePlace(name) { bytes throws(ChargeKitError) in
@@ -288,13 +279,12 @@ extension Zettle {
 
         /// The names a callback's fields are taken by: its own, then the payment info's
         /// (``PaymentInfo/Name``).
-        enum Name {
-            static let errorMessage = FieldName(slot: 0, text: "errorMessage")
-            static let errorCode = FieldName(slot: 1, text: "errorCode")
-            static let reference = FieldName(slot: 2, text: "reference")
-            static let nonce = FieldName(slot: 3, text: ChargeKitParameter.nonceName)
-            static let callback = FieldName(slot: 4, text: ChargeKitParameter.callbackName)
-            static let fields = FieldNames([errorMessage, errorCode, reference, nonce, callback] + PaymentInfo.Name.all)
+        enum Name: Int, FieldName {
+            case errorMessage, errorCode, reference, nonce, callback
+            static let texts: [StaticString] = ["errorMessage", "errorCode", "reference",
+                                                ChargeKitParameter.nonceName, ChargeKitParameter.callbackName]
+            /// These names, then the payment info's (whose slots follow).
+            static let fields = FieldNames(texts + PaymentInfo.Name.texts)
         }
 
         /// Reads a callback's fields (built at once at the end, straight into their box:
@@ -334,7 +324,7 @@ extension Zettle {
                 callbackMarker = CallbackText(wrappedValue: "failure")
             }
             let paymentInfo = try PaymentInfo.Places(reading: &fields)
-            if failed, let name = PaymentInfo.Name.all.first(where: fields.contains) {
+            if failed, let name = PaymentInfo.Name.allCases.first(where: fields.contains) {
                 throw .unexpectedField(name.text.description, rule: "a failure callback carries no payment info")
             }
             return SharedFields(Fields(callbackURL: fields.baseText, succeeded: !failed, errorCode: errorCode, errorMessage: errorMessage,

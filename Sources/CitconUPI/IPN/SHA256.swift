@@ -1,6 +1,6 @@
 /// SHA-256 (FIPS 180-4), for IPN signatures: the SDK links Foundation only, and
 /// Foundation has no hash on Linux. Small and unhurried; an IPN body is at most
-/// ``UPIWire/maximumBodyBytes``.
+/// ``CPayIPN/maximumBodyBytes``.
 @_spi(Tools) public enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

@@ -6,7 +6,7 @@
 /// Like `ChargeKitError`, this enum is not frozen: a minor release may add a case,
 /// so keep a `default:` branch when you switch over it. The server's codes are open
 /// by nature (``server(code:message:httpStatus:)`` carries any code); match the
-/// documented ones through ``apiCode``, whose ``UPIWire/Code`` also grows.
+/// documented ones through ``apiCode``, whose ``CPayAPICode`` also grows.
 public enum CPayError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The order or argument is invalid; nothing was sent.
     case invalidOrder(ChargeKitError)
@@ -34,18 +34,18 @@ public enum CPayError: Error, Sendable, Equatable, CustomStringConvertible {
     /// server's code, or `-1` (common error) for what happened on the device.
     public var code: String {
         switch self {
-        case .unauthorized: UPIWire.Code.unauthorized.rawValue
+        case .unauthorized: CPayAPICode.unauthorized.rawValue
         case .server(let code, _, _): code
         default: CPayClientCode.commonError.rawValue
         }
     }
 
-    /// The server's code as a known ``UPIWire/Code``, for an exhaustive `switch`
+    /// The server's code as a known ``CPayAPICode``, for an exhaustive `switch`
     /// over what the API documents (`nil` for device-side errors and unknown codes).
-    public var apiCode: UPIWire.Code? {
+    public var apiCode: CPayAPICode? {
         switch self {
         case .unauthorized: .unauthorized
-        case .server(let code, _, _): UPIWire.Code(rawValue: code)
+        case .server(let code, _, _): CPayAPICode(rawValue: code)
         default: nil
         }
     }
@@ -55,7 +55,7 @@ public enum CPayError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isRetryable: Bool {
         switch self {
         case .transport, .timeout: true
-        case .server(let code, _, let status): status >= 500 || code == UPIWire.Code.gatewayError.rawValue
+        case .server(let code, _, let status): status >= 500 || code == CPayAPICode.gatewayError.rawValue
         default: false
         }
     }

@@ -5,19 +5,21 @@ import FoundationNetworking
 #endif
 
 /// An HTTP client for the Citcon UPI REST API (`/v1/`), on URLSession. It is what
-/// ``CPayManager`` uses, and what a merchant's server (or a test playing it) uses to
-/// get tokens, create charges, capture, refund and cancel.
+/// ``CPayManager`` uses, and what ChargeKit's own tools (the `chargekit upi` commands
+/// and the tests that play a merchant's server) use to get tokens, create charges,
+/// capture, refund and cancel. Not API for apps: it is SPI, reached with
+/// `@_spi(Tools) import CitconUPI`.
 ///
 /// Network behaviour: every request has a total deadline (`timeout`, however slowly the
 /// answer trickles in), an answer is read as a stream and refused past
-/// ``UPIWire/maximumBodyBytes``, and a redirect is never followed (the API never sends
+/// 64 KiB (`UPIWire.maximumBodyBytes`), and a redirect is never followed (the API never sends
 /// one; following it would carry the key to another host); inquiries (`GET`, idempotent) are
 /// retried on transport errors and 5xx answers with a doubling delay; `POST`s are
 /// not retried (their reference makes a retry safe for the caller to do, but the
 /// client does not guess). `4010` is surfaced as ``CPayError/unauthorized(message:)``.
 /// The log never sees a token, key or charge token: paths are redacted and headers
 /// are not logged.
-public struct UPIClient: Sendable {
+@_spi(Tools) public struct UPIClient: Sendable {
     /// The API root, such as `https://api.sandbox.citconpay.com` or a local sandbox.
     public var baseURL: URL
     /// Per-request timeout in seconds: the whole exchange, from sending to the answer's last byte.
@@ -182,7 +184,7 @@ public struct UPIClient: Sendable {
 
     /// Reads a UPI envelope (an API answer, or an IPN body a merchant server received):
     /// the payload of a `success`, or the error of a `fail` (`4010` as
-    /// ``CPayError/unauthorized(message:)``). Bodies over ``UPIWire/maximumBodyBytes`` are refused.
+    /// ``CPayError/unauthorized(message:)``). Bodies over 64 KiB (`UPIWire.maximumBodyBytes`) are refused.
     public static func decode<Payload: Codable & Sendable>(_ data: Data, status: Int) throws(CPayError) -> Payload {
         guard data.count <= UPIWire.maximumBodyBytes else {
             throw .malformedResponse("answer larger than \(UPIWire.maximumBodyBytes) bytes")
@@ -201,7 +203,7 @@ public struct UPIClient: Sendable {
         }
         let failure = (try? decoder.decode(UPIWire.Envelope<UPIWire.Failure>.self, from: data))?.data
             ?? UPIWire.Failure(code: String(status), message: "HTTP \(status)")
-        if failure.code == UPIWire.Code.unauthorized.rawValue || status == 401 {
+        if failure.code == CPayAPICode.unauthorized.rawValue || status == 401 {
             throw .unauthorized(message: failure.message)
         }
         throw .server(code: failure.code, message: failure.message, httpStatus: status)

@@ -2,7 +2,11 @@ import Foundation
 
 /// The UPI REST API's wire format, shared by ``UPIClient`` and the local sandbox
 /// server so that both speak exactly the same JSON. Keys are snake_case.
-public enum UPIWire {
+///
+/// Not API for apps (an app calls ``CPayManager``): it is SPI for ChargeKit's own
+/// tools, the sandbox and the `chargekit` command, which import it with
+/// `@_spi(Tools) import CitconUPI`.
+@_spi(Tools) public enum UPIWire {
     /// The API name every envelope carries.
     public static let app = "citcon_upi"
     /// The API version this SDK and the sandbox speak.
@@ -457,42 +461,6 @@ public enum UPIWire {
             try c.encodeIfPresent(currency, forKey: .currency)
             try c.encodeIfPresent(transactionReference, forKey: .transactionReference)
         }
-    }
-
-    /// The codes the API answers with. `4100`, `4010` and `4208` are Citcon's published
-    /// codes; the others are the sandbox's own and documented in the README.
-    public enum Code: String, Sendable, CaseIterable {
-        /// A field is missing, has the wrong type or an invalid value; the message names it.
-        case invalidRequest = "4000"
-        /// The body is not JSON.
-        case malformedJSON = "4001"
-        /// Unknown transaction, charge token or route.
-        case notFound = "4004"
-        /// Missing, unknown or expired token (HTTP 401).
-        case unauthorized = "4010"
-        /// A known path asked with another method (HTTP 405; the sandbox's own).
-        case methodNotAllowed = "4050"
-        /// The token lacks the permission the operation needs (HTTP 403).
-        case forbidden = "4030"
-        /// The transaction's status does not allow the operation (HTTP 409).
-        case illegalState = "4090"
-        /// The reference was used before (HTTP 400, as the live API answers).
-        case duplicateReference = "4100"
-        /// A gateway error upstream; worth retrying (seen live without a `version`).
-        case gatewayError = "4107"
-        /// The refund failed, such as refunding a charge never paid (HTTP 406).
-        case refundFailed = "4202"
-        /// The body is larger than ``UPIWire/maximumBodyBytes`` (HTTP 413).
-        case bodyTooLarge = "4130"
-        /// The amount exceeds what can be captured or refunded (HTTP 422).
-        case amountExceeded = "4201"
-        /// The method does not allow a partial refund (HTTP 422).
-        case partialRefundIneligible = "4208"
-        /// The charge expired unpaid (HTTP 410).
-        case expired = "4410"
-        /// Too many failed authentications from one client; wait and try again
-        /// (HTTP 429; the sandbox's own).
-        case tooManyRequests = "4290"
     }
 
     /// A JSON encoder for the wire: sorted keys, so bodies are stable.

@@ -71,7 +71,7 @@ public enum SandboxStoreConformance {
     }
 
     /// Runs `body`, which must fail with the API error `code`.
-    static func expectAPIError(_ code: UPIWire.Code, _ body: () async throws -> Void) async throws {
+    static func expectAPIError(_ code: CPayAPICode, _ body: () async throws -> Void) async throws {
         try await expectFailure(APIError.self, expected: "the API error \(code.rawValue)", problem: { error in
             error.code == code ? nil : "failed with \(error.code.rawValue), expected \(code.rawValue)"
         }, body)

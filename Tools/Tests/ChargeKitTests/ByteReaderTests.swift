@@ -9,6 +9,23 @@ import Testing
 struct ByteReaderTests {
     static let approved = "app://r/?ifcc_responseType=approved&ifcc_amount=10.99&ifcc_currency=USD&ifcc_redactedCardNumber=XXXX1111"
 
+    @Test("each parser's table of names spells every name at its slot, from its first slot on")
+    func nameTablesMatchTheirSlots() {
+        func check<Name: FieldName>(_: Name.Type, from first: Int, in table: [StaticString]) {
+            #expect(Name.allCases.map(\.rawValue) == Array(first..<(first + Name.texts.count)))
+            for name in Name.allCases {
+                #expect(table[name.slot].description == name.text.description)
+            }
+        }
+        let sumUp = SumUp.Callback.Fields.Name.texts
+        check(SumUp.Callback.Fields.Name.self, from: 0, in: sumUp)
+        #expect(SumUp.Callback.Fields.Name.transactionCode.text.description == "smp-tx-code")
+        let zettle = Zettle.Callback.Name.texts + Zettle.PaymentInfo.Name.texts
+        check(Zettle.Callback.Name.self, from: 0, in: zettle)
+        check(Zettle.PaymentInfo.Name.self, from: Zettle.Callback.Name.allCases.count, in: zettle)
+        #expect(Zettle.PaymentInfo.Name.aid.text.description == "AID")
+    }
+
     @Test("an escaped name is the name it decodes to, FileMaker's $ included")
     func escapedNames() throws {
         let plain = try CreditCardTerminal.ChargeResponse(url: Self.approved)

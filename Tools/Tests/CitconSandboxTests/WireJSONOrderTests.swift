@@ -56,7 +56,7 @@ struct WireJSONOrderTests {
         for _ in 0..<300 {
             var created = WireJSONTests.created(&random)
             created.exchange = nil
-            let envelope = try #require(UPIWire.Envelope(data: created).wireJSON)
+            let envelope = try #require(WireJSON(envelope: UPIWire.Envelope(data: created)))
             #expect(Self.allSorted(envelope))
             let record = WireJSONTests.record(&random)
             #expect(Self.allSorted(record.wireJSON))

@@ -57,7 +57,7 @@ struct WireJSONTests {
     }
 
     static func written<Payload: Codable & Sendable>(_ envelope: UPIWire.Envelope<Payload>) throws -> String {
-        String(decoding: try #require(envelope.wireJSON).data, as: UTF8.self)
+        String(decoding: try #require(WireJSON(envelope: envelope)).data, as: UTF8.self)
     }
 
     @Test("a create answer as the sandbox sends it")
@@ -173,6 +173,6 @@ struct WireJSONTests {
         #expect(try Self.written(envelope) == Self.foundation(envelope))
         created.exchange = CPayExchange()
         #expect(try Self.written(UPIWire.Envelope(data: created)) == Self.foundation(UPIWire.Envelope(data: created)))
-        #expect(UPIWire.Envelope(data: ["status": "ok"]).wireJSON == nil)
+        #expect(WireJSON(envelope: UPIWire.Envelope(data: ["status": "ok"])) == nil)
     }
 }

@@ -14,13 +14,20 @@ struct NoFieldNames: FieldNameMatcher {
     func slot(of name: UnsafeBufferPointer<UInt8>, fingerprint: UInt64) -> Int? { nil }
 }
 
-/// A name a callback parser takes a field by, with its place among the parser's
-/// ``FieldNames``.
-struct FieldName: Sendable {
+/// A name a callback parser takes a field by: a case of the parser's enumeration of
+/// its names, whose raw value is the name's slot among the parser's ``FieldNames``
+/// (the cases are numbered in order, so that no slot is written by hand).
+protocol FieldName: RawRepresentable<Int>, CaseIterable, Hashable, Sendable where AllCases == [Self] {
+    /// The cases' names as sent, in the cases' order.
+    static var texts: [StaticString] { get }
+}
+
+extension FieldName {
     /// The name's position in its ``FieldNames``.
-    let slot: Int
+    var slot: Int { rawValue }
+
     /// The name as sent.
-    let text: StaticString
+    var text: StaticString { Self.texts[Self.allCases.firstIndex(of: self) ?? 0] }
 }
 
 /// The names one callback parser takes fields by. A ``FieldReader`` given them matches
@@ -45,17 +52,15 @@ final class FieldNames: FieldNameMatcher, @unchecked Sendable {
     /// (its slot), or -1.
     private let heads: UnsafeMutablePointer<Int>
 
-    /// The names `names`, each of which must be at its own slot (`0..<names.count`, in
-    /// order) and appear once.
-    init(_ names: [FieldName]) {
-        precondition(names.indices.allSatisfy { names[$0].slot == $0 }, "each field name must be at its slot")
-        count = names.count
-        entries = .allocate(capacity: Swift.max(names.count, 1))
+    /// The names `texts`, at slots `0..<texts.count` in order; each must appear once.
+    init(_ texts: [StaticString]) {
+        count = texts.count
+        entries = .allocate(capacity: Swift.max(texts.count, 1))
         heads = .allocate(capacity: 64)
         heads.initialize(repeating: -1, count: 64)
-        for slot in names.indices.reversed() {
-            let text = names[slot].text
-            precondition(!names.indices.contains { $0 != slot && names[$0].text.bytes.elementsEqual(text.bytes) },
+        for slot in texts.indices.reversed() {
+            let text = texts[slot]
+            precondition(!texts.indices.contains { $0 != slot && texts[$0].bytes.elementsEqual(text.bytes) },
                          "a field name must appear once")
             let fingerprint = FieldReader.fingerprint(text.bytes)
             let bucket = FieldReader.bucket(fingerprint)

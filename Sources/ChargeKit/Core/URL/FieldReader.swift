@@ -365,7 +365,7 @@ struct FieldReader {
     /// The position of the field with one of the parser's names (given to
     /// ``read(_:maximumLength:names:_:)``): a load, matched before the parser ran.
     @inline(__always)
-    func index(of name: FieldName) -> Int? {
+    func index(of name: some FieldName) -> Int? {
         precondition(name.slot < slots.count, "a field name taken from a reader not given its names")
         let index = slots[name.slot]
         return index < 0 ? nil : Int(index)
@@ -373,11 +373,11 @@ struct FieldReader {
 
     /// Whether a field of that name is present.
     @inline(__always)
-    func contains(_ name: FieldName) -> Bool { index(of: name) != nil }
+    func contains(_ name: some FieldName) -> Bool { index(of: name) != nil }
 
     /// Takes a field's value; `nil` when absent. An empty value counts as present.
     @inline(__always)
-    mutating func take(_ name: FieldName) -> String? {
+    mutating func take(_ name: some FieldName) -> String? {
         guard let index = index(of: name) else { return nil }
         markTaken(index)
         return value(index)
@@ -386,7 +386,7 @@ struct FieldReader {
     /// Takes a field and gives `body` its value's bytes (decoded); `nil` when absent.
     @inline(__always)
     mutating func take<T>(
-        _ name: FieldName, reading body: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> T
+        _ name: some FieldName, reading body: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> T
     ) throws(ChargeKitError) -> T? {
         guard let index = index(of: name) else { return nil }
         markTaken(index)
@@ -397,7 +397,7 @@ struct FieldReader {
     /// bytes (decoded); absent when the field is.
     @inline(__always)
     mutating func takeText(
-        _ name: FieldName, check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void
+        _ name: some FieldName, check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void
     ) throws(ChargeKitError) -> CallbackText {
         guard let index = index(of: name) else { return CallbackText(wrappedValue: nil) }
         markTaken(index)
@@ -408,7 +408,7 @@ struct FieldReader {
     /// (decoded); absent when the field is.
     @inline(__always)
     mutating func takePlace(
-        _ name: FieldName, check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void
+        _ name: some FieldName, check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void
     ) throws(ChargeKitError) -> TextPlace {
         guard let index = index(of: name) else { return .absent }
         markTaken(index)

@@ -145,12 +145,13 @@ protocol WireJSONWritable {
     var wireJSON: WireJSON { get }
 }
 
-extension UPIWire.Envelope {
-    /// The envelope with its payload's ``WireJSON``, or `nil` when the payload is
+extension WireJSON {
+    /// `envelope` with its payload's ``WireJSON``, or `nil` when the payload is
     /// written by its `Codable` conformance.
-    var wireJSON: WireJSON? {
-        guard let payload = (data as? any WireJSONWritable)?.wireJSON else { return nil }
-        return .object([("app", .string(app)), ("data", payload), ("status", .string(status)), ("version", .string(version))])
+    init?<Payload>(envelope: UPIWire.Envelope<Payload>) {
+        guard let payload = (envelope.data as? any WireJSONWritable)?.wireJSON else { return nil }
+        self = .object([("app", .string(envelope.app)), ("data", payload), ("status", .string(envelope.status)),
+                         ("version", .string(envelope.version))])
     }
 }
 

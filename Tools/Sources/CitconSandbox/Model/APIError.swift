@@ -4,12 +4,12 @@ import Foundation
 /// The error the API answers with: a `fail` envelope with `data.code` and `data.message`.
 public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The UPI code.
-    public var code: UPIWire.Code
+    public var code: CPayAPICode
     /// What went wrong; names the field.
     public var message: String
 
     /// Makes an error.
-    public init(_ code: UPIWire.Code, _ message: String) {
+    public init(_ code: CPayAPICode, _ message: String) {
         self.code = code
         self.message = message
     }

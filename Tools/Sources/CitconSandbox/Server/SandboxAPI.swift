@@ -203,7 +203,7 @@ public struct SandboxAPI: Sendable {
 
     /// `POST /v1/access-tokens`, for a caller that presented the merchant key
     /// (``requireMerchantKey(authorization:)``).
-    public func issueToken(_ request: UPIWire.AccessTokenRequest) async throws -> UPIWire.AccessToken {
+    package func issueToken(_ request: UPIWire.AccessTokenRequest) async throws -> UPIWire.AccessToken {
         guard let permissions = AccessTokenRecord.permissions[request.tokenType] else {
             throw APIError(.invalidRequest, "token_type: must be \"server\" or \"client\"")
         }
@@ -251,7 +251,7 @@ public struct SandboxAPI: Sendable {
     }
 
     /// `POST /v1/charges` for an authenticated caller.
-    public func createCharge(as token: AccessTokenRecord, request: UPIWire.ChargeRequest) async throws -> UPIWire.ChargeCreated {
+    package func createCharge(as token: AccessTokenRecord, request: UPIWire.ChargeRequest) async throws -> UPIWire.ChargeCreated {
         try Self.require(token, "charge")
         try Self.field { () throws(ChargeKitError) in try CPayOrderValidator.validate(request.transaction) }
         let urls = request.urls ?? CPayUrls()
@@ -327,7 +327,7 @@ public struct SandboxAPI: Sendable {
     private enum Step: Sendable { case done, expired }
 
     /// `POST /v1/charges/{charge-token}` for an authenticated caller.
-    public func confirm(chargeToken: String, as token: AccessTokenRecord, request: UPIWire.ConfirmRequest) async throws -> UPIWire.Confirmation {
+    package func confirm(chargeToken: String, as token: AccessTokenRecord, request: UPIWire.ConfirmRequest) async throws -> UPIWire.Confirmation {
         try Self.require(token, "confirm")
         try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(chargeToken, field: "charge_token", limit: 128) }
         let chosen = try method(request.payment.method)
@@ -419,7 +419,7 @@ public struct SandboxAPI: Sendable {
     }
 
     /// `POST /v1/captures`: captures an authorized charge, all or part of it.
-    public func capture(as token: AccessTokenRecord, request: UPIWire.OperationRequest) async throws -> CPayCheckData {
+    package func capture(as token: AccessTokenRecord, request: UPIWire.OperationRequest) async throws -> CPayCheckData {
         try await operate("capture", as: token, request: request) { charge, request, now in
             guard charge.status == .authorized else {
                 throw APIError(.illegalState, "status: the charge is \(charge.status), only an authorized charge can be captured")
@@ -442,7 +442,7 @@ public struct SandboxAPI: Sendable {
     /// live API's shape: `object` "refund", its own `id`, `amount_refunded` (this
     /// refund's amount), `status` "succeeded", `time_created`, `time_completed`; the
     /// charge's inquiry lists it under `refunds`.
-    public func refund(as token: AccessTokenRecord, request: UPIWire.OperationRequest) async throws -> CPayCheckData {
+    package func refund(as token: AccessTokenRecord, request: UPIWire.OperationRequest) async throws -> CPayCheckData {
         let charge = try await operate("refund", as: token, request: request) { charge, request, now in
             guard charge.status == .succeeded else {
                 // The live API: refunding a charge never paid is 4202 "refund failed" (HTTP 406).
@@ -479,7 +479,7 @@ public struct SandboxAPI: Sendable {
     /// `POST /v1/cancels`: cancels a charge not yet paid, or voids an authorization.
     /// The answer has the live API's shape: the charge's `id`, `object` "cancel",
     /// `status` "canceled", and `payment.type` and `payment.data.pan` as empty strings.
-    public func cancel(as token: AccessTokenRecord, request: UPIWire.OperationRequest) async throws -> CPayCheckData {
+    package func cancel(as token: AccessTokenRecord, request: UPIWire.OperationRequest) async throws -> CPayCheckData {
         var answer = try await operate("cancel", as: token, request: request) { charge, _, now in
             guard charge.canMove(to: .canceled) else {
                 throw APIError(.illegalState, "status: the charge is \(charge.status) and cannot be canceled")

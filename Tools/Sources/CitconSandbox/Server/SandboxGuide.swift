@@ -159,7 +159,7 @@ fields as JSON and exits 0 when the signature holds, 2 with the reason otherwise
 The SDK decodes both worlds: times in Unix seconds (live) or milliseconds (seed;
 a value above 10^11 is milliseconds), `permission` or `permissions`, envelopes
 without `version`, unknown keys ignored. `CPayError.apiCode` gives the documented
-code as a `UPIWire.Code` (`4107` gateway error is `isRetryable`; `4202` refund
+code as a `CPayAPICode` (`4107` gateway error is `isRetryable`; `4202` refund
 failed).
 
 ## Verifying an IPN in your server

@@ -120,7 +120,7 @@ package struct SandboxRoutes: Sendable {
     // MARK: JSON
 
     static func envelope<Payload: Codable & Sendable>(_ envelope: UPIWire.Envelope<Payload>, status: Int) -> Response {
-        let buffer = if let json = envelope.wireJSON {
+        let buffer = if let json = WireJSON(envelope: envelope) {
             ByteBuffer(bytes: json.bytes)
         } else {
             ByteBuffer(bytes: (try? UPIWire.encoder().encode(envelope)) ?? Data(#"{"status":"fail"}"#.utf8))
