@@ -82,7 +82,7 @@ public struct CreditCardTerminalSimulator: Sendable {
             ("amount", try Self.wire(total, scale: scale)),
             ("currency", currency),
             ("redactedCardNumber", TestCard.redacted(configuration.testCardNumber)),
-            ("cardType", TestCard.cardType(of: configuration.testCardNumber).wireValue),
+            ("cardType", TestCard.cardType(of: configuration.testCardNumber).rawValue),
         ]
         if let tax { fields += [("taxAmount", try Self.wire(tax.amount, scale: scale)), ("taxRate", tax.rate)] }
         if let tipAmount { fields.append(("tipAmount", try Self.wire(tipAmount, scale: scale))) }

@@ -62,7 +62,7 @@ public struct SquareSimulator: Sendable {
         if let state = data["state"] as? String { answer["state"] = state }
         if let code = refusal(of: data) {
             answer["status"] = "error"
-            answer["error_code"] = code.wireValue
+            answer["error_code"] = code.rawValue
         } else {
             switch outcome {
             case .approved:
@@ -71,10 +71,10 @@ public struct SquareSimulator: Sendable {
                 answer["client_transaction_id"] = UUID().uuidString
             case .cancelled, .declined:
                 answer["status"] = "error"
-                answer["error_code"] = Square.ErrorCode.paymentCanceled.wireValue
+                answer["error_code"] = Square.ErrorCode.paymentCanceled.rawValue
             case .failed:
                 answer["status"] = "error"
-                answer["error_code"] = failureCode.wireValue
+                answer["error_code"] = failureCode.rawValue
             }
         }
         let json = (try? JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"

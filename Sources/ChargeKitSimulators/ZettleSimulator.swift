@@ -127,7 +127,7 @@ public struct ZettleSimulator: Sendable {
             QueryItem("entryMode", "EMV"),
             QueryItem("obfuscatedPan", TestCard.obfuscated(testCardNumber)),
             QueryItem("panHash", "SIM" + String(UInt64(bitPattern: Int64(testCardNumber.hashValue)) % 1_000_000_000)),
-            QueryItem("cardBrand", TestCard.cardType(of: testCardNumber).wireValue.uppercased()),
+            QueryItem("cardBrand", TestCard.cardType(of: testCardNumber).rawValue.uppercased()),
             QueryItem("AID", "A0000000031010"),
             QueryItem("TSI", "F800"),
             QueryItem("TVR", "0000008000"),

@@ -30,7 +30,7 @@ public func chargeKitCreditCardTerminal(_ url: String) -> Fields? {
     return Fields(values: [
         "ifcc_responseType": response.responseCode.rawValue, "ifcc_transactionId": response.transactionId ?? "",
         "ifcc_amount": response.amount?.formatted ?? "", "ifcc_currency": response.amount?.currency.code ?? "",
-        "ifcc_redactedCardNumber": response.redactedCardNumber ?? "", "ifcc_cardType": response.cardType?.wireValue ?? "",
+        "ifcc_redactedCardNumber": response.redactedCardNumber ?? "", "ifcc_cardType": response.cardType?.rawValue ?? "",
         "ifcc_taxAmount": response.taxAmount?.formatted ?? "", "ifcc_taxRate": response.taxRate ?? "",
         "ifcc_tipAmount": response.tipAmount?.formatted ?? "",
     ])
@@ -46,7 +46,7 @@ public func chargeKitZettle(_ url: String) -> Fields? {
     guard let callback = try? Zettle.Callback(url: url) else { return nil }
     let info = callback.paymentInfo
     var values = ["reference": callback.reference ?? "", "referenceNumber": info.referenceNumber ?? "",
-                  "entryMode": info.entryMode?.wireValue ?? "", "obfuscatedPan": info.obfuscatedPan ?? "",
+                  "entryMode": info.entryMode?.rawValue ?? "", "obfuscatedPan": info.obfuscatedPan ?? "",
                   "cardBrand": info.cardBrand ?? "", "AID": info.aid ?? ""]
     if let uuid = callback.operationUUID {
         values["operationUUID"] = uuid

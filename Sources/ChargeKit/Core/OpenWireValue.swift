@@ -2,51 +2,35 @@
 /// documented cases, and one that keeps anything else exactly as sent (a newer app's
 /// card type, a new status), so that a genuine callback is never refused for it.
 ///
-/// A conforming enum lists ``documented`` and spells ``wireValue``; reading, printing
-/// and coding come from here, written once for every such type (`CardType`,
-/// `Zettle.ErrorCode`, `Zettle.PaymentInfo.EntryMode`, `SumUp.Callback.FailureCause`,
-/// and in CitconUPI `CPayStatus` and `CPayClientCode`).
-public protocol OpenWireValue: Hashable, Sendable, Codable, CustomStringConvertible {
+/// Not API: each such public type (`CardType`, `Zettle.ErrorCode`,
+/// `Zettle.PaymentInfo.EntryMode`, `SumUp.Callback.FailureCause`, `Square.ErrorCode`,
+/// and in CitconUPI `CPayStatus` and `CPayClientCode`) is `RawRepresentable` with a
+/// `String` raw value, `Codable` as that string (the standard library's coding of a
+/// raw value), printed as it, and equal to a value that spells the same (the standard
+/// library's `==` and hashing of a raw value); it lists ``documented`` and spells
+/// `rawValue` without comparing values, and its one-line `init(rawValue:)` reads
+/// through ``init(reading:)``, written once here.
+@_spi(Tools) public protocol OpenWireValue: RawRepresentable, Hashable, Sendable where RawValue == String {
     /// The documented values.
     static var documented: [Self] { get }
     /// A value not documented, kept as sent.
-    static func other(_ wireValue: String) -> Self
-    /// The value as the wire spells it.
-    var wireValue: String { get }
+    static func other(_ rawValue: String) -> Self
 }
 
 extension OpenWireValue {
     /// The documented value the wire spells so, or ``other(_:)``.
-    public init(wireValue: String) {
-        self = Self.documented.first { $0.wireValue == wireValue } ?? .other(wireValue)
+    @_spi(Tools) public init(reading rawValue: String) {
+        self = Self.documented.first { $0.rawValue == rawValue } ?? .other(rawValue)
     }
 
     /// The documented value the UTF-8 bytes spell, or ``other(_:)``: a string is made
     /// only for a value not documented.
     init(wireBytes bytes: UnsafeBufferPointer<UInt8>) {
-        self = Self.documented.first { bytes.spells($0.wireValue) } ?? .other(String(decoding: bytes, as: UTF8.self))
+        self = Self.documented.first { bytes.spells($0.rawValue) } ?? .other(String(decoding: bytes, as: UTF8.self))
     }
-
-    /// The value the wire spells `rawValue` (``init(wireValue:)`` by the name the
-    /// seeds use).
-    public init(rawValue: String) { self.init(wireValue: rawValue) }
-
-    /// The value as the wire spells it (``wireValue`` by the name the seeds use).
-    public var rawValue: String { wireValue }
 
     /// Whether the value is one of the documented ones.
-    public var isDocumented: Bool { Self.documented.contains(self) }
-
-    public var description: String { wireValue }
-
-    public init(from decoder: any Decoder) throws {
-        self.init(wireValue: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(wireValue)
-    }
+    @_spi(Tools) public var isDocumented: Bool { Self.documented.contains(self) }
 }
 
 extension RawRepresentable where Self: CaseIterable, RawValue == String {

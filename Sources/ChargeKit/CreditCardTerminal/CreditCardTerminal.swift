@@ -72,7 +72,7 @@ extension CreditCardTerminal {
     }
 
     /// The card types Credit Card Terminal reports in `ifcc_cardType`.
-    public enum CardType: OpenWireValue {
+    public enum CardType: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
         /// `Visa`.
         case visa
         /// `MasterCard`.
@@ -93,8 +93,14 @@ extension CreditCardTerminal {
         /// The documented values.
         public static let documented: [CardType] = [.visa, .masterCard, .amex, .discover, .maestro, .solo, .unknown]
 
+        /// The card type the wire spells `rawValue`: a documented one, or ``other(_:)``.
+        public init(rawValue: String) { self.init(reading: rawValue) }
+
+        /// ``rawValue``.
+        public var description: String { rawValue }
+
         /// The wire value.
-        public var wireValue: String {
+        public var rawValue: String {
             switch self {
             case .visa: return "Visa"
             case .masterCard: return "MasterCard"
@@ -108,3 +114,5 @@ extension CreditCardTerminal {
         }
     }
 }
+
+@_spi(Tools) extension CreditCardTerminal.CardType: OpenWireValue {}

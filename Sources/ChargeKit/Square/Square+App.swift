@@ -47,7 +47,7 @@ extension Square.Callback: ProviderCallback {
         return errorCode == .paymentCanceled ? .cancelled : .failed
     }
     /// `ok`, or the error code as sent.
-    public var providerStatus: String { status == .ok ? "ok" : errorCode?.wireValue ?? "error" }
+    public var providerStatus: String { status == .ok ? "ok" : errorCode?.rawValue ?? "error" }
     public var echoedReference: String? { state }
     public var message: String? { errorCode?.message }
 }

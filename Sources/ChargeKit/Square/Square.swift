@@ -40,7 +40,7 @@ public enum Square {
 
     /// The error codes Point of Sale answers with (`error_code`). Any other code is kept
     /// as sent (``other(_:)``) and reported as a failure.
-    public enum ErrorCode: OpenWireValue {
+    public enum ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
         /// The seller or customer cancelled the payment.
         case paymentCanceled
         /// The request's data could not be read.
@@ -86,39 +86,67 @@ public enum Square {
         /// A code not documented; kept as sent.
         case other(String)
 
-        /// The documented codes, each with its wire value and a message for people.
-        static let table: [(code: ErrorCode, wire: String, message: String)] = [
-            (.paymentCanceled, "payment_canceled", "The payment was cancelled in Point of Sale."),
-            (.dataInvalid, "data_invalid", "Point of Sale could not read the request."),
-            (.notLoggedIn, "not_logged_in", "No seller is logged in to Point of Sale."),
-            (.locationIDMismatch, "location_id_mismatch", "The location does not match the logged-in seller's."),
-            (.userIDMismatch, "user_id_mismatch", "The location does not match the logged-in seller's."),
-            (.clientNotAuthorizedForUser, "client_not_authorized_for_user", "The seller has not authorised this application."),
-            (.userNotActive, "user_not_active", "The seller's Square account is not active."),
-            (.currencyCodeMissing, "currency_code_missing", "The request names no currency."),
-            (.unsupportedCurrencyCode, "unsupported_currency_code", "Point of Sale does not support this currency."),
-            (.currencyCodeMismatch, "currency_code_mismatch", "The currency is not the seller's currency."),
-            (.amountInvalidFormat, "amount_invalid_format", "The amount is not a whole number of minor units."),
-            (.amountTooSmall, "amount_too_small", "The amount is below the minimum Point of Sale accepts."),
-            (.amountTooLarge, "amount_too_large", "The amount is above the maximum Point of Sale accepts."),
-            (.invalidTenderType, "invalid_tender_type", "A tender type is not one Point of Sale knows."),
-            (.unsupportedTenderType, "unsupported_tender_type", "A tender type is not available to this seller."),
-            (.couldNotPerform, "could_not_perform",
+        /// The documented codes, each with a message for people.
+        static let table: [(code: ErrorCode, message: String)] = [
+            (.paymentCanceled, "The payment was cancelled in Point of Sale."),
+            (.dataInvalid, "Point of Sale could not read the request."),
+            (.notLoggedIn, "No seller is logged in to Point of Sale."),
+            (.locationIDMismatch, "The location does not match the logged-in seller's."),
+            (.userIDMismatch, "The location does not match the logged-in seller's."),
+            (.clientNotAuthorizedForUser, "The seller has not authorised this application."),
+            (.userNotActive, "The seller's Square account is not active."),
+            (.currencyCodeMissing, "The request names no currency."),
+            (.unsupportedCurrencyCode, "Point of Sale does not support this currency."),
+            (.currencyCodeMismatch, "The currency is not the seller's currency."),
+            (.amountInvalidFormat, "The amount is not a whole number of minor units."),
+            (.amountTooSmall, "The amount is below the minimum Point of Sale accepts."),
+            (.amountTooLarge, "The amount is above the maximum Point of Sale accepts."),
+            (.invalidTenderType, "A tender type is not one Point of Sale knows."),
+            (.unsupportedTenderType, "A tender type is not available to this seller."),
+            (.couldNotPerform,
              "An earlier transaction was started and not finished: open Point of Sale and finish it first."),
-            (.noNetworkConnection, "no_network_connection", "Point of Sale has no network connection."),
-            (.unsupportedAPIVersion, "unsupported_api_version", "This Point of Sale does not know the request's API version; update it."),
-            (.invalidVersionNumber, "invalid_version_number", "The request's version is not a version number."),
-            (.customerManagementNotSupported, "customer_management_not_supported", "Customer management is not available to this seller."),
-            (.invalidCustomerID, "invalid_customer_id", "The customer ID does not name a customer of this seller."),
+            (.noNetworkConnection, "Point of Sale has no network connection."),
+            (.unsupportedAPIVersion, "This Point of Sale does not know the request's API version; update it."),
+            (.invalidVersionNumber, "The request's version is not a version number."),
+            (.customerManagementNotSupported, "Customer management is not available to this seller."),
+            (.invalidCustomerID, "The customer ID does not name a customer of this seller."),
         ]
 
         /// Every documented code.
         public static let documented: [ErrorCode] = table.map(\.code)
 
+        /// The error code the wire spells `rawValue`: a documented one, or ``other(_:)``.
+        public init(rawValue: String) { self.init(reading: rawValue) }
+
+        /// ``rawValue``.
+        public var description: String { rawValue }
+
         /// The wire value, such as `payment_canceled`.
-        public var wireValue: String {
-            if case .other(let value) = self { return value }
-            return Self.table.first { $0.code == self }?.wire ?? ""
+        public var rawValue: String {
+            switch self {
+            case .paymentCanceled: "payment_canceled"
+            case .dataInvalid: "data_invalid"
+            case .notLoggedIn: "not_logged_in"
+            case .locationIDMismatch: "location_id_mismatch"
+            case .userIDMismatch: "user_id_mismatch"
+            case .clientNotAuthorizedForUser: "client_not_authorized_for_user"
+            case .userNotActive: "user_not_active"
+            case .currencyCodeMissing: "currency_code_missing"
+            case .unsupportedCurrencyCode: "unsupported_currency_code"
+            case .currencyCodeMismatch: "currency_code_mismatch"
+            case .amountInvalidFormat: "amount_invalid_format"
+            case .amountTooSmall: "amount_too_small"
+            case .amountTooLarge: "amount_too_large"
+            case .invalidTenderType: "invalid_tender_type"
+            case .unsupportedTenderType: "unsupported_tender_type"
+            case .couldNotPerform: "could_not_perform"
+            case .noNetworkConnection: "no_network_connection"
+            case .unsupportedAPIVersion: "unsupported_api_version"
+            case .invalidVersionNumber: "invalid_version_number"
+            case .customerManagementNotSupported: "customer_management_not_supported"
+            case .invalidCustomerID: "invalid_customer_id"
+            case .other(let value): value
+            }
         }
 
         /// What the code means, for people; a code not documented says so.
@@ -128,3 +156,5 @@ public enum Square {
         }
     }
 }
+
+@_spi(Tools) extension Square.ErrorCode: OpenWireValue {}

@@ -83,7 +83,7 @@ extension Square {
             self.status = status
             if status == .error {
                 guard let code = try text("error_code"), !code.isEmpty else { throw .missingField("data.error_code") }
-                errorCode = ErrorCode(wireValue: code)
+                errorCode = ErrorCode(rawValue: code)
             }
             transactionID = try text("transaction_id")
             clientTransactionID = try text("client_transaction_id")

@@ -102,7 +102,7 @@ public enum SumUp {
     /// code never means success.
     public struct Callback: Hashable, Sendable, Codable {
         /// Why a payment failed (`smp-failure-cause`).
-        public enum FailureCause: OpenWireValue {
+        public enum FailureCause: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
             /// `transaction-failed`: the payment itself failed.
             case transactionFailed
             /// `geolocation-required`: the app needs location access to take payments.
@@ -117,8 +117,14 @@ public enum SumUp {
             /// `transaction-failed`, `geolocation-required`, `invalid-param`, `invalid-token`.
             public static let documented: [FailureCause] = [.transactionFailed, .geolocationRequired, .invalidParameter, .invalidToken]
 
+            /// The failure cause the wire spells `rawValue`: a documented one, or ``other(_:)``.
+            public init(rawValue: String) { self.init(reading: rawValue) }
+
+            /// ``rawValue``.
+            public var description: String { rawValue }
+
             /// The wire value.
-            public var wireValue: String {
+            public var rawValue: String {
                 switch self {
                 case .transactionFailed: "transaction-failed"
                 case .geolocationRequired: "geolocation-required"
@@ -225,7 +231,7 @@ public enum SumUp {
                 var failureCause: FailureCause?
                 if let cause = fields.take(Name.failureCause) {
                     try FieldRules.printableASCII(cause, field: "smp-failure-cause", limit: 64)
-                    failureCause = FailureCause(wireValue: cause)
+                    failureCause = FailureCause(rawValue: cause)
                 }
                 let nonce = try fields.take(Name.nonce).map { text throws(ChargeKitError) in
                     try Nonce(text, field: ChargeKitParameter.nonce)
@@ -279,3 +285,5 @@ public enum SumUp {
         public func encode(to encoder: any Encoder) throws { try storage.fields.encode(to: encoder) }
     }
 }
+
+@_spi(Tools) extension SumUp.Callback.FailureCause: OpenWireValue {}

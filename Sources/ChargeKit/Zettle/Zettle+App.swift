@@ -25,7 +25,7 @@ extension Zettle.Callback: ProviderCallback {
         if succeeded { return .approved }
         return errorCode == .cancelledByUser ? .cancelled : .failed
     }
-    public var providerStatus: String { succeeded ? "success" : errorCode?.wireValue ?? "failure" }
+    public var providerStatus: String { succeeded ? "success" : errorCode?.rawValue ?? "failure" }
     public var transactionID: String? { paymentInfo.referenceNumber }
     public var echoedReference: String? { reference }
     public var message: String? { structuredError?.message ?? errorMessage }

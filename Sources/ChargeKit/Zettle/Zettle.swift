@@ -17,7 +17,7 @@ public enum Zettle {
     public static let maximumImageBytes = 256 * 1024
 
     /// The error codes on the failure callback (`errorCode`).
-    public enum ErrorCode: OpenWireValue {
+    public enum ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
         /// An error occurred while processing the payment.
         case technicalError
         /// The user cancelled the purchase.
@@ -31,8 +31,14 @@ public enum Zettle {
         /// A code not documented; kept as sent.
         case other(String)
 
+        /// The error code the wire spells `rawValue`: a documented one, or ``other(_:)``.
+        public init(rawValue: String) { self.init(reading: rawValue) }
+
+        /// ``rawValue``.
+        public var description: String { rawValue }
+
         /// The wire value, such as `CancelledByUser`.
-        public var wireValue: String {
+        public var rawValue: String {
             switch self {
             case .technicalError: return "TechnicalError"
             case .cancelledByUser: return "CancelledByUser"
@@ -244,3 +250,5 @@ public enum Zettle {
         }
     }
 }
+
+@_spi(Tools) extension Zettle.ErrorCode: OpenWireValue {}

@@ -52,27 +52,27 @@ public struct CallbackReport: Encodable, Hashable, Sendable {
                 "transactionId": response.transactionId, "amount": response.amount?.formatted,
                 "currency": response.currency?.code, "taxAmount": response.taxAmount?.formatted,
                 "taxRate": response.taxRate, "tipAmount": response.tipAmount?.formatted,
-                "cardType": response.cardType?.wireValue, "redactedCardNumber": response.redactedCardNumber,
+                "cardType": response.cardType?.rawValue, "redactedCardNumber": response.redactedCardNumber,
                 "format": response.format.rawValue,
             ]) { _, new in new }
         } else if let callback = callback.sumUp {
             fields.merge(["smp-tx-code": callback.transactionCode, "foreign-tx-id": callback.foreignTransactionID,
-                          "smp-message": callback.message, "failureCause": callback.failureCause?.wireValue]) { _, new in new }
+                          "smp-message": callback.message, "failureCause": callback.failureCause?.rawValue]) { _, new in new }
             for tag in callback.tags { fields[tag.name] = tag.value }
             receiptSent = callback.receiptSent
         } else if let callback = callback.square {
             fields.merge([
                 "transaction_id": callback.transactionID, "client_transaction_id": callback.clientTransactionID,
-                "error_code": callback.errorCode?.wireValue, "state": callback.state,
+                "error_code": callback.errorCode?.rawValue, "state": callback.state,
             ]) { _, new in new }
         } else if let callback = callback.zettle {
             let info = callback.paymentInfo
             let structured = callback.structuredError
             fields.merge([
-                "errorCode": callback.errorCode?.wireValue ?? structured.map { String($0.code) },
+                "errorCode": callback.errorCode?.rawValue ?? structured.map { String($0.code) },
                 "errorDomain": structured?.domain, "authorizationCode": info.authorizationCode,
                 "operationUUID": callback.operationUUID, "errorMessage": callback.errorMessage, "reference": callback.reference,
-                "referenceNumber": info.referenceNumber, "entryMode": info.entryMode?.wireValue, "obfuscatedPan": info.obfuscatedPan,
+                "referenceNumber": info.referenceNumber, "entryMode": info.entryMode?.rawValue, "obfuscatedPan": info.obfuscatedPan,
                 "panHash": info.panHash, "cardBrand": info.cardBrand, "AID": info.aid, "TSI": info.tsi, "TVR": info.tvr,
                 "applicationName": info.applicationName, "numberOfInstallments": info.numberOfInstallments.map(String.init),
                 "installmentAmount": info.installmentAmount,

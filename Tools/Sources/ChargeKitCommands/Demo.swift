@@ -86,7 +86,7 @@ struct Demo: AsyncParsableCommand {
             print("   transaction id: \(callback.transactionID ?? "(none sent)")")
             if let response = callback.creditCardTerminal {
                 print("   amount: \(response.amount?.description ?? "?") (tax \(response.taxAmount?.formatted ?? "0.00") at \(response.taxRate ?? "-")%)")
-                print("   card: \(response.cardType?.wireValue ?? "?") \(response.redactedCardNumber ?? "?")")
+                print("   card: \(response.cardType?.rawValue ?? "?") \(response.redactedCardNumber ?? "?")")
             } else {
                 print("   amount: \(approved.charge.request.amount?.description ?? "?")")
             }

@@ -72,7 +72,7 @@ struct Simulate: AsyncParsableCommand {
                     var simulator = ZettleSimulator(accountCurrency: accountCurrency ?? "SEK", isLoggedIn: !notReady)
                     return try simulator.respond(to: url, outcome: outcome)
                 case Square.scheme:
-                    let failure = errorCode.map(Square.ErrorCode.init(wireValue:)) ?? .couldNotPerform
+                    let failure = errorCode.map(Square.ErrorCode.init(rawValue:)) ?? .couldNotPerform
                     return try SquareSimulator(sellerCurrency: accountCurrency ?? "USD", isLoggedIn: !notReady, failureCode: failure)
                         .respond(to: url, outcome: outcome, transactionID: transactionId)
                 default:

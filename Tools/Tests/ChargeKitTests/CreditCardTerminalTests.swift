@@ -1,4 +1,5 @@
 @_spi(Tools) @testable import ChargeKit
+import Foundation
 import Testing
 
 @Suite struct CreditCardTerminalRequestTests {
@@ -207,8 +208,23 @@ import Testing
                              ("Diners Club", .other("Diners Club"))] {
             let response = try CreditCardTerminal.ChargeResponse(url: "app://x?ifcc_responseType=approved&ifcc_amount=1.00&ifcc_redactedCardNumber=1111&ifcc_cardType=\(wire.replacingOccurrences(of: " ", with: "%20"))")
             #expect(response.cardType == type)
-            #expect(type.wireValue == wire)
+            #expect(type.rawValue == wire)
         }
+    }
+
+    @Test("an open wire value is coded as its string, printed as it, and equal to what spells the same")
+    func openWireValues() throws {
+        let types: [CreditCardTerminal.CardType] = [.visa, .other("Diners Club"), .unknown]
+        let data = try JSONEncoder().encode(types)
+        #expect(String(decoding: data, as: UTF8.self) == #"["Visa","Diners Club","Unknown"]"#)
+        #expect(try JSONDecoder().decode([CreditCardTerminal.CardType].self, from: data) == types)
+        #expect(CreditCardTerminal.CardType(rawValue: "Visa") == .visa && "\(CreditCardTerminal.CardType.amex)" == "Amex")
+        #expect(Square.ErrorCode(rawValue: "payment_canceled") == .paymentCanceled)
+        #expect(Square.ErrorCode(rawValue: "new_code") == .other("new_code") && Square.ErrorCode.other("new_code").rawValue == "new_code")
+        #expect(Square.ErrorCode.other("payment_canceled") == .paymentCanceled, "the same wire value is the same code")
+        #expect(Set(Square.ErrorCode.documented.map(\.rawValue)).count == Square.ErrorCode.documented.count)
+        #expect(Square.ErrorCode.documented.allSatisfy { !$0.message.isEmpty && Square.ErrorCode(rawValue: $0.rawValue) == $0 })
+        #expect(Square.ErrorCode.documented.contains(.couldNotPerform) && !Square.ErrorCode.documented.contains(.other("x")))
     }
 
     @Test func nonTwoDigitCurrencies() throws {

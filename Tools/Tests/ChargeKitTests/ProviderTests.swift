@@ -127,7 +127,7 @@ import Testing
         #expect(callback.outcome == outcome)
         #expect(callback.providerStatus == code)
         guard let zettle = callback.zettle else { Issue.record("not zettle"); return }
-        #expect(zettle.errorCode?.wireValue == code)
+        #expect(zettle.errorCode?.rawValue == code)
         #expect(Zettle.ErrorCode.documented.contains(zettle.errorCode ?? .other("")))
         #expect(zettle.reference == "R1")
     }
@@ -153,7 +153,7 @@ import Testing
         let url = try version1().requestURL()
         func code(_ simulator: ZettleSimulator, _ outcome: ChargeOutcome = .approved, _ request: String? = nil) throws -> String? {
             var simulator = simulator
-            return try Zettle.Callback(url: simulator.respond(to: request ?? url, outcome: outcome)).errorCode?.wireValue
+            return try Zettle.Callback(url: simulator.respond(to: request ?? url, outcome: outcome)).errorCode?.rawValue
         }
         #expect(try code(ZettleSimulator(accountCurrency: "EUR")) == nil)
         #expect(try code(ZettleSimulator(accountCurrency: "SEK")) == "InvalidCurrency")

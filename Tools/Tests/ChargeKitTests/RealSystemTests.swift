@@ -25,7 +25,7 @@ import Testing
             + "&ifcc_redactedCardNumber=XXXXXXXXXXX0005&ifcc_cardType=American%20Express"
         let response = try CreditCardTerminal.ChargeResponse(url: url)
         #expect(response.transactionId == nil)
-        #expect(response.cardType?.wireValue == "American Express")
+        #expect(response.cardType?.rawValue == "American Express")
         #expect(response.amount == Money(minorUnits: 1099, currency: .usd))
         // Tampered: a card type outside ^[A-Za-z ]{0,20}$ is refused.
         #expect(throws: ChargeKitError.self) {
@@ -61,7 +61,7 @@ import Testing
         let url = "app://cb?smp-status=failed&smp-tx-code=TX99&smp-failure-cause=\(cause)&smp-message=Declined"
         guard let callback = try PaymentCallback.parse(url).sumUp else { Issue.record("not SumUp"); return }
         #expect(PaymentCallback(callback).outcome == .declined)
-        #expect(callback.failureCause?.wireValue == cause)
+        #expect(callback.failureCause?.rawValue == cause)
         #expect(callback.transactionCode == "TX99")
         #expect(CallbackReport(PaymentCallback(callback)).fields["failureCause"] == cause)
     }

@@ -114,12 +114,12 @@ import Testing
 
     @Test(arguments: Square.ErrorCode.documented)
     func everyDocumentedErrorCode(code: Square.ErrorCode) throws {
-        let parsed = try PaymentCallback.parse(Self.callback(#"{"status":"error","error_code":"\#(code.wireValue)"}"#), provider: .square)
+        let parsed = try PaymentCallback.parse(Self.callback(#"{"status":"error","error_code":"\#(code.rawValue)"}"#), provider: .square)
         #expect(parsed.outcome == (code == .paymentCanceled ? .cancelled : .failed))
         #expect(parsed.square?.errorCode == code && code.isDocumented)
-        #expect(parsed.providerStatus == code.wireValue)
+        #expect(parsed.providerStatus == code.rawValue)
         #expect(!(parsed.message ?? "").isEmpty)
-        #expect(Square.ErrorCode(wireValue: code.wireValue) == code)
+        #expect(Square.ErrorCode(rawValue: code.rawValue) == code)
     }
 
     @Test func unknownErrorCodeIsAFailureKeptAsSent() throws {

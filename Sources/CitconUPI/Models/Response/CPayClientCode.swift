@@ -2,7 +2,7 @@
 
 /// The seed's "Codes returned to Client end" (`data.code`). Other codes are kept in
 /// ``other(_:)``; server codes such as `4010` arrive there.
-public enum CPayClientCode: OpenWireValue {
+public enum CPayClientCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// `0`: success.
     case success
     /// `-1`: common error (bad request, failed to create the payment…).
@@ -14,11 +14,17 @@ public enum CPayClientCode: OpenWireValue {
     /// Any other code; see the message.
     case other(String)
 
-    /// The documented codes (`OpenWireValue`).
+    /// The documented codes.
     public static let documented: [CPayClientCode] = [.success, .commonError, .cancelled, .walletCancelled]
 
-    /// The wire value (also ``rawValue``).
-    public var wireValue: String {
+    /// The code the wire spells `rawValue`: a documented one, or ``other(_:)``.
+    public init(rawValue: String) { self.init(reading: rawValue) }
+
+    /// ``rawValue``.
+    public var description: String { rawValue }
+
+    /// The wire value.
+    public var rawValue: String {
         switch self {
         case .success: "0"
         case .commonError: "-1"
@@ -31,3 +37,5 @@ public enum CPayClientCode: OpenWireValue {
     /// Whether the code means the user cancelled (`-2` or `6001`).
     public var isCancellation: Bool { self == .cancelled || self == .walletCancelled }
 }
+
+@_spi(Tools) extension CPayClientCode: OpenWireValue {}

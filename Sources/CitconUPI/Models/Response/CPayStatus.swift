@@ -2,7 +2,7 @@
 
 /// A transaction status from the seed's "Status Returned to Client End" list. Values
 /// this SDK does not know are kept in ``unknown(_:)``, never dropped.
-public enum CPayStatus: OpenWireValue {
+public enum CPayStatus: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
     /// The payment succeeded.
     case succeeded
     /// The payment failed (declined).
@@ -23,14 +23,20 @@ public enum CPayStatus: OpenWireValue {
     /// Every known status.
     public static let known: [CPayStatus] = [.succeeded, .failed, .initiated, .authorized, .pending, .canceled, .expired]
 
-    /// The documented statuses (`OpenWireValue`).
+    /// The documented statuses.
     public static var documented: [CPayStatus] { known }
 
     /// A status this SDK does not know, kept as sent.
-    public static func other(_ wireValue: String) -> CPayStatus { .unknown(wireValue) }
+    public static func other(_ rawValue: String) -> CPayStatus { .unknown(rawValue) }
 
-    /// The wire value (also ``rawValue``).
-    public var wireValue: String {
+    /// The status the wire spells `rawValue`: a documented one, or ``other(_:)``.
+    public init(rawValue: String) { self.init(reading: rawValue) }
+
+    /// ``rawValue``.
+    public var description: String { rawValue }
+
+    /// The wire value.
+    public var rawValue: String {
         switch self {
         case .succeeded: "succeeded"
         case .failed: "failed"
@@ -51,3 +57,5 @@ public enum CPayStatus: OpenWireValue {
         }
     }
 }
+
+@_spi(Tools) extension CPayStatus: OpenWireValue {}
