@@ -12,13 +12,14 @@ extension Square: PaymentAppDefinition {
     static func recognises(_ url: QueryURL) -> Bool {
         let data = url.items.filter { $0.name == "data" }
         guard data.count == 1, let members = try? members(ofData: data.first?.value) else { return false }
-        return members.contains { $0.name == "status" && $0.value != .other }
+        if case .string? = members[Callback.Member.status.slot].value { return true }
+        return false
     }
 
     static func nonceItems(in fields: FieldReader) -> [QueryItem] {
         let data = fields.indices.filter { fields.name($0, is: "data") }
         guard data.count == 1, let index = data.first, let members = try? members(ofData: fields.value(index)),
-              case .string(let state)? = members.first(where: { $0.name == "state" })?.value,
+              case .string(let state)? = members[Callback.Member.state.slot].value,
               let nonce = splitState(state).nonce else { return [] }
         return [QueryItem(nonceField, nonce.value)]
     }

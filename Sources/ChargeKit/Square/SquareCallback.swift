@@ -44,7 +44,37 @@ extension Square {
 
         /// Parses and validates a callback URL.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
-            // The URL's one scan; `data` is read as JSON on its decoded bytes.
+            if let answer = Self.readAnswer(url, maximumLength: maximumLength) {
+                try self.init(base: answer.base, found: answer.found, extraItems: [])
+            } else {
+                try self.init(scanning: url, maximumLength: maximumLength)
+            }
+        }
+
+        /// Point of Sale's answer as it sends it, `<callback URL>?data=<JSON, escaped>`
+        /// and nothing else, read in one pass (``URLBytes/singlePair(_:named:)``), its
+        /// JSON decoded once into a buffer on the stack; `nil` for any other URL, or
+        /// one with anything to refuse, which ``init(scanning:maximumLength:)`` reads
+        /// and names what is wrong in. (The scan's every check, and its cutting of
+        /// the query into pairs, cost as much as the JSON; this reading gives the same
+        /// callback, which `SquareTests` and `FuzzSquare` hold it to.)
+        static func readAnswer(_ url: String, maximumLength: Int) -> (base: String, found: [SquareJSON.Found])? {
+            guard url.utf8.count <= Swift.min(maximumLength, TextPlace.maximumSourceLength) else { return nil }
+            var url = url
+            return url.withUTF8 { bytes in
+                guard let parts = URLBytes.singlePair(bytes, named: "data"), !parts.value.isEmpty else { return nil }
+                let escaped = UnsafeBufferPointer(rebasing: bytes[parts.value])
+                let found = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: escaped.count) { out -> [SquareJSON.Found]? in
+                    guard let (count, ascii) = PercentEncoding.unescape(escaped, into: out.baseAddress), ascii else { return nil }
+                    return SquareJSON.values(of: UnsafeBufferPointer(rebasing: out[0..<count]), named: Member.texts)
+                }
+                return found.map { (String(decoding: UnsafeBufferPointer(rebasing: bytes[parts.base]), as: UTF8.self), $0) }
+            }
+        }
+
+        /// Reads any callback URL with the scanner every callback shares: `data` found
+        /// among the query's pairs, read as JSON on its decoded bytes.
+        init(scanning url: String, maximumLength: Int) throws(ChargeKitError) {
             self = try FieldReader.read(url, maximumLength: maximumLength) { fields throws(ChargeKitError) -> Callback in
                 var data: Int?
                 var extras: [QueryItem] = []
@@ -57,8 +87,8 @@ extension Square {
                     data = index
                 }
                 guard let data else { throw .missingField("data") }
-                let members = try fields.withValue(data) { bytes throws(ChargeKitError) in try Square.members(ofData: bytes) }
-                return try Callback(base: fields.base, members: members, extraItems: extras)
+                let found = try fields.withValue(data) { bytes throws(ChargeKitError) in try Square.members(ofData: bytes) }
+                return try Callback(base: fields.base, found: found, extraItems: extras)
             }
         }
 
@@ -67,44 +97,52 @@ extension Square {
             try self.init(url: url.string, maximumLength: .max)
         }
 
-        private init(base: String, members: [(name: String, value: SquareJSON.Value)], extraItems: [QueryItem]) throws(ChargeKitError) {
-            func text(_ name: String) throws(ChargeKitError) -> String? {
-                var found: String?
-                var seen = false
-                for member in members where member.name == name {
-                    guard !seen else { throw .duplicateField("data." + name) }
-                    seen = true
-                    if case .string(let value) = member.value { found = value } else { throw .invalidField("data." + name, rule: "must be a string") }
+        /// The members of `data` a callback is read from.
+        enum Member: Int, FieldName {
+            case status, errorCode, transactionID, clientTransactionID, state
+            static let texts: [StaticString] = ["status", "error_code", "transaction_id", "client_transaction_id", "state"]
+        }
+
+        private init(base: String, found: [SquareJSON.Found], extraItems: [QueryItem]) throws(ChargeKitError) {
+            func text(_ member: Member) throws(ChargeKitError) -> String? {
+                let found = found[member.slot]
+                guard !found.repeated else { throw .duplicateField("data.\(member.text)") }
+                switch found.value {
+                case nil: return nil
+                case .string(let value)?: return value
+                case .other?: throw .invalidField("data.\(member.text)", rule: "must be a string")
                 }
-                return found
             }
-            guard let statusText = try text("status") else { throw .missingField("data.status") }
+            guard let statusText = try text(.status) else { throw .missingField("data.status") }
             guard let status = Status(rawValue: statusText) else { throw .invalidField("data.status", rule: "must be ok or error") }
             self.status = status
             if status == .error {
-                guard let code = try text("error_code"), !code.isEmpty else { throw .missingField("data.error_code") }
+                guard let code = try text(.errorCode), !code.isEmpty else { throw .missingField("data.error_code") }
                 errorCode = ErrorCode(rawValue: code)
             }
-            transactionID = try text("transaction_id")
-            clientTransactionID = try text("client_transaction_id")
-            rawState = try text("state")
+            transactionID = try text(.transactionID)
+            clientTransactionID = try text(.clientTransactionID)
+            rawState = try text(.state)
             openedURL = base
             self.extraItems = extraItems
         }
     }
 
-    /// The members of a callback's `data` JSON object.
-    static func members(ofData data: String?) throws(ChargeKitError) -> [(name: String, value: SquareJSON.Value)] {
+    /// What a callback's `data` JSON object holds under ``Callback/Member``'s names.
+    static func members(ofData data: String?) throws(ChargeKitError) -> [SquareJSON.Found] {
         guard var data else { throw .missingField("data") }
         let read = data.withUTF8 { bytes in Result { () throws(ChargeKitError) in try members(ofData: bytes) } }
         return try read.get()
     }
 
-    /// The members of a callback's `data` JSON object, from its decoded bytes.
-    static func members(ofData bytes: UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> [(name: String, value: SquareJSON.Value)] {
+    /// What a callback's `data` JSON object holds under ``Callback/Member``'s names,
+    /// from its decoded bytes.
+    static func members(ofData bytes: UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> [SquareJSON.Found] {
         guard !bytes.isEmpty else { throw .missingField("data") }
-        guard let members = SquareJSON.members(of: bytes) else { throw .invalidField("data", rule: "must be a JSON object") }
-        return members
+        guard let found = SquareJSON.values(of: bytes, named: Callback.Member.texts) else {
+            throw .invalidField("data", rule: "must be a JSON object")
+        }
+        return found
     }
 
     /// ChargeKit's nonce and the app's own state in a returned `state`: the nonce is

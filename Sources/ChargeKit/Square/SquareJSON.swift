@@ -1,8 +1,8 @@
-/// Reads the `data` JSON of a Point of Sale answer: the members of one JSON object
-/// (RFC 8259, strictly: valid UTF-8, every escape checked, at most 32 levels), each
-/// string value kept and every other value (number, boolean, null, array, object)
-/// checked and marked, on the text's bytes, without Foundation's `JSONSerialization`
-/// (which made the answer ten times as costly to read).
+/// Reads the `data` JSON of a Point of Sale answer: one JSON object (RFC 8259,
+/// strictly: valid UTF-8, every escape checked, at most 32 levels), on the text's
+/// bytes, without Foundation's `JSONSerialization` (which made the answer ten times as
+/// costly to read). Every value is checked; only the string values asked for become
+/// strings, and a member's name is compared as bytes.
 enum SquareJSON {
     /// A member's value.
     enum Value: Equatable {
@@ -11,62 +11,136 @@ enum SquareJSON {
         case other
     }
 
+    /// What an object held under one of the names asked for.
+    struct Found: Equatable {
+        /// The value (the last, when the name came more than once).
+        var value: Value?
+        /// Whether the name came more than once.
+        var repeated = false
+    }
+
+    /// The values of the object's members named `names` (by their position in
+    /// `names`), or `nil` when the UTF-8 `bytes` are not exactly one JSON object.
+    static func values(of bytes: UnsafeBufferPointer<UInt8>, named names: [StaticString]) -> [Found]? {
+        var found = [Found](repeating: Found(), count: names.count)
+        let read = read(bytes) { name, reader in
+            guard let slot = reader.slot(of: name, in: names) else { return reader.value(depth: 1, keeping: false) != nil }
+            guard let value = reader.value(depth: 1, keeping: true) else { return false }
+            found[slot].repeated = found[slot].value != nil
+            found[slot].value = value
+            return true
+        }
+        return read ? found : nil
+    }
+
     /// The members in order, or `nil` when `text` is not exactly one JSON object.
     static func members(of text: String) -> [(name: String, value: Value)]? {
         var text = text
-        return text.withUTF8 { bytes in members(of: bytes) }
+        return text.withUTF8 { bytes in
+            var members: [(name: String, value: Value)] = []
+            let read = read(bytes) { name, reader in
+                guard let value = reader.value(depth: 1, keeping: true) else { return false }
+                members.append((reader.text(name), value))
+                return true
+            }
+            return read ? members : nil
+        }
     }
 
-    /// The members in order, or `nil` when the UTF-8 `bytes` are not exactly one JSON object.
-    static func members(of bytes: UnsafeBufferPointer<UInt8>) -> [(name: String, value: Value)]? {
-        var reader = Reader(bytes: bytes)
+    /// Reads `bytes` as one object, handing each member's name to `member`, which
+    /// reads the value; whether the whole text is one object.
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, member: (Reader.Name, inout Reader) -> Bool) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var reader = Reader(base: base, count: bytes.count)
         reader.skipSpace()
-        guard let members = reader.object(depth: 0) else { return nil }
+        guard reader.object(depth: 0, member: member) else { return false }
         reader.skipSpace()
-        return reader.index == bytes.count ? members : nil
+        return reader.index == bytes.count
     }
 
     private struct Reader {
-        let bytes: UnsafeBufferPointer<UInt8>
+        let base: UnsafePointer<UInt8>
+        let count: Int
         var index = 0
         static let maximumDepth = 32
 
-        var next: UInt8? { index < bytes.count ? bytes[index] : nil }
+        /// A member's name as read: its plain bytes when it has no escape, else its text.
+        enum Name {
+            case plain(UnsafeBufferPointer<UInt8>)
+            case decoded(String)
+        }
+
+        var next: UInt8? { index < count ? base[index] : nil }
 
         mutating func skipSpace() {
-            while let byte = next, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
+            while index < count {
+                let byte = base[index]
+                guard byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else { return }
+                index += 1
+            }
         }
 
         mutating func take(_ byte: UInt8) -> Bool {
-            guard next == byte else { return false }
+            guard index < count, base[index] == byte else { return false }
             index += 1
             return true
         }
 
-        /// `{ "name": value, … }` (the `{` not yet read).
-        mutating func object(depth: Int) -> [(name: String, value: Value)]? {
-            guard depth < Self.maximumDepth, take(0x7B) else { return nil }
-            var members: [(name: String, value: Value)] = []
-            skipSpace()
-            if take(0x7D) { return members }
-            while true {
-                skipSpace()
-                guard let name = string() else { return nil }
-                skipSpace()
-                guard take(0x3A) else { return nil }
-                skipSpace()
-                guard let value = value(depth: depth + 1) else { return nil }
-                members.append((name, value))
-                skipSpace()
-                if take(0x2C) { continue }
-                return take(0x7D) ? members : nil
+        /// The position in `names` of the name, if it is one of them.
+        func slot(of name: Name, in names: [StaticString]) -> Int? {
+            switch name {
+            case .plain(let bytes):
+                return names.firstIndex { bytes.matches(0..<bytes.count, $0) }
+            case .decoded(let text):
+                return names.firstIndex { $0.description == text }
             }
         }
 
-        mutating func value(depth: Int) -> Value? {
+        /// The name's text.
+        func text(_ name: Name) -> String {
+            switch name {
+            case .plain(let bytes): String(decoding: bytes, as: UTF8.self)
+            case .decoded(let text): text
+            }
+        }
+
+        /// `{ "name": value, … }` (the `{` not yet read), each member's value read by
+        /// `member`.
+        mutating func object(depth: Int, member: (Name, inout Reader) -> Bool) -> Bool {
+            guard depth < Self.maximumDepth, take(0x7B) else { return false }
+            skipSpace()
+            if take(0x7D) { return true }
+            while true {
+                skipSpace()
+                guard let name = name() else { return false }
+                skipSpace()
+                guard take(0x3A) else { return false }
+                skipSpace()
+                guard member(name, &self) else { return false }
+                skipSpace()
+                if take(0x2C) { continue }
+                return take(0x7D)
+            }
+        }
+
+        /// A member's name (the `"` not yet read): its bytes in place when it is one
+        /// plain run, else decoded.
+        mutating func name() -> Name? {
+            guard take(0x22) else { return nil }
+            let start = index
+            if run(), take(0x22) { return .plain(UnsafeBufferPointer(start: base + start, count: index - start - 1)) }
+            index = start
+            return string(keeping: true).map(Name.decoded)
+        }
+
+        /// A value; a string is made only when `keeping` (else it is checked, and read
+        /// as empty).
+        mutating func value(depth: Int, keeping: Bool) -> Value? {
             switch next {
-            case 0x22: return string().map(Value.string)
-            case 0x7B: return object(depth: depth) == nil ? nil : .other
+            case 0x22:
+                index += 1
+                return string(keeping: keeping).map(Value.string)
+            case 0x7B: return object(depth: depth) { _, reader in reader.value(depth: depth + 1, keeping: false) != nil } ? .other : nil
             case 0x5B: return array(depth: depth) ? .other : nil
             case 0x74: return literal("true") ? .other : nil
             case 0x66: return literal("false") ? .other : nil
@@ -81,7 +155,7 @@ enum SquareJSON {
             if take(0x5D) { return true }
             while true {
                 skipSpace()
-                guard value(depth: depth + 1) != nil else { return false }
+                guard value(depth: depth + 1, keeping: false) != nil else { return false }
                 skipSpace()
                 if take(0x2C) { continue }
                 return take(0x5D)
@@ -89,10 +163,9 @@ enum SquareJSON {
         }
 
         mutating func literal(_ word: StaticString) -> Bool {
-            let count = word.utf8CodeUnitCount
-            guard index + count <= bytes.count else { return false }
-            for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
-            index += count
+            let length = word.utf8CodeUnitCount
+            guard index + length <= count, UnsafeBufferPointer(start: base + index, count: length).matches(0..<length, word) else { return false }
+            index += length
             return true
         }
 
@@ -118,66 +191,94 @@ enum SquareJSON {
             return index > start
         }
 
-        /// A string (the `"` not yet read), its escapes decoded; `nil` for a control
-        /// character, a broken escape or a lone surrogate.
-        mutating func string() -> String? {
-            guard take(0x22) else { return nil }
-            // The common case: one run of plain bytes, then the quote: the run is the string.
-            guard let head = run() else { return nil }
-            if take(0x22) { return head }
-            var scalars = head.unicodeScalars
+        /// A string's rest (its `"` read), its escapes decoded; `nil` for a control
+        /// character, a broken escape, a lone surrogate or bytes that are not UTF-8.
+        /// Made only when `keeping`; else checked and read as empty.
+        mutating func string(keeping: Bool) -> String? {
+            // The common case: one run of plain ASCII, then the quote.
+            var start = index
+            if run(), take(0x22) {
+                return keeping ? String(decoding: UnsafeBufferPointer(start: base + start, count: index - start - 1), as: UTF8.self) : ""
+            }
+            var scalars = String.UnicodeScalarView()
             while true {
+                if index > start {
+                    let plain = UnsafeBufferPointer(start: base + start, count: index - start)
+                    guard let text = String(validating: plain, as: UTF8.self) else { return nil }
+                    if keeping { scalars.append(contentsOf: text.unicodeScalars) }
+                }
                 guard let byte = next, byte >= 0x20 else { return nil }
-                if byte == 0x22 {
-                    index += 1
-                    return String(scalars)
-                }
-                if byte != 0x5C {
-                    guard let text = run() else { return nil }
-                    scalars.append(contentsOf: text.unicodeScalars)
-                    continue
-                }
                 index += 1
-                guard let escape = next else { return nil }
-                index += 1
-                switch escape {
-                case 0x22: scalars.append("\"")
-                case 0x5C: scalars.append("\\")
-                case 0x2F: scalars.append("/")
-                case 0x62: scalars.append("\u{08}")
-                case 0x66: scalars.append("\u{0C}")
-                case 0x6E: scalars.append("\n")
-                case 0x72: scalars.append("\r")
-                case 0x74: scalars.append("\t")
-                case 0x75:
-                    guard let unit = hex4() else { return nil }
-                    if (0xD800...0xDBFF).contains(unit) {
-                        guard take(0x5C), take(0x75), let low = hex4(), (0xDC00...0xDFFF).contains(low),
-                              let scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) else { return nil }
-                        scalars.append(scalar)
-                    } else {
-                        guard let scalar = Unicode.Scalar(unit) else { return nil }
-                        scalars.append(scalar)
-                    }
-                default: return nil
-                }
+                if byte == 0x22 { return keeping ? String(scalars) : "" }
+                // byte is a backslash: `run` stops only at a quote, a backslash or a control character.
+                guard let scalar = escape() else { return nil }
+                if keeping { scalars.append(scalar) }
+                start = index
+                _ = run()
             }
         }
 
-        /// The plain bytes up to the next quote, escape or control character, validated
-        /// as UTF-8 (ASCII, the commonest: ids, codes, the nonce, needs no validation).
-        mutating func run() -> String? {
-            let start = index
-            while let byte = next, byte != 0x22, byte != 0x5C, byte >= 0x20 { index += 1 }
-            let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
-            return run.allSatisfy { $0 < 0x80 } ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+        /// The escape after a backslash.
+        mutating func escape() -> Unicode.Scalar? {
+            guard let escape = next else { return nil }
+            index += 1
+            switch escape {
+            case 0x22: return "\""
+            case 0x5C: return "\\"
+            case 0x2F: return "/"
+            case 0x62: return "\u{08}"
+            case 0x66: return "\u{0C}"
+            case 0x6E: return "\n"
+            case 0x72: return "\r"
+            case 0x74: return "\t"
+            case 0x75:
+                guard let unit = hex4() else { return nil }
+                guard (0xD800...0xDBFF).contains(unit) else { return Unicode.Scalar(unit) }
+                guard take(0x5C), take(0x75), let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
+                return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+            default: return nil
+            }
+        }
+
+        /// Moves past the plain bytes up to the next quote, backslash or control
+        /// character (or the end); whether they were all ASCII. Eight bytes are looked
+        /// at together while eight are left.
+        mutating func run() -> Bool {
+            var high: UInt64 = 0
+            var at = index
+            while at + 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+                // A byte's high bit in `stop` marks a quote, a backslash or a byte below
+                // 0x20 (each found as a zero byte); a byte of 0x80 or more may mark itself,
+                // which only sends it to the byte loop below.
+                let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                let quotes = word ^ (0x22 &* ones), backslashes = word ^ (0x5C &* ones)
+                let stop = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- 0x20 &* ones)) & highs
+                guard stop == 0 else {
+                    let lanes = stop.trailingZeroBitCount >> 3   // the plain bytes before the stop
+                    high |= word & ((1 as UInt64) << UInt64(lanes * 8) &- 1)
+                    at += lanes
+                    break
+                }
+                high |= word
+                at += 8
+            }
+            var ascii = high & 0x8080_8080_8080_8080 == 0
+            while at < count {
+                let byte = base[at]
+                if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
+                if byte >= 0x80 { ascii = false }
+                at += 1
+            }
+            index = at
+            return ascii
         }
 
         mutating func hex4() -> UInt32? {
-            guard index + 4 <= bytes.count else { return nil }
+            guard index + 4 <= count else { return nil }
             var value: UInt32 = 0
             for _ in 0..<4 {
-                let byte = bytes[index]
+                let byte = base[index]
                 let digit: UInt32
                 switch byte {
                 case 0x30...0x39: digit = UInt32(byte - 0x30)

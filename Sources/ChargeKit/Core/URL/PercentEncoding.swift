@@ -74,7 +74,7 @@
     /// - Returns: the number of bytes written and whether every escape gave an ASCII
     ///   byte; `nil` at a `%` that is not followed by two hex digits.
     @inline(__always)
-    private static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>?) -> (count: Int, ascii: Bool)? {
+    static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>?) -> (count: Int, ascii: Bool)? {
         guard let from = bytes.baseAddress else { return (0, true) }
         let count = bytes.count
         var index = 0, written = 0, ascii = true

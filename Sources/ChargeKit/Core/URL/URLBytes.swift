@@ -98,6 +98,39 @@ struct URLBytes {
         }
     }
 
+    /// The base and the value of a URL that is exactly `base?name=value`: a base with
+    /// a `scheme:` and no `#`, one pair named `name` and nothing else, every byte in
+    /// `!`…`~` (so no `&` or `#` after the `=`); `nil` for any other URL, which
+    /// ``init(_:segment:)`` then reads. The bytes it accepts are those that reading
+    /// splits the same way without an error.
+    static func singlePair(_ bytes: UnsafeBufferPointer<UInt8>, named name: StaticString) -> (base: Range<Int>, value: Range<Int>)? {
+        let count = bytes.count, nameLength = name.utf8CodeUnitCount
+        guard let start = bytes.baseAddress else { return nil }
+        var colon = -1, question = -1, plain = true
+        // (The closures throw nothing: `visit` is written for those that do.)
+        do throws(ChargeKitError) {
+            _ = try visit(start, from: 0, count: count, baseDelimiters) { index, byte in
+                if byte == 0x3A {
+                    if colon < 0 { colon = index }
+                    return true
+                }
+                if byte == 0x3F { question = index }
+                return false   // `?`, or what is left to the scan: `#`, a space, a non-ASCII byte
+            }
+            guard question >= 0, colon > 0, colon < question, isScheme(start, colon: colon, count: count),
+                  question + nameLength + 1 < count,
+                  UnsafeBufferPointer(start: start + question + 1, count: nameLength).matches(0..<nameLength, name),
+                  start[question + nameLength + 1] == 0x3D else { return nil }
+            _ = try visit(start, from: question + nameLength + 2, count: count, Delimiters(0x26, 0x23, 0x23, 0x23)) { _, _ in
+                plain = false
+                return false
+            }
+        } catch {
+            return nil
+        }
+        return plain ? (0..<question, (question + nameLength + 2)..<count) : nil
+    }
+
     /// Gives `visit` each byte from `chunk` on that ``flags(_:at:count:_:)`` marks, with
     /// its offset, in order, until it returns `false`.
     /// - Returns: the offset after the byte `visit` stopped at, or `count`.
