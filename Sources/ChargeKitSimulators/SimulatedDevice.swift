@@ -7,14 +7,31 @@
 public actor SimulatedDevice: URLOpener {
     /// The outcome the next payments get.
     public var outcome: ChargeOutcome
+    /// The scenario its app's next payments play instead of ``outcome`` (see
+    /// ``Scenario/catalog``); `nil`, or a request to another app, plays ``outcome``.
+    public var scenario: Scenario?
+    /// The payment apps installed.
+    public var apps: SimulatedApps
     /// The Credit Card Terminal simulator.
-    public var creditCardTerminal: CreditCardTerminalSimulator
+    public var creditCardTerminal: CreditCardTerminalSimulator {
+        get { apps.creditCardTerminal }
+        set { apps.creditCardTerminal = newValue }
+    }
     /// The SumUp simulator.
-    public var sumUp: SumUpSimulator
+    public var sumUp: SumUpSimulator {
+        get { apps.sumUp }
+        set { apps.sumUp = newValue }
+    }
     /// The Zettle simulator.
-    public var zettle: ZettleSimulator
+    public var zettle: ZettleSimulator {
+        get { apps.zettle }
+        set { apps.zettle = newValue }
+    }
     /// The Square Point of Sale simulator.
-    public var square: SquareSimulator
+    public var square: SquareSimulator {
+        get { apps.square }
+        set { apps.square = newValue }
+    }
     /// Schemes whose app is "not installed".
     public var missingApps: Set<String> = []
     /// Every callback URL delivered, in order.
@@ -28,36 +45,42 @@ public actor SimulatedDevice: URLOpener {
         deliver: @escaping @Sendable (String) async -> Void
     ) {
         self.outcome = outcome
-        self.creditCardTerminal = creditCardTerminal
-        self.sumUp = sumUp
-        self.zettle = zettle
-        self.square = square
+        self.apps = SimulatedApps(creditCardTerminal: creditCardTerminal, sumUp: sumUp, zettle: zettle, square: square)
         self.deliver = deliver
     }
 
     /// Sets the outcome of the next payments.
     public func setOutcome(_ outcome: ChargeOutcome) { self.outcome = outcome }
+    /// Sets the scenario its app's next payments play.
+    public func play(_ scenario: Scenario?) { self.scenario = scenario }
     /// Marks an app as not installed.
     public func uninstall(scheme: String) { missingApps.insert(scheme) }
 
     /// Computes the app's callback for `url` without delivering it.
     public func callback(for url: String) throws(ChargeKitError) -> String {
-        let scheme = String(url.prefix { $0 != ":" }).lowercased()
-        guard !missingApps.contains(scheme) else { throw .appNotInstalled(scheme: scheme) }
-        switch scheme {
-        case CreditCardTerminal.scheme: return try creditCardTerminal.respond(to: url, outcome: outcome)
-        case SumUp.scheme: return try sumUp.respond(to: url, outcome: outcome)
-        case Zettle.scheme: return try zettle.respond(to: url, outcome: outcome)
-        case Square.scheme: return try square.respond(to: url, outcome: outcome)
-        default: throw .appNotInstalled(scheme: scheme)
-        }
+        try checkInstalled(url)
+        return try apps.respond(to: url, outcome: outcome)
     }
 
-    /// Opens `url` in the simulated app and, like the app, opens the callback later.
+    private func checkInstalled(_ url: String) throws(ChargeKitError) {
+        let scheme = String(url.prefix { $0 != ":" }).lowercased()
+        guard !missingApps.contains(scheme) else { throw .appNotInstalled(scheme: scheme) }
+    }
+
+    /// Opens `url` in the simulated app and, like the app, opens the callback later
+    /// (under a ``scenario``: no callback, one, or the same one twice).
     public func open(_ url: String) async throws(ChargeKitError) {
-        let callback = try callback(for: url)
-        delivered.append(callback)
+        let callbacks: [String]
+        if let scenario, SimulatedApps.provider(of: url) == scenario.provider {
+            try checkInstalled(url)
+            callbacks = try scenario.callbacks(for: url, apps: apps)
+        } else {
+            callbacks = [try callback(for: url)]
+        }
+        delivered += callbacks
         let deliver = self.deliver
-        Task { await deliver(callback) }
+        Task {
+            for callback in callbacks { await deliver(callback) }
+        }
     }
 }

@@ -1,0 +1,159 @@
+@_spi(Tools) import ChargeKit
+import Foundation
+
+/// One thing a payment app can do with a hand-off, by name: each app's documented
+/// outcomes and errors, and the hand-off failures no app documents (no callback, the
+/// same callback twice, a callback after the hand-off expired, a callback from another
+/// app). ``catalog`` is the one list: ``SimulatedDevice``, `chargekit simulate
+/// --scenario`, `chargekit scenarios` and the sandbox's web simulator play from it.
+public struct Scenario: Hashable, Sendable, Identifiable {
+    /// The app.
+    public let provider: PaymentProvider
+    /// The scenario's name, unique for its app, such as `approved` or `could-not-perform`.
+    public let name: String
+    /// The outcome `chargekit parse` reports for its callback; `nil` when no callback comes.
+    public let outcome: ChargeOutcome?
+    /// What happens, for people.
+    public let description: String
+    /// How the simulator plays it.
+    let play: Play
+
+    /// `provider/name`.
+    public var id: String { "\(provider.rawValue)/\(name)" }
+
+    /// What the simulated app does.
+    enum Play: Hashable, Sendable {
+        /// Answers with `outcome`, the app set up as `setup` says.
+        case answer(ChargeOutcome, Setup = .asIs)
+        /// Never answers (the app was killed, or the customer never came back).
+        case noCallback
+        /// Answers approved, and the same callback opens the app a second time.
+        case twice
+        /// Answers approved (the ledger's clock decides it is too late).
+        case late
+        /// Another payment app answers, carrying this hand-off's nonce.
+        case anotherApp
+    }
+
+    /// How the simulated app is set up before it answers.
+    enum Setup: Hashable, Sendable {
+        case asIs
+        /// Not logged in, or not ready to take payments.
+        case notReady
+        /// Logged in with an account in another currency than the request's.
+        case otherCurrency
+        /// Point of Sale answering a failure with this code.
+        case squareError(Square.ErrorCode)
+    }
+
+    /// The scenarios of `provider`, in the catalog's order.
+    public static func catalog(for provider: PaymentProvider) -> [Scenario] { catalog.filter { $0.provider == provider } }
+
+    /// The scenario of `provider` named `name`.
+    public static func named(_ name: String, for provider: PaymentProvider) -> Scenario? {
+        catalog.first { $0.provider == provider && $0.name == name }
+    }
+
+    /// Every scenario of every simulated app.
+    public static let catalog: [Scenario] = {
+        var all: [Scenario] = []
+        func add(_ provider: PaymentProvider, _ name: String, _ outcome: ChargeOutcome?, _ play: Play, _ description: String) {
+            all.append(Scenario(provider: provider, name: name, outcome: outcome, description: description, play: play))
+        }
+        let ccterminal = PaymentProvider.creditCardTerminal
+        add(ccterminal, "approved", .approved, .answer(.approved), "The card is approved: responseType approved, with the amount, card type and redacted number.")
+        add(ccterminal, "declined", .declined, .answer(.declined), "The card is declined: responseType declined.")
+        add(ccterminal, "cancelled", .cancelled, .answer(.cancelled), "The merchant cancels in the app: responseType cancelled.")
+        add(ccterminal, "error", .failed, .answer(.failed), "The app cannot process the charge: responseType error, with an errorMessage.")
+
+        let sumUp = PaymentProvider.sumUp
+        add(sumUp, "approved", .approved, .answer(.approved), "The payment succeeds: smp-status success, with a transaction code.")
+        add(sumUp, "declined", .declined, .answer(.declined), "The card is declined: smp-status failed, smp-failure-cause transaction-failed, with a transaction code.")
+        add(sumUp, "cancelled", .declined, .answer(.cancelled), "The customer cancels: SumUp has no cancelled status, so smp-status failed (transaction-failed), without a transaction code.")
+        add(sumUp, "not-ready", .failed, .answer(.approved, .notReady), "The app is not logged in or has no reader: smp-status invalidstate.")
+        add(sumUp, "other-currency", .declined, .answer(.approved, .otherCurrency), "The merchant's account is in another currency: smp-status failed, transaction-failed.")
+
+        let zettle = PaymentProvider.zettle
+        add(zettle, "approved", .approved, .answer(.approved), "The payment succeeds, with the card's payment info.")
+        add(zettle, "cancelled-by-user", .cancelled, .answer(.cancelled), "The customer cancels: errorCode CancelledByUser (a cancellation error on the api/ operations).")
+        add(zettle, "technical-error", .failed, .answer(.failed), "The payment fails: errorCode TechnicalError (a technical error on the api/ operations).")
+        add(zettle, "not-logged-in", .failed, .answer(.approved, .notReady), "No one is logged in to the app: errorCode InvalidState.")
+        add(zettle, "other-currency", .failed, .answer(.approved, .otherCurrency), "The account is in another currency: errorCode InvalidCurrency.")
+
+        let square = PaymentProvider.square
+        add(square, "approved", .approved, .answer(.approved), "The payment goes through: status ok, with transaction_id and client_transaction_id.")
+        for code in Square.ErrorCode.documented {
+            let outcome: ChargeOutcome = code == .paymentCanceled ? .cancelled : .failed
+            add(square, code.rawValue.replacingOccurrences(of: "_", with: "-"), outcome, .answer(.failed, .squareError(code)),
+                "error_code \(code.rawValue): \(code.message)")
+        }
+
+        for provider in [ccterminal, sumUp, zettle, square] {
+            add(provider, "no-callback", nil, .noCallback, "The app never answers (it was killed, or the customer never came back): the hand-off stays pending until it is resolved or expires.")
+            add(provider, "duplicate-callback", .approved, .twice, "The approved callback opens the app twice: the ledger accepts the first and refuses the second as replayed.")
+            add(provider, "after-expiry", .approved, .late, "The approved callback comes after the hand-off expired: the ledger refuses it as expired.")
+            add(provider, "another-app", .approved, .anotherApp, "Another payment app answers with this hand-off's nonce: the ledger refuses it, the charge being another app's.")
+        }
+        return all
+    }()
+
+    /// The callback URLs the app opens for `requestURL` in this scenario, in order: none
+    /// (no callback), one, or the same twice.
+    /// - Throws: what the app refuses to answer at all, or a request that is not this
+    ///   scenario's app's.
+    public func callbacks(for requestURL: String, apps: SimulatedApps = .init()) throws(ChargeKitError) -> [String] {
+        guard SimulatedApps.provider(of: requestURL) == provider else {
+            throw .invalidURL("url", rule: "is not a request to \(provider.displayName), whose scenario '\(name)' this is")
+        }
+        var apps = apps
+        switch play {
+        case .answer(let outcome, let setup):
+            setup.apply(to: &apps, for: requestURL)
+            return [try apps.respond(to: requestURL, outcome: outcome)]
+        case .noCallback:
+            return []
+        case .twice:
+            let callback = try apps.respond(to: requestURL, outcome: .approved)
+            return [callback, callback]
+        case .late:
+            return [try apps.respond(to: requestURL, outcome: .approved)]
+        case .anotherApp:
+            return [try Self.anotherApp(answering: try apps.respond(to: requestURL, outcome: .approved), of: provider, apps: &apps)]
+        }
+    }
+
+    /// Another app's approved callback to the same app, with the nonce `callback` carries.
+    private static func anotherApp(answering callback: String, of provider: PaymentProvider, apps: inout SimulatedApps) throws(ChargeKitError) -> String {
+        let parsed = try PaymentCallback.parse(callback, provider: provider)
+        guard let nonce = parsed.nonce else { throw .missingNonce(field: provider.nonceField) }
+        var target = try QueryURL(parsing: parsed.callbackURL)
+        target.items.removeAll { $0.name == ChargeKitParameter.nonce || $0.name == ChargeKitParameter.callback }
+        let other: PaymentApp = provider == .creditCardTerminal
+            ? .sumUp(affiliateKey: "SIMULATED", callbackURL: target.string)
+            : .creditCardTerminal(returnURL: target.string)
+        let order = ChargeOrder(amount: Money(minorUnits: 100, currency: .eur))
+        return try apps.respond(to: try other.handoff(for: order, nonce: nonce).url, outcome: .approved)
+    }
+}
+
+extension Scenario.Setup {
+    /// Sets `apps` up for answering `requestURL`.
+    func apply(to apps: inout SimulatedApps, for requestURL: String) {
+        switch self {
+        case .asIs:
+            return
+        case .notReady:
+            apps.sumUp.isReady = false
+            apps.zettle.isLoggedIn = false
+            apps.square.isLoggedIn = false
+        case .otherCurrency:
+            let requested = (try? SimulatedApps.summary(of: requestURL))?.currency
+            let other = requested == "JPY" ? "EUR" : "JPY"
+            apps.sumUp.merchantCurrency = other
+            apps.zettle.accountCurrency = other
+            apps.square.sellerCurrency = other
+        case .squareError(let code):
+            apps.square.failureCode = code
+        }
+    }
+}
