@@ -63,6 +63,21 @@ out=$("$bin" pending --ledger "$waiting" --json); code=$?
 check "pending --json lists the one hand-off not answered" "0 1 sumup 7.25 EUR B-2 True" \
   "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); r=d[0]; print(len(d), r["provider"], r["amount"], r["currency"], r["reference"], r["age_seconds"] >= 0 and len(r["nonce"]) == 27)')"
 
+# scenarios: the catalog as JSON; each played through a ledger by another process.
+out=$("$bin" scenarios --json); code=$?
+check "scenarios --json lists four apps' catalogs with their outcomes" "0 ccterminal,square,sumup,zettle True" \
+  "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(",".join(sorted({r["provider"] for r in d})), all(set(r) == {"provider","name","outcome","description"} for r in d) and any(r["outcome"] == "none" for r in d))')"
+played="$(mktemp -d)/ledger.json"
+request=$("$bin" request sumup --amount 4.00 --currency EUR --affiliate-key K --callback-success my-app://done --ledger "$played")
+twice=$("$bin" simulate "$request" --scenario duplicate-callback)
+"$bin" parse --ledger "$played" "$(echo "$twice" | head -1)" >/dev/null; first=$?
+"$bin" parse --ledger "$played" "$(echo "$twice" | tail -1)" >/dev/null 2>&1; second=$?
+check "simulate --scenario duplicate-callback: two lines, the second refused by the ledger" "2 0 2" "$(echo "$twice" | wc -l | tr -d ' ') $first $second"
+out=$("$bin" simulate "$request" --scenario no-callback); code=$?
+check "simulate --scenario no-callback prints nothing" "0 " "$code $out"
+"$bin" simulate "$request" --scenario not-a-scenario >/dev/null 2>&1
+check "simulate --scenario with an unknown name exits 64" 64 "$?"
+
 # doctor: an app's Info.plist, XML and binary; 0 all holds, 1 something wrong, 65 not a plist, 64 usage.
 plists="$(mktemp -d)"
 python3 - "$plists" <<'PY'

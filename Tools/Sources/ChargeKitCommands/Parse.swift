@@ -56,9 +56,15 @@ struct Simulate: AsyncParsableCommand {
     @Option(help: "SumUp / Zettle / Square: the logged-in account's currency.") var accountCurrency: String?
     @Flag(help: "SumUp / Zettle / Square: the app is not ready (not logged in).") var notReady = false
     @Option(help: "Square: the error_code a failed payment answers with (default could_not_perform).") var errorCode: String?
+    @Option(help: "Play a named scenario of the request's app instead of --outcome (see chargekit scenarios): prints its callbacks, one a line, none for no-callback.")
+    var scenario: String?
 
     func run() async throws {
         try await Self.withOwnUsage {
+            if let scenario {
+                try await play(scenario)
+                return
+            }
             let callback = try await refusing { () async throws(ChargeKitError) -> String in
                 switch String(url.prefix { $0 != ":" }).lowercased() {
                 case CreditCardTerminal.scheme:
@@ -81,6 +87,27 @@ struct Simulate: AsyncParsableCommand {
             }
             print(callback)
         }
+    }
+
+    /// Prints the callbacks the request's app opens in the scenario named `name`.
+    private func play(_ name: String) async throws {
+        guard outcome == .approved else { throw ValidationError("--scenario plays its own outcome: leave out --outcome") }
+        guard let provider = SimulatedApps.provider(of: url) else {
+            throw ValidationError("not a request URL of a payment app ChargeKit simulates")
+        }
+        guard let scenario = Scenario.named(name, for: provider) else {
+            let names = Scenario.catalog(for: provider).map(\.name).joined(separator: ", ")
+            throw ValidationError("'\(name)' is not a scenario of \(provider.rawValue); its scenarios: \(names)")
+        }
+        var apps = SimulatedApps()
+        if let accountCurrency {
+            apps.sumUp.merchantCurrency = accountCurrency
+            apps.zettle.accountCurrency = accountCurrency
+            apps.square.sellerCurrency = accountCurrency
+        }
+        apps.creditCardTerminal.configuration.defaultTaxRate = defaultTaxRate
+        let callbacks = try await refusing { () async throws(ChargeKitError) -> [String] in try scenario.callbacks(for: url, apps: apps) }
+        for callback in callbacks { print(callback) }
     }
 }
 
