@@ -50,6 +50,7 @@ let package = Package(
             name: "CitconSandbox",
             dependencies: [
                 .product(name: "ChargeKit", package: sdk),
+                .product(name: "ChargeKitSimulators", package: sdk),
                 .product(name: "CitconUPI", package: sdk),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -142,6 +143,8 @@ let package = Package(
             name: "CitconSandboxTests",
             dependencies: [
                 "ProcessSupport",
+                .product(name: "ChargeKit", package: sdk),
+                .product(name: "ChargeKitSimulators", package: sdk),
                 .product(name: "CitconUPI", package: sdk),
                 "CitconSandbox",
                 "CitconSandboxTesting",

@@ -21,6 +21,13 @@ public struct Scenario: Hashable, Sendable, Identifiable {
     /// `provider/name`.
     public var id: String { "\(provider.rawValue)/\(name)" }
 
+    /// Whether this is a hand-off failure (no callback, twice, late, another app's)
+    /// rather than one of the app's own answers.
+    public var isHandOffFailure: Bool {
+        if case .answer = play { return false }
+        return true
+    }
+
     /// What the simulated app does.
     enum Play: Hashable, Sendable {
         /// Answers with `outcome`, the app set up as `setup` says.

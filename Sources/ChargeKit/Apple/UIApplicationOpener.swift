@@ -26,6 +26,14 @@ public struct UIApplicationOpener: URLOpener {
     }
 }
 
+extension SandboxAppOpener {
+    /// Makes an opener that opens the sandbox's pages in Safari (with
+    /// ``UIApplicationOpener``); for debug builds.
+    public init(sandbox: URL) {
+        self.init(sandbox: sandbox, opening: UIApplicationOpener())
+    }
+}
+
 extension CreditCardTerminal.ChargeRequest {
     /// The app's display name (CFBundleDisplayName, then CFBundleName), the default
     /// for ``returnAppName``.

@@ -112,6 +112,8 @@ package struct SandboxRoutes: Sendable {
         }
         route(router, "", .get, "/sandbox/dashboard") { request, context in await dashboardPage(request, client: context.client) }
         route(router, "", .post, "/sandbox/dashboard") { request, context in await dashboardPost(request, client: context.client) }
+        route(router, "", .get, AppSimulatorPage.path) { request, _ in appPage(request) }
+        route(router, "", .post, AppSimulatorPage.path) { request, _ in await appPost(request) }
         // Router middleware wraps every route, whenever it is added.
         router.add(middleware: UnknownRoutes(served: served))
         return served

@@ -25,7 +25,7 @@ enum WalletPage {
         return Money(minorUnits: Int64(minorUnits), currency: currency).description
     }
 
-    private static let style = """
+    static let style = """
     body{font-family:-apple-system,system-ui,sans-serif;background:#f2f4f7;margin:0;padding:32px}
     .card{max-width:380px;margin:auto;background:#fff;border-radius:14px;padding:28px;box-shadow:0 4px 18px #0002}
     h1{font-size:18px;margin:0 0 4px} .sub{color:#667;font-size:13px;margin-bottom:20px}

@@ -1,0 +1,154 @@
+@_spi(Tools) import ChargeKit
+import ChargeKitSimulators
+import CitconSandbox
+import CitconSandboxTesting
+import Foundation
+import Testing
+
+/// `/apps/open`: the payment apps played in a browser, as a phone reaches them
+/// through ``SandboxAppOpener``. Posts go over a raw socket, so that the `303` and
+/// its `Location` are read as sent (a custom scheme is not followed).
+@Suite("Simulated payment apps in the browser")
+struct AppSimulatorTests {
+    /// A hand-off to each app, recorded in `ledger`.
+    static func requests(_ ledger: ChargeLedger) async throws -> [(PaymentProvider, String)] {
+        let apps: [(PaymentApp, Currency)] = [
+            (.creditCardTerminal(returnURL: "my-app://done"), .usd),
+            (.sumUp(affiliateKey: "K", callbackURL: "my-app://done"), .eur),
+            (.zettle(apiKey: "K", source: "Shop", callbackURL: "my-app://done"), try Currency(code: "SEK")),
+            (.square(clientID: "sq0idp-APP", callbackURL: "https://shop.example/square"), .usd),
+        ]
+        var requests: [(PaymentProvider, String)] = []
+        for (app, currency) in apps {
+            let order = ChargeOrder(amount: Money(minorUnits: 1250, currency: currency), description: "Flat white", reference: "order-9")
+            let (_, request) = try await ledger.issue { nonce throws(ChargeKitError) in try app.handoff(for: order, nonce: nonce) }
+            requests.append((app.provider, request.url))
+        }
+        return requests
+    }
+
+    /// The page for `url`, as the opener sends the phone to it.
+    static func page(_ harness: Harness, _ url: String) async throws -> HTTPAnswer {
+        let target = try SandboxAppOpener(sandbox: try #require(URL(string: harness.http.base)), opening: ClosureURLOpener { _ in })
+            .simulatorURL(for: url)
+        return try await harness.http.call("GET", String(target.dropFirst(harness.http.base.count)))
+    }
+
+    /// Posts the page's form with `fields`, as the browser does (its own origin).
+    static func post(_ harness: Harness, _ fields: [(String, String)], origin: String? = nil) async throws -> String {
+        let body = fields.map { "\($0.0)=\(PercentEncoding.encode($0.1))" }.joined(separator: "&")
+        let host = try #require(URL(string: harness.http.base)?.port)
+        return try await DashboardTests.rawAnswer(harness, "POST /apps/open HTTP/1.1\r\nHost: 127.0.0.1:\(host)\r\n"
+            + "Content-Type: application/x-www-form-urlencoded\r\nOrigin: \(origin ?? harness.http.base)\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
+    }
+
+    static func location(_ answer: String) -> String? {
+        answer.split(separator: "\r\n").first { $0.lowercased().hasPrefix("location: ") }.map { String($0.dropFirst(10)) }
+    }
+
+    @Test("each app's request: its page, then the approved button's 303 to the callback the ledger verifies")
+    func eachAppApprovedThroughTheLedger() async throws {
+        let harness = try await Harness.start()
+        try await withCleanup({ await harness.stop() }) {
+            let ledger = ChargeLedger()
+            for (provider, url) in try await Self.requests(ledger) {
+                let page = try await Self.page(harness, url)
+                #expect(page.status == 200, "\(provider): \(page.text)")
+                #expect(page.text.contains("<h1 id=\"app\">\(provider.displayName)</h1>"), "\(provider)")
+                #expect(page.text.contains("12.50") && page.text.contains("Flat white"), "\(provider)")
+                for scenario in Scenario.catalog(for: provider) {
+                    #expect(page.text.contains("name=\"scenario\" value=\"\(scenario.name)\""), "\(provider): \(scenario.name)")
+                }
+                let token = try #require(HeadlessWallet.formToken(in: page.text))
+                let answer = try await Self.post(harness, [("form_token", token), ("url", url), ("scenario", "approved")])
+                #expect(answer.hasPrefix("HTTP/1.1 303"), "\(answer)")
+                let callback = try #require(Self.location(answer))
+                let result = try await ledger.verify(url: callback)
+                #expect(result.outcome == .approved && result.provider == provider)
+            }
+        }
+    }
+
+    @Test("a scenario of each kind: an error code, no callback, the same callback twice")
+    func scenarios() async throws {
+        let harness = try await Harness.start()
+        try await withCleanup({ await harness.stop() }) {
+            let ledger = ChargeLedger()
+            let requests = try await Self.requests(ledger)
+            let square = try #require(requests.first { $0.0 == .square }?.1)
+            let token = try #require(HeadlessWallet.formToken(in: try await Self.page(harness, square).text))
+            let failed = try await Self.post(harness, [("form_token", token), ("url", square), ("scenario", "could-not-perform")])
+            let result = try await ledger.verify(url: try #require(Self.location(failed)))
+            #expect(result.outcome == .failed && result.callback.square?.errorCode == .couldNotPerform)
+
+            let sumUp = try #require(requests.first { $0.0 == .sumUp }?.1)
+            let none = try await Self.post(harness, [("form_token", token), ("url", sumUp), ("scenario", "no-callback")])
+            #expect(none.hasPrefix("HTTP/1.1 200") && none.contains("id=\"played\"") && Self.location(none) == nil)
+            #expect(try await ledger.outstanding().count == 3)
+            let twice = try await Self.post(harness, [("form_token", token), ("url", sumUp), ("scenario", "duplicate-callback")])
+            let link = try #require(twice.range(of: "href=\"")).upperBound
+            let href = String(twice[link...].prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&")
+            #expect(try await ledger.verify(url: href).outcome == .approved)
+            await #expect(throws: ChargeKitError.replayedNonce) { try await ledger.verify(url: href) }
+        }
+    }
+
+    @Test("a request the app refuses: a page naming the field, or the app's error as the way back; never a 500")
+    func refusals() async throws {
+        let harness = try await Harness.start()
+        try await withCleanup({ await harness.stop() }) {
+            let missing = try await harness.http.call("GET", "/apps/open")
+            #expect(missing.status == 400 && missing.text.contains("url: required"))
+            let other = try await Self.page(harness, "https://shop.example/pay")
+            #expect(other.status == 400 && other.text.contains("url: not a request to a payment app"))
+            let twice = try await Self.page(harness, "sumupmerchant://pay/1.0?amount=1.00&amount=2.00&currency=EUR")
+            #expect(twice.status == 400 && twice.text.contains("amount"), "\(twice.text)")
+            // SumUp answers a request without a currency with its own error: the page shows it, and offers only the way back.
+            let noCurrency = try await Self.page(harness, "sumupmerchant://pay/1.0?amount=1.00&affiliate-key=K&callback=my-app://done")
+            #expect(noCurrency.status == 200 && noCurrency.text.contains("id=\"refusal\"") && noCurrency.text.contains("currency"))
+            #expect(noCurrency.text.components(separatedBy: "name=\"scenario\"").count == 2, "one button")
+            let token = try #require(HeadlessWallet.formToken(in: noCurrency.text))
+            let back = try await Self.post(harness, [("form_token", token), ("url", "sumupmerchant://pay/1.0?amount=1.00&affiliate-key=K&callback=my-app://done"), ("scenario", "approved")])
+            #expect(Self.location(back)?.contains("smp-status=failed") == true, "\(back)")
+
+            let url = "sumupmerchant://pay/1.0?amount=1.00&currency=EUR&affiliate-key=K&callback=my-app://done"
+            let forged = try await Self.post(harness, [("form_token", "0123"), ("url", url), ("scenario", "approved")])
+            #expect(forged.hasPrefix("HTTP/1.1 403") && forged.contains("form_token"))
+            let crossSite = try await Self.post(harness, [("form_token", token), ("url", url), ("scenario", "approved")], origin: "https://evil.example")
+            #expect(crossSite.hasPrefix("HTTP/1.1 403"))
+            let unknown = try await Self.post(harness, [("form_token", token), ("url", url), ("scenario", "teleport")])
+            #expect(unknown.hasPrefix("HTTP/1.1 400") && unknown.contains("scenario: must be one of sumup"))
+            // A callback URL with a line break in it is never written into a header.
+            let injected = "sumupmerchant://pay/1.0?amount=1.00&currency=EUR&affiliate-key=K&callback=my-app://done%0D%0ASet-Cookie:%20a=b"
+            let refused = try await Self.post(harness, [("form_token", token), ("url", injected), ("scenario", "approved")])
+            #expect(refused.hasPrefix("HTTP/1.1 400") && !refused.lowercased().contains("set-cookie: a=b"), "\(refused)")
+            for garbage in ["sumupmerchant://", "izettle://%zz", "square-commerce-v1://payment/create?data=%7B", "com-innerfence-ccterminal://charge/1.0.0/?amount=abc",
+                            String(repeating: "a", count: 40_000)] {
+                let answer = try await Self.page(harness, garbage)
+                #expect([200, 400].contains(answer.status), "\(garbage.prefix(60)): \(answer.status)")
+            }
+        }
+    }
+
+    @Test("the opener sends the exact request URL to the sandbox's page, and refuses a sandbox that is not http(s)")
+    func opener() async throws {
+        let opened = OpenedURL()
+        let opener = SandboxAppOpener(sandbox: try #require(URL(string: "http://192.168.1.20:8790/")), opening: ClosureURLOpener { await opened.set($0) })
+        let request = "sumupmerchant://pay/1.0?amount=1.00&currency=EUR&title=A%20%26%20B+C&callback=my-app://done"
+        try await opener.open(request)
+        let sent = try #require(await opened.url)
+        #expect(sent.hasPrefix("http://192.168.1.20:8790/apps/open?url="))
+        let query = try #require(URLComponents(string: sent)?.queryItems?.first { $0.name == "url" }?.value)
+        #expect(query == request, "byte for byte")
+        let ftp = SandboxAppOpener(sandbox: try #require(URL(string: "ftp://host")), opening: ClosureURLOpener { _ in })
+        await #expect(throws: ChargeKitError.invalidURL("sandbox", rule: "must be an http or https URL with a host and no query, such as http://192.168.1.20:8790")) {
+            try await ftp.open(request)
+        }
+    }
+}
+
+actor OpenedURL {
+    var url: String?
+    func set(_ url: String) { self.url = url }
+}
