@@ -18,4 +18,5 @@ server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$work"' EXIT
 . scripts/lib/sandbox.sh
 wait_for_sandbox "$work/server.log" browser-tests
-SANDBOX_URL="$base" python3 Tools/Tests/Browser/test_pages.py
+swift build --package-path Tools --product chargekit >/dev/null
+SANDBOX_URL="$base" CHARGEKIT_BIN="$(dirname "$bin")/chargekit" python3 Tools/Tests/Browser/test_pages.py

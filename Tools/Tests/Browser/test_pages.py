@@ -9,11 +9,13 @@ send: the posts are the browser's own form submissions.
 import http.server
 import json
 import os
+import subprocess
+import tempfile
 import threading
 import unittest
 import urllib.request
 import uuid
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -22,6 +24,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 BASE = os.environ["SANDBOX_URL"]
 KEY = os.environ["CHARGEKIT_MERCHANT_KEY"]
+CHARGEKIT = os.environ["CHARGEKIT_BIN"]
 SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
 
 
@@ -178,6 +181,87 @@ class Pages:
                 self.assertEqual(status(charge_id), "initiated")
         finally:
             server.shutdown()
+
+
+class App(http.server.BaseHTTPRequestHandler):
+    """The calling app's universal link: records each callback URL the browser opens."""
+    opened = []
+
+    def do_GET(self):
+        App.opened.append(self.path)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.end_headers()
+        self.wfile.write(b"<html><body>back in the app</body></html>")
+
+    def log_message(self, *arguments):
+        pass
+
+
+def chargekit(*arguments):
+    return subprocess.run([CHARGEKIT, *arguments], capture_output=True, text=True, timeout=60)
+
+
+class AppSimulatorPages(unittest.TestCase):
+    """/apps/open at a phone's size: each app's request, made by chargekit with a file
+    ledger, opened as SandboxAppOpener opens it, approved with its button; the browser
+    follows the 303 to the app's (https-style) callback URL, and the callback is
+    verified against the ledger by another process."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.driver = browser(*SIZES["phone"])
+        cls.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), App)
+        threading.Thread(target=cls.server.serve_forever, daemon=True).start()
+        cls.folder = tempfile.mkdtemp()
+        os.chmod(cls.folder, 0o700)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+        cls.server.shutdown()
+
+    def request(self, provider, ledger):
+        back = f"http://127.0.0.1:{self.server.server_address[1]}/done"
+        arguments = {
+            "ccterminal": ["--amount", "12.50", "--currency", "USD", "--description", "Flat white", "--return-url", back],
+            "sumup": ["--amount", "12.50", "--currency", "EUR", "--affiliate-key", "K", "--title", "Flat white",
+                      "--callback-success", back, "--callback-failure", back],
+            "zettle": ["--amount", "12.50", "--currency", "SEK", "--api-key", "K", "--source", "Shop", "--title", "Flat white",
+                       "--callback-success", back, "--callback-failure", back, "--reference", "order-9"],
+            "square": ["--client-id", "sq0idp-APP", "--amount", "12.50", "--currency", "USD", "--notes", "Flat white",
+                       "--callback-url", back],
+        }[provider]
+        made = chargekit("request", provider, *arguments, "--ledger", ledger)
+        self.assertEqual(made.returncode, 0, made.stderr)
+        return made.stdout.strip().splitlines()[-1]
+
+    def play(self, provider, button, outcome):
+        ledger = os.path.join(self.folder, f"{provider}-{button}.ledger")
+        url = self.request(provider, ledger)
+        App.opened.clear()
+        self.driver.get(BASE + "/apps/open?url=" + quote(url, safe=""))
+        self.assertIn("12.50", self.driver.find_element(By.ID, "amount").text)
+        self.assertEqual(self.driver.find_element(By.ID, "description").text, "Flat white")
+        width = self.driver.execute_script("return document.documentElement.scrollWidth")
+        self.assertLessEqual(width, self.driver.execute_script("return window.innerWidth"), "the page fits the phone")
+        self.driver.find_element(By.CSS_SELECTOR, f'button[value="{button}"]').click()
+        WebDriverWait(self.driver, 10).until(lambda _: App.opened)
+        callback = f"http://127.0.0.1:{self.server.server_address[1]}" + App.opened[0]
+        parsed = chargekit("parse", callback, "--ledger", ledger, "--json")
+        self.assertEqual(parsed.returncode, 0, parsed.stderr)
+        report = json.loads(parsed.stdout)
+        self.assertEqual((report["verified"], report["outcome"], report["provider"]), (True, outcome, provider))
+
+    def test_each_app_approved_and_verified_in_a_ledger(self):
+        for provider in ("ccterminal", "sumup", "zettle", "square"):
+            with self.subTest(provider=provider):
+                self.play(provider, "approved", "approved")
+
+    def test_a_scenario_button_gives_its_outcome(self):
+        self.play("ccterminal", "declined", "declined")
+        self.play("square", "payment-canceled", "cancelled")
+        self.play("zettle", "technical-error", "failed")
 
 
 class PhonePages(Pages, unittest.TestCase):
