@@ -235,6 +235,14 @@ components:
         action: { type: string, enum: [pay, decline, cancel, expire, resend] }
         charge: { type: string, description: 'The charge to pay, decline, cancel or expire.' }
         ipn: { type: string, description: The IPN to send again (its number). }
+    AppForm:
+      type: object
+      additionalProperties: false
+      required: [form_token, url, scenario]
+      properties:
+        form_token: { type: string, description: The token of the simulated app's page the form came from. }
+        url: { type: string, description: The request URL the page shows. }
+        scenario: { type: string, description: 'A scenario of the app (chargekit scenarios), such as approved.' }
   responses:
     Failure:
       description: A `fail` envelope naming the field and the rule.
@@ -508,6 +516,42 @@ paths:
         '413': { $ref: '#/components/responses/Page' }
         '429': { $ref: '#/components/responses/Page' }
         '503': { $ref: '#/components/responses/Page' }
+  /apps/open:
+    get:
+      operationId: simulatedApp
+      summary: >-
+        A payment app played in the browser (SandboxAppOpener sends a phone here) - the
+        app, amount and description of the request in url, and one button per scenario.
+      security: []
+      parameters:
+        - name: url
+          in: query
+          required: true
+          description: The exact request URL the app would open (com-innerfence-ccterminal, sumupmerchant, izettle or square-commerce-v1).
+          schema: { type: string }
+      responses:
+        '200': { $ref: '#/components/responses/Page' }
+        '400': { $ref: '#/components/responses/Page' }
+    post:
+      operationId: simulatedAppAnswer
+      summary: >-
+        Plays the scenario chosen on the page and sends the browser to the callback URL
+        the app would open (a page where no callback comes, or the same one twice).
+      security: []
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema: { $ref: '#/components/schemas/AppForm' }
+      responses:
+        '200': { $ref: '#/components/responses/Page' }
+        '303':
+          description: The callback URL the app would open.
+          headers:
+            Location: { schema: { type: string } }
+        '400': { $ref: '#/components/responses/Page' }
+        '403': { $ref: '#/components/responses/Page' }
+        '413': { $ref: '#/components/responses/Page' }
   /:
     get:
       operationId: landingPage
