@@ -24,7 +24,7 @@ public struct SandboxAppOpener: URLOpener {
     private let opener: any URLOpener
 
     /// Makes an opener that opens the sandbox's pages with `opener` (on Apple
-    /// platforms, ``init(sandbox:)`` opens them with `UIApplication`).
+    /// platforms, `init(sandbox:)` opens them with `UIApplication`).
     public init(sandbox: URL, opening opener: any URLOpener) {
         self.sandbox = sandbox
         self.opener = opener

@@ -142,6 +142,19 @@ func openHandOffs(_ coordinator: PaymentCoordinator) async throws -> [String] {
     }
 }
 
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:341
+#if canImport(UIKit)
+/// The opener: in a debug build, the sandbox's simulated apps in Safari.
+@MainActor
+func paymentOpener() -> any URLOpener {
+    #if DEBUG
+    return SandboxAppOpener(sandbox: URL(string: "http://192.168.1.20:8790")!)
+    #else
+    return UIApplicationOpener()
+    #endif
+}
+#endif
+
 // Sources/ChargeKit/ChargeKit.docc/TestingWithSimulators.md:36
 /// Hands the simulated app's callback to the coordinator, as iOS would open the app.
 actor AppStandIn {
@@ -159,8 +172,14 @@ func simulatedCharge() async throws -> PaymentResult {
     return try await coordinator.charge(order, via: .creditCardTerminal(returnURL: "my-app://paid"))
 }
 
+// Sources/ChargeKit/ChargeKit.docc/TestingWithSimulators.md:74
+/// A Square hand-off that fails as an unfinished sale makes it fail.
+func unfinishedSale(_ device: SimulatedDevice) async {
+    await device.play(Scenario.named("could-not-perform", for: .square))
+}
+
 // Sources/CitconUPI/CitconUPI.docc/UsingTheSDK.md:7
-func sample12(opener: any URLOpener, sandboxURL: URL, tokenFromYourServer: String, chargeTokenFromYourServer: String) async throws {
+func sample14(opener: any URLOpener, sandboxURL: URL, tokenFromYourServer: String, chargeTokenFromYourServer: String) async throws {
     let manager = CPayManager.sharedInstance()
     manager.setMode(.uat)                              // or manager.setBaseURL(sandboxURL)
     manager.setAccessToken(tokenFromYourServer)        // a client token
@@ -184,7 +203,7 @@ func sample12(opener: any URLOpener, sandboxURL: URL, tokenFromYourServer: Strin
 }
 
 // Tools/Sources/ChargeKitPostgres/ChargeKitPostgres.docc/ScalingOutOnPostgreSQL.md:12
-func sample13(url: URL, callbackURL: String) async throws {
+func sample15(url: URL, callbackURL: String) async throws {
     let store = try await PostgresLedgerStore.connect(url: "postgres://shop@db.internal:5432/shop", tablePrefix: "checkout_")
     let ledger = ChargeLedger(store: store)
     // Any instance verifies the callback it receives; each is accepted once across all.
