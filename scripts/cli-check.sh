@@ -63,6 +63,23 @@ out=$("$bin" pending --ledger "$waiting" --json); code=$?
 check "pending --json lists the one hand-off not answered" "0 1 sumup 7.25 EUR B-2 True" \
   "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); r=d[0]; print(len(d), r["provider"], r["amount"], r["currency"], r["reference"], r["age_seconds"] >= 0 and len(r["nonce"]) == 27)')"
 
+# resolve: a hand-off settled by hand in one process; the others see it, and its late callback is refused naming it.
+settling="$(mktemp -d)/ledger.json"
+lost=$("$bin" request sumup --amount 9.50 --currency EUR --affiliate-key K --callback-success my-app://done --foreign-tx-id L-1 --ledger "$settling")
+nonce=$("$bin" pending --ledger "$settling" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["nonce"])')
+out=$("$bin" resolve "$nonce" --ledger "$settling" --outcome approved --note "in SumUp's history: TX 4711" --json); code=$?
+check "resolve --json settles the hand-off with its note" "0 approved in SumUp's history: TX 4711" \
+  "$code $(echo "$out" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["outcome"], r["note"])')"
+check "pending no longer lists a settled hand-off" "[]" "$("$bin" pending --ledger "$settling" --json)"
+err=$("$bin" parse --ledger "$settling" "$("$bin" simulate "$lost" --outcome approved)" 2>&1 >/dev/null); code=$?
+check "a callback for a settled hand-off exits 2, naming the settlement" "2 yes" "$code $(echo "$err" | grep -q 'settled by hand as approved' && echo yes)"
+"$bin" resolve "$nonce" --ledger "$settling" --outcome declined --note again >/dev/null 2>&1
+check "settling it again exits 2" 2 "$?"
+"$bin" resolve aaaaaaaaaaaaaaaaaaaaaaaaaaa --ledger "$settling" --outcome approved --note x >/dev/null 2>&1
+check "settling an unknown nonce exits 2" 2 "$?"
+"$bin" resolve "$nonce" --ledger "$settling" --outcome failed --note x >/dev/null 2>&1
+check "resolve --outcome failed is refused" 2 "$?"
+
 # scenarios: the catalog as JSON; each played through a ledger by another process.
 out=$("$bin" scenarios --json); code=$?
 check "scenarios --json lists four apps' catalogs with their outcomes" "0 ccterminal,square,sumup,zettle True" \

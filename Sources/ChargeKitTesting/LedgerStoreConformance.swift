@@ -33,6 +33,8 @@ public enum LedgerStoreConformance {
         Check(name: "settled entries are dropped after the retention", body: retention),
         Check(name: "a nonce is stored at most once", body: duplicateNonce),
         Check(name: "many outstanding charges each verify once, in any order", body: manyOutstanding),
+        Check(name: "a hand-off settled by hand keeps its note, and a later callback is refused naming it", body: settledByHand),
+        Check(name: "ledgers racing to settle by hand and to accept the callback settle it exactly once", body: racingSettlements),
     ]
 
     // MARK: Helpers
@@ -121,6 +123,52 @@ public enum LedgerStoreConformance {
         _ = try await ChargeLedger(store: other).verify(url: callback)
         let settled = try await open().charge(for: charge.nonce)
         try expect(settled?.consumedAt != nil, "a third handle does not see the charge settled")
+    }
+
+    static func settledByHand(_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws {
+        let clock = ManualClock()
+        let ledger = ChargeLedger(store: try await open(), timeToLive: 60, now: { clock.now })
+        let (charge, callback) = try await issue(ledger)
+        clock.advance(120)   // expired unanswered: it can still be settled
+        let (answered, answer) = try await issue(ledger, 2000)
+        let note = "paid: in the app's history, transaction 4711"
+        let resolved = try await ledger.resolve(charge.nonce, as: .approved, note: note)
+        try expect(resolved.resolution?.outcome == .approved && resolved.resolution?.note == note && resolved.consumedAt != nil,
+                   "the settlement is not on the entry")
+        let seen = try await ChargeLedger(store: try await open()).charge(for: charge.nonce)
+        try expect(seen?.resolution == resolved.resolution, "another handle does not see the settlement")
+        let later = ChargeLedger(store: try await open(), timeToLive: 60, now: { clock.now })
+        try await expectRefusal(.settledByHand(outcome: .approved, note: note)) { _ = try await later.verify(url: callback) }
+        try await expectRefusal(.settledByHand(outcome: .approved, note: note)) {
+            try await later.resolve(charge.nonce, as: .declined, note: "again")
+        }
+        try await expectRefusal(.unknownNonce) { try await later.resolve(Nonce.random(), as: .approved, note: "unknown") }
+        // One answered by its callback cannot be settled by hand.
+        _ = try await later.verify(url: answer)
+        try await expectRefusal(.replayedNonce) { try await later.resolve(answered.nonce, as: .approved, note: "twice") }
+    }
+
+    static func racingSettlements(_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws {
+        let (charge, callback) = try await issue(ChargeLedger(store: try await open()))
+        let settled = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    let ledger = ChargeLedger(store: try await open())
+                    do {
+                        if index.isMultiple(of: 2) {
+                            _ = try await ledger.verify(url: callback)
+                        } else {
+                            try await ledger.resolve(charge.nonce, as: .declined, note: "racer \(index)")
+                        }
+                        return true
+                    } catch ChargeKitError.replayedNonce, ChargeKitError.settledByHand {
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        try expect(settled == 1, "\(settled) of 8 racing callbacks and settlements took the hand-off")
     }
 
     static func unknownNonce(_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws {

@@ -44,6 +44,9 @@ public enum ChargeKitError: Error, Equatable, Hashable, Sendable {
     case replayedNonce
     /// The nonce was issued but its time to live has passed.
     case expiredNonce
+    /// The hand-off was settled by hand (``ChargeLedger/resolve(_:as:note:)``): a callback
+    /// for it is not counted, and it cannot be settled again.
+    case settledByHand(outcome: ChargeOutcome, note: String)
     /// The callback does not match what was asked (another provider, return URL,
     /// currency, extra parameter or reference).
     case mismatch(field: String, rule: String)
@@ -87,6 +90,8 @@ extension ChargeKitError: CustomStringConvertible {
         case .unknownNonce: return "nonce: not issued by this ledger (forged or foreign callback)"
         case .replayedNonce: return "nonce: already used by an earlier callback (replay)"
         case .expiredNonce: return "nonce: the pending charge has expired"
+        case .settledByHand(let outcome, let note):
+            return "nonce: the hand-off was settled by hand as \(outcome.rawValue) (\(note)); nothing more is counted for it"
         case .mismatch(let field, let rule): return "\(field): does not match the request (\(rule))"
         case .appNotInstalled(let scheme): return "no app handles \(scheme):// (payment app not installed)"
         case .openFailed(let reason): return "could not open the payment app: \(reason)"

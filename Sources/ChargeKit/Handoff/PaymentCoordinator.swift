@@ -62,6 +62,14 @@ public actor PaymentCoordinator {
         try await ledger.outstanding()
     }
 
+    /// Settles a hand-off that never came back, after checking the payment app's
+    /// history: see ``ChargeLedger/resolve(_:as:note:)``. A waiting ``charge(_:via:)``
+    /// for it ends with ``ChargeKitError/settledByHand(outcome:note:)``.
+    @discardableResult
+    public func resolve(_ nonce: Nonce, as outcome: ChargeOutcome, note: String) async throws(ChargeKitError) -> PendingCharge {
+        try await ledger.resolve(nonce, as: outcome, note: note)
+    }
+
     /// The number of calls of this coordinator waiting for a callback.
     public var waitingCount: Int { waiting }
 }

@@ -92,11 +92,18 @@ public actor ChargeLedger {
     }
 
     private func accept(_ callback: PaymentCallback, charge: PendingCharge, url: String) async throws(ChargeKitError) -> PaymentResult {
-        guard charge.consumedAt == nil else { throw .replayedNonce }
+        try charge.refuseSettling()
         let date = now()
         guard date < charge.expiresAt else { throw .expiredNonce }
         let flags = try Self.check(callback, against: charge)
-        let consumed = try await store.consume(charge.nonce, at: date, accepting: AcceptedCallback(url: url, callback: callback, flags: flags))
+        let consumed: PendingCharge
+        do {
+            consumed = try await store.consume(charge.nonce, at: date, accepting: AcceptedCallback(url: url, callback: callback, flags: flags))
+        } catch .replayedNonce {
+            // Settled in between, by another callback or by hand: say which.
+            try await store.charge(for: charge.nonce)?.refuseSettling()
+            throw .replayedNonce
+        }
         let result = PaymentResult(callback: callback, charge: consumed, flags: flags)
         if sleepers[charge.nonce.value] != nil {
             if recent.count >= 256 { recent.removeAll() }
@@ -118,6 +125,7 @@ public actor ChargeLedger {
             guard let charge = try await store.charge(for: nonce) else { throw .unknownNonce }
             if charge.consumedAt != nil {
                 if let result = recent.removeValue(forKey: nonce.value) { return result }
+                if let resolution = charge.resolution { throw .settledByHand(outcome: resolution.outcome, note: resolution.note) }
                 // The result the accepting ledger kept: neither parsed nor checked again.
                 guard let accepted = charge.accepted else { throw .replayedNonce }
                 return PaymentResult(callback: accepted.callback, charge: charge, flags: accepted.flags)
@@ -126,6 +134,22 @@ public actor ChargeLedger {
             guard date < charge.expiresAt else { throw .expiredNonce }
             await sleep(nonce.value, seconds: min(charge.expiresAt.timeIntervalSince(date), pollInterval))
         }
+    }
+
+    /// Settles a hand-off whose callback never came, as someone found it in the
+    /// payment app's history: its entry keeps the outcome and the note, and a callback
+    /// that comes later is refused (``ChargeKitError/settledByHand(outcome:note:)``), so
+    /// that the payment is never counted twice. An expired hand-off can be settled too.
+    /// - Throws: ``ChargeKitError/invalidField(_:rule:)`` for the outcome or the note
+    ///   (see ``Resolution/init(outcome:note:resolvedAt:)``),
+    ///   ``ChargeKitError/unknownNonce``, ``ChargeKitError/replayedNonce`` when a
+    ///   callback answered it, ``ChargeKitError/settledByHand(outcome:note:)`` when it
+    ///   was settled before.
+    @discardableResult
+    public func resolve(_ nonce: Nonce, as outcome: ChargeOutcome, note: String) async throws(ChargeKitError) -> PendingCharge {
+        let resolved = try await store.resolve(nonce, as: try Resolution(outcome: outcome, note: note, resolvedAt: now()))
+        wakeAll(nonce.value)
+        return resolved
     }
 
     /// The charges still waiting for a callback, oldest first.

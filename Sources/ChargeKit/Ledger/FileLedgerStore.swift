@@ -56,11 +56,23 @@ public struct FileLedgerStore: LedgerStore {
     }
 
     public func consume(_ nonce: Nonce, at date: Date, accepting accepted: AcceptedCallback?) throws(ChargeKitError) -> PendingCharge {
+        try settle(at: date) { entries throws(ChargeKitError) in try entries.consume(nonce, at: date, accepting: accepted) }
+    }
+
+    public func resolve(_ nonce: Nonce, as resolution: Resolution) throws(ChargeKitError) -> PendingCharge {
+        try settle(at: resolution.resolvedAt) { entries throws(ChargeKitError) in try entries.resolve(nonce, as: resolution) }
+    }
+
+    /// Settles one entry with `change`, in one locked read and replacement of the file;
+    /// over the size bound, kept callbacks and then other settled entries make room.
+    private func settle(
+        at date: Date, _ change: (inout LedgerEntries) throws(ChargeKitError) -> PendingCharge
+    ) throws(ChargeKitError) -> PendingCharge {
         let file = self.file
         let limit = maximumFileSize
         return try file.updateEncoded { (stored: [PendingCharge]?) throws(ChargeKitError) -> (PendingCharge, AtomicJSONFile<[PendingCharge]>.Encoded?) in
             var entries = LedgerEntries(stored ?? [])
-            let charge = try entries.consume(nonce, at: date, accepting: accepted)
+            let charge = try change(&entries)
             var encoded = try file.encoded(entries.sorted)
             if encoded.size > limit {
                 entries.dropKeptCallbacks()

@@ -24,4 +24,8 @@ public actor InMemoryLedgerStore: LedgerStore {
     }
 
     public func charges() -> [PendingCharge] { entries.sorted }
+
+    public func resolve(_ nonce: Nonce, as resolution: Resolution) throws(ChargeKitError) -> PendingCharge {
+        try entries.resolve(nonce, as: resolution)
+    }
 }

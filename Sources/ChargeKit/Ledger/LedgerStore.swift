@@ -35,6 +35,21 @@ public protocol LedgerStore: Sendable {
 
     /// Every stored entry, outstanding or settled.
     func charges() async throws(ChargeKitError) -> [PendingCharge]
+
+    /// Marks the charge settled by hand (``PendingCharge/resolved(as:)``) if no callback
+    /// or earlier settlement consumed it, expired or not; returns the updated entry.
+    /// - Throws: ``ChargeKitError/unknownNonce``, ``ChargeKitError/replayedNonce`` (a
+    ///   callback answered it) or ``ChargeKitError/settledByHand(outcome:note:)``,
+    ///   changing nothing.
+    func resolve(_ nonce: Nonce, as resolution: Resolution) async throws(ChargeKitError) -> PendingCharge
+}
+
+extension LedgerStore {
+    /// A store written before hand-offs could be settled by hand refuses to: it has no
+    /// atomic step for it.
+    public func resolve(_ nonce: Nonce, as resolution: Resolution) async throws(ChargeKitError) -> PendingCharge {
+        throw .storage("\(type(of: self)) cannot record a hand-off settled by hand")
+    }
 }
 
 /// The rules every store applies to its entries, written once: stores differ only in
@@ -90,6 +105,15 @@ public protocol LedgerStore: Sendable {
         guard outstanding.consumedAt == nil else { throw .replayedNonce }
         guard date < outstanding.expiresAt else { throw .expiredNonce }
         let charge = outstanding.consumed(at: date, accepting: accepted)
+        byNonce[nonce.value] = charge
+        return charge
+    }
+
+    /// Settles the unanswered charge for `nonce` by hand, expired or not.
+    @_spi(Tools) public mutating func resolve(_ nonce: Nonce, as resolution: Resolution) throws(ChargeKitError) -> PendingCharge {
+        guard let entry = byNonce[nonce.value] else { throw .unknownNonce }
+        try entry.refuseSettling()
+        let charge = entry.resolved(as: resolution)
         byNonce[nonce.value] = charge
         return charge
     }

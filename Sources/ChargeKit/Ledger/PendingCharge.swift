@@ -23,6 +23,9 @@ public struct PendingCharge: Hashable, Sendable, Codable {
     /// with the same result); `nil` while outstanding, or when its URL was longer than
     /// ``AcceptedCallback`` keeps.
     public internal(set) var accepted: AcceptedCallback?
+    /// How the hand-off was settled by hand, when it was (its nonce is then consumed
+    /// at ``Resolution/resolvedAt``, and no callback is counted for it).
+    public internal(set) var resolution: Resolution?
     /// The callback URL that consumed the nonce, when it is kept.
     public var acceptedCallback: String? { accepted?.url }
 
@@ -69,8 +72,26 @@ public struct PendingCharge: Hashable, Sendable, Codable {
         return charge
     }
 
+    /// Throws when the entry was already answered: by a callback
+    /// (``ChargeKitError/replayedNonce``) or by hand
+    /// (``ChargeKitError/settledByHand(outcome:note:)``).
+    @_spi(Tools) public func refuseSettling() throws(ChargeKitError) {
+        guard consumedAt != nil else { return }
+        if let resolution { throw .settledByHand(outcome: resolution.outcome, note: resolution.note) }
+        throw .replayedNonce
+    }
+
+    /// This entry settled by hand as `resolution` says: consumed at its
+    /// ``Resolution/resolvedAt``. A ``LedgerStore`` of your own calls it in its `resolve`.
+    public func resolved(as resolution: Resolution) -> PendingCharge {
+        var charge = self
+        charge.consumedAt = resolution.resolvedAt
+        charge.resolution = resolution
+        return charge
+    }
+
     private enum CodingKeys: String, CodingKey {
-        case nonce, request, createdAt, expiresAt, consumedAt, accepted
+        case nonce, request, createdAt, expiresAt, consumedAt, accepted, resolution
     }
 
     /// Reads an entry; one written before the request was kept whole (its fields
@@ -86,5 +107,6 @@ public struct PendingCharge: Hashable, Sendable, Codable {
         // An entry written before the result was kept held only the URL: it reads as
         // not kept (a waiting call is told the charge was answered elsewhere).
         accepted = try container.decodeIfPresent(AcceptedCallback.self, forKey: .accepted)
+        resolution = try container.decodeIfPresent(Resolution.self, forKey: .resolution)
     }
 }

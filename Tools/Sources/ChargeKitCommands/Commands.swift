@@ -173,4 +173,4 @@ extension AsyncParsableCommand {
 }
 
 /// The commands both executables share, for their root commands.
-public let sharedCommands: [ParsableCommand.Type] = [Request.self, Parse.self, Simulate.self, Scenarios.self, Demo.self, Doctor.self, Pending.self]
+public let sharedCommands: [ParsableCommand.Type] = [Request.self, Parse.self, Simulate.self, Scenarios.self, Demo.self, Doctor.self, Pending.self, Resolve.self]

@@ -51,3 +51,51 @@ struct Pending: AsyncParsableCommand {
         }
     }
 }
+
+struct Resolve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Settle by hand a hand-off whose callback never came, after checking the payment app's history.",
+        discussion: "The note is kept with the ledger's entry; a callback that comes later for it is refused, naming the "
+            + "settlement (exit 2). An unknown nonce, or one already answered or settled, exits 2."
+    )
+
+    @Argument(help: "The hand-off's nonce (chargekit pending lists them).") var nonce: String
+    @Option(help: "The ledger: a file path, or a postgres:// URL.") var ledger: String
+    @Option(help: "What the payment app's history shows: approved, declined or cancelled.") var outcome: ChargeOutcome
+    @Option(help: "How it was checked, such as 'in SumUp's history: TX 4711'; kept with the entry.") var note: String
+    @Flag(help: "Print the settled hand-off as one JSON object: nonce, provider, outcome, note, resolved_at.") var json = false
+
+    func run() async throws {
+        try await Self.withOwnUsage {
+            let settled = try await refusing { () async throws(ChargeKitError) -> PendingCharge in
+                let nonce = try Nonce(nonce, field: "nonce")
+                let opened = try await openLedger(ledger)
+                defer { opened.close() }
+                return try await ChargeLedger(store: opened.store).resolve(nonce, as: outcome, note: note)
+            }
+            guard let resolution = settled.resolution else { throw ExitCode.failure }
+            let row = Row(nonce: settled.nonce.value, provider: settled.provider.rawValue, outcome: resolution.outcome.rawValue,
+                          note: resolution.note, resolvedAt: ISO8601DateFormatter().string(from: resolution.resolvedAt))
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(row), as: UTF8.self))
+            } else {
+                print("settled \(row.nonce) (\(row.provider)) as \(row.outcome): \(row.note.escapedForTerminal)")
+            }
+        }
+    }
+
+    struct Row: Encodable {
+        let nonce: String
+        let provider: String
+        let outcome: String
+        let note: String
+        let resolvedAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case nonce, provider, outcome, note
+            case resolvedAt = "resolved_at"
+        }
+    }
+}

@@ -191,9 +191,38 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
     private func entry(_ row: (String, Double?, String?)) throws(ChargeKitError) -> PendingCharge {
         let charge = try decode(row.0)
         guard let consumed = row.1 else { return charge }
+        if let settled = row.2.flatMap({ try? JSONDecoder().decode(SettledByHand.self, from: Data($0.utf8)) }) {
+            return charge.resolved(as: settled.resolution)
+        }
         // A row written before the result was kept holds the URL alone: not kept.
         let accepted = row.2.flatMap { try? JSONDecoder().decode(AcceptedCallback.self, from: Data($0.utf8)) }
         return charge.consumed(at: Date(timeIntervalSince1970: consumed), accepting: accepted)
+    }
+
+    /// What the `callback` column holds for a hand-off settled by hand (beside the
+    /// accepted callbacks it holds for the others).
+    private struct SettledByHand: Codable {
+        var resolution: Resolution
+    }
+
+    public func resolve(_ nonce: Nonce, as resolution: Resolution) async throws(ChargeKitError) -> PendingCharge {
+        let table = table
+        let moment = resolution.resolvedAt.timeIntervalSince1970
+        let settled = try encode(SettledByHand(resolution: resolution))
+        let doc: String? = try await storage("resolve") {
+            var found: String?
+            for try await doc in try await self.client.query("""
+                UPDATE \(unescaped: table) SET consumed_at = \(moment), callback = \(settled)
+                WHERE nonce = \(nonce.value) AND consumed_at IS NULL
+                RETURNING doc
+                """, logger: PostgresSupport.silent).decode(String.self) { found = doc }
+            return found
+        }
+        if let doc { return try decode(doc).resolved(as: resolution) }
+        // Nothing changed; say why.
+        guard let charge = try await charge(for: nonce) else { throw .unknownNonce }
+        try charge.refuseSettling()
+        throw .unknownNonce
     }
 
     private func encode(_ value: some Encodable) throws(ChargeKitError) -> String {

@@ -222,4 +222,40 @@ actor OpenedURLs {
         #expect(left.first?.provider == .sumUp)
         second.cancel()
     }
+
+    @Test func aHandOffSettledByHandEndsTheWaitAndRefusesItsLateCallback() async throws {
+        let store = InMemoryLedgerStore()
+        let opened = OpenedURLs()
+        let coordinator = PaymentCoordinator(ledger: ChargeLedger(store: store), opener: ClosureURLOpener { url in await opened.add(url) })
+        let app = PaymentApp.sumUp(affiliateKey: "K", callbackURL: "my-shop://paid")
+        let waiting = Task { try await coordinator.charge(ChargeOrder(amount: Money(minorUnits: 500, currency: .usd), reference: "C-3"), via: app) }
+        let request = try await opened.next()
+        let nonce = try #require(try await coordinator.pending().first?.nonce)
+        // The merchant found the payment in SumUp's history, from another coordinator (after a restart, say).
+        let other = PaymentCoordinator(ledger: ChargeLedger(store: store), opener: ClosureURLOpener { _ in })
+        let settled = try await other.resolve(nonce, as: .approved, note: "SumUp history: TX 4711")
+        #expect(settled.resolution?.outcome == .approved && settled.resolution?.note == "SumUp history: TX 4711")
+        #expect(try await coordinator.pending().isEmpty)
+        await #expect(throws: ChargeKitError.settledByHand(outcome: .approved, note: "SumUp history: TX 4711")) { try await waiting.value }
+        let late = try SumUpSimulator(merchantCurrency: "USD").respond(to: request, outcome: .approved)
+        await #expect(throws: ChargeKitError.settledByHand(outcome: .approved, note: "SumUp history: TX 4711")) {
+            try await coordinator.handle(url: late)
+        }
+        #expect(ChargeKitError.settledByHand(outcome: .approved, note: "x").description.contains("settled by hand as approved (x)"))
+    }
+
+    @Test(arguments: [
+        (ChargeOutcome.failed, "note", ChargeKitError.invalidField("outcome", rule: "must be approved, declined or cancelled: what the payment app's history shows")),
+        (.approved, "  ", .invalidField("note", rule: "must say how the outcome was checked")),
+        (.approved, "a\u{1B}[31m", .invalidField("note", rule: "must not hold a control character")),
+        (.approved, String(repeating: "n", count: 1001), .fieldTooLong("note", limit: 1000)),
+    ])
+    func aSettlementIsCheckedBeforeItIsKept(outcome: ChargeOutcome, note: String, error: ChargeKitError) async throws {
+        let ledger = ChargeLedger()
+        let (charge, _) = try await ledger.issue { nonce throws(ChargeKitError) in
+            try PaymentApp.sumUp(affiliateKey: "K", callbackURL: "my-shop://paid").handoff(for: ChargeOrder(amount: Money(minorUnits: 100, currency: .eur)), nonce: nonce)
+        }
+        await #expect(throws: error) { try await ledger.resolve(charge.nonce, as: outcome, note: note) }
+        #expect(try await ledger.outstanding().count == 1, "nothing settled")
+    }
 }

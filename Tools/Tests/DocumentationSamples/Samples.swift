@@ -14,7 +14,7 @@ import SwiftUI
 import UIKit
 #endif
 
-// Sources/ChargeKit/ChargeKit.docc/Development.md:131
+// Sources/ChargeKit/ChargeKit.docc/Development.md:132
 @Test(arguments: LedgerStoreConformance.checks)
 func myStoreConforms(check: LedgerStoreConformance.Check) async throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).appendingPathComponent("ledger.json")
@@ -142,7 +142,14 @@ func openHandOffs(_ coordinator: PaymentCoordinator) async throws -> [String] {
     }
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:341
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:334
+/// Records what the payment app's history showed for a hand-off that never came back.
+func settle(_ charge: PendingCharge, paid: Bool, coordinator: PaymentCoordinator) async throws {
+    try await coordinator.resolve(charge.nonce, as: paid ? .approved : .cancelled,
+                                  note: "checked in \(charge.provider.displayName)'s history")
+}
+
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:362
 #if canImport(UIKit)
 /// The opener: in a debug build, the sandbox's simulated apps in Safari.
 @MainActor
@@ -179,7 +186,7 @@ func unfinishedSale(_ device: SimulatedDevice) async {
 }
 
 // Sources/CitconUPI/CitconUPI.docc/UsingTheSDK.md:7
-func sample14(opener: any URLOpener, sandboxURL: URL, tokenFromYourServer: String, chargeTokenFromYourServer: String) async throws {
+func sample15(opener: any URLOpener, sandboxURL: URL, tokenFromYourServer: String, chargeTokenFromYourServer: String) async throws {
     let manager = CPayManager.sharedInstance()
     manager.setMode(.uat)                              // or manager.setBaseURL(sandboxURL)
     manager.setAccessToken(tokenFromYourServer)        // a client token
@@ -203,7 +210,7 @@ func sample14(opener: any URLOpener, sandboxURL: URL, tokenFromYourServer: Strin
 }
 
 // Tools/Sources/ChargeKitPostgres/ChargeKitPostgres.docc/ScalingOutOnPostgreSQL.md:12
-func sample15(url: URL, callbackURL: String) async throws {
+func sample16(url: URL, callbackURL: String) async throws {
     let store = try await PostgresLedgerStore.connect(url: "postgres://shop@db.internal:5432/shop", tablePrefix: "checkout_")
     let ledger = ChargeLedger(store: store)
     // Any instance verifies the callback it receives; each is accepted once across all.

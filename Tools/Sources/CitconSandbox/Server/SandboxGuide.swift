@@ -235,5 +235,21 @@ The wallet and QR links in its answers then use that address. Point the SDK at i
 with `CPayManager.sharedInstance().setBaseURL(URL(string: "http://192.168.1.20:8790")!)`
 (and add `NSAllowsLocalNetworking` and `NSLocalNetworkUsageDescription` to the app's
 Info.plist: see the ChargeKit article "Integrating on iOS").
+
+## The payment apps, played in a browser
+
+`GET /apps/open?url=<request URL>` plays the payment app a request is for (Credit
+Card Terminal, SumUp, Zettle or Square Point of Sale), for testing an app on a phone
+without them: ChargeKit's `SandboxAppOpener` sends each hand-off there in debug
+builds. The page shows the app, the amount, what is paid for and the reference, and
+one button per scenario of the app (`chargekit scenarios` lists them). A button
+posts the page's form (with its form token, from the page's own origin only) and the
+answer is `303 See Other` to the callback URL the real app would open, which Safari
+hands to the calling app; `no-callback` and `duplicate-callback` answer with a page
+instead. The request is read by the same simulators as `chargekit simulate`: one
+the app cannot answer gets a page naming the field (`400`), one it answers with an
+error shows that error and offers only the way back. The routes are in the OpenAPI
+document (`simulatedApp`, `simulatedAppAnswer`), and `scripts/browser-tests.sh`
+clicks them in Chromium at a phone's size.
 """##
 }
