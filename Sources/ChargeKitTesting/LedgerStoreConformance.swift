@@ -75,6 +75,24 @@ public enum LedgerStoreConformance {
         throw LedgerStoreConformanceFailure("accepted; expected the refusal \(expected)")
     }
 
+    /// Runs `count` racers at once; how many succeeded (a racer that finds the hand-off
+    /// already answered or settled loses; any other error fails the check).
+    static func race(_ count: Int, _ racer: @escaping @Sendable (Int) async throws -> Void) async throws -> Int {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    do {
+                        try await racer(index)
+                        return true
+                    } catch ChargeKitError.replayedNonce, ChargeKitError.settledByHand {
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+    }
+
     // MARK: Checks
 
     static func issuedChargesAreKept(_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws {
@@ -99,20 +117,7 @@ public enum LedgerStoreConformance {
 
     static func racingLedgers(_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws {
         let (_, callback) = try await issue(ChargeLedger(store: try await open()))
-        let accepted = try await withThrowingTaskGroup(of: Bool.self) { group in
-            for _ in 0..<12 {
-                group.addTask {
-                    let ledger = ChargeLedger(store: try await open())
-                    do {
-                        _ = try await ledger.verify(url: callback)
-                        return true
-                    } catch ChargeKitError.replayedNonce {
-                        return false
-                    }
-                }
-            }
-            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
-        }
+        let accepted = try await race(12) { _ in _ = try await ChargeLedger(store: try await open()).verify(url: callback) }
         try expect(accepted == 1, "\(accepted) of 12 racing verifications accepted the callback")
     }
 
@@ -150,23 +155,13 @@ public enum LedgerStoreConformance {
 
     static func racingSettlements(_ open: @escaping @Sendable () async throws -> any LedgerStore) async throws {
         let (charge, callback) = try await issue(ChargeLedger(store: try await open()))
-        let settled = try await withThrowingTaskGroup(of: Bool.self) { group in
-            for index in 0..<8 {
-                group.addTask {
-                    let ledger = ChargeLedger(store: try await open())
-                    do {
-                        if index.isMultiple(of: 2) {
-                            _ = try await ledger.verify(url: callback)
-                        } else {
-                            try await ledger.resolve(charge.nonce, as: .declined, note: "racer \(index)")
-                        }
-                        return true
-                    } catch ChargeKitError.replayedNonce, ChargeKitError.settledByHand {
-                        return false
-                    }
-                }
+        let settled = try await race(8) { index in
+            let ledger = ChargeLedger(store: try await open())
+            if index.isMultiple(of: 2) {
+                _ = try await ledger.verify(url: callback)
+            } else {
+                try await ledger.resolve(charge.nonce, as: .declined, note: "racer \(index)")
             }
-            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         try expect(settled == 1, "\(settled) of 8 racing callbacks and settlements took the hand-off")
     }

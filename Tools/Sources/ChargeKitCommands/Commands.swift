@@ -174,3 +174,11 @@ extension AsyncParsableCommand {
 
 /// The commands both executables share, for their root commands.
 public let sharedCommands: [ParsableCommand.Type] = [Request.self, Parse.self, Simulate.self, Scenarios.self, Demo.self, Doctor.self, Pending.self, Resolve.self]
+
+/// Prints `value` as one line of JSON with sorted keys and unescaped slashes: every
+/// `--json` of these commands.
+func printJSON(_ value: some Encodable) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+}

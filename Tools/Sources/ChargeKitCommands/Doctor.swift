@@ -39,11 +39,8 @@ struct Doctor: AsyncParsableCommand {
                 throw ValidationError(error.description)
             }
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 struct Report: Encodable { let ok: Bool; let findings: [ConfigurationFinding] }
-                let data = try encoder.encode(Report(ok: findings.isEmpty, findings: findings))
-                print(String(decoding: data, as: UTF8.self))
+                try printJSON(Report(ok: findings.isEmpty, findings: findings))
             } else if findings.isEmpty {
                 print("ok: \(plist) has what a hand-off to \(provider) answering on \(returnUrl) needs")
             } else {

@@ -24,9 +24,7 @@ struct Pending: AsyncParsableCommand {
                     ageSeconds: max(0, Int(now.timeIntervalSince(charge.createdAt))))
             }
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+                try printJSON(rows)
                 return
             }
             if rows.isEmpty { print("no hand-off is waiting for its callback") }
@@ -77,9 +75,7 @@ struct Resolve: AsyncParsableCommand {
             let row = Row(nonce: settled.nonce.value, provider: settled.provider.rawValue, outcome: resolution.outcome.rawValue,
                           note: resolution.note, resolvedAt: ISO8601DateFormatter().string(from: resolution.resolvedAt))
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(row), as: UTF8.self))
+                try printJSON(row)
             } else {
                 print("settled \(row.nonce) (\(row.provider)) as \(row.outcome): \(row.note.escapedForTerminal)")
             }

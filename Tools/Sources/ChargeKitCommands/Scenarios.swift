@@ -16,9 +16,7 @@ struct Scenarios: AsyncParsableCommand {
         try await Self.withOwnUsage {
             let rows = Scenario.catalog.filter { provider == nil || $0.provider == provider }.map(Row.init)
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+                try printJSON(rows)
                 return
             }
             let width = rows.map(\.name.count).max() ?? 0
