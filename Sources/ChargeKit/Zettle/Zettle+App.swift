@@ -120,4 +120,30 @@ extension PaymentCoordinator {
     public func submit(_ request: Zettle.APIRequest, extras: [QueryItem] = []) async throws(ChargeKitError) -> PaymentResult {
         try await submit { nonce throws(ChargeKitError) in try request.handoff(nonce: nonce, extras: extras) }
     }
+
+    /// Asks Zettle about an `izettle://api/payment/charge` hand-off that never came back
+    /// (`izettle://api/payment/query` with its reference: itself a hand-off, answering
+    /// on `callbackURL`) and settles it with the answer (``resolve(_:as:note:)``): a
+    /// payment found is approved, Zettle's "no payment with that reference" (code 404)
+    /// cancelled. Any other answer (not logged in, say) settles nothing and is thrown.
+    /// - Throws: ``ChargeKitError/invalidField(_:rule:)`` naming `charge` for a hand-off
+    ///   that is not a Zettle `api/` charge, ``ChargeKitError/mismatch(field:rule:)``
+    ///   naming `query` when Zettle's answer does not tell, or what the query or the
+    ///   settlement throws.
+    @discardableResult
+    public func resolveByQuery(_ charge: PendingCharge, callbackURL: String) async throws(ChargeKitError) -> PendingCharge {
+        guard charge.provider == .zettle, charge.operation == .charge, charge.request.url.hasPrefix("izettle://api/payment/charge"),
+              let reference = charge.request.reference else {
+            throw .invalidField("charge", rule: "only a Zettle izettle://api/payment/charge hand-off can be asked about")
+        }
+        let answer = try await submit(Zettle.APIRequest(operation: .query(reference: reference), successURL: callbackURL, failureURL: callbackURL))
+        if answer.outcome == .approved {
+            let number = answer.callback.zettle?.paymentInfo.referenceNumber ?? "?"
+            return try await resolve(charge.nonce, as: .approved, note: "Zettle payment/query: paid, referenceNumber \(number)")
+        }
+        if let error = answer.callback.zettle?.structuredError, error.code == 404 {
+            return try await resolve(charge.nonce, as: .cancelled, note: "Zettle payment/query: \(error.message)")
+        }
+        throw .mismatch(field: "query", rule: "Zettle's answer does not tell whether \(reference) was paid: \(answer.callback.message ?? answer.providerStatus)")
+    }
 }

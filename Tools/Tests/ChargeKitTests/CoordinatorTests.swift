@@ -244,6 +244,53 @@ actor OpenedURLs {
         #expect(ChargeKitError.settledByHand(outcome: .approved, note: "x").description.contains("settled by hand as approved (x)"))
     }
 
+    /// The hand-offs of `coordinator` still open, once there are `count`.
+    func waitForPending(_ coordinator: PaymentCoordinator, count: Int) async throws -> [PendingCharge] {
+        for _ in 0..<500 {
+            let pending = try await coordinator.pending()
+            if pending.count >= count { return pending }
+            try await Task.sleep(nanoseconds: 2_000_000)
+        }
+        throw ChargeKitError.cancelled
+    }
+
+    @Test func aLostZettleChargeIsSettledByAskingZettle() async throws {
+        let store = InMemoryLedgerStore()
+        let inbox = Inbox()
+        let device = SimulatedDevice(zettle: ZettleSimulator(accountCurrency: "SEK")) { url in await inbox.deliver(url) }
+        let sek = try Currency(code: "SEK")
+        let app = PaymentApp.zettleAPI(callbackURL: "my-app://zettle")
+        // Zettle takes the first payment, but the app is killed before the callback; the second never reaches Zettle.
+        let paidOpener = ClosureURLOpener { (url: String) async throws(ChargeKitError) in _ = try await device.callback(for: url) }
+        let paid = PaymentCoordinator(ledger: ChargeLedger(store: store), opener: paidOpener)
+        let first = Task { try await paid.charge(ChargeOrder(amount: Money(minorUnits: 1250, currency: sek), reference: "order-5"), via: app) }
+        let lost = PaymentCoordinator(ledger: ChargeLedger(store: store), opener: ClosureURLOpener { _ in })
+        let second = Task { try await lost.charge(ChargeOrder(amount: Money(minorUnits: 990, currency: sek), reference: "order-6"), via: app) }
+        let open = try await waitForPending(paid, count: 2)
+
+        let coordinator = PaymentCoordinator(ledger: ChargeLedger(store: store), opener: device)
+        await inbox.set(coordinator)
+        let paidCharge = try #require(open.first { $0.request.reference == "order-5" })
+        let settled = try await coordinator.resolveByQuery(paidCharge, callbackURL: "my-app://zettle")
+        #expect(settled.resolution?.outcome == .approved && settled.resolution?.note.hasPrefix("Zettle payment/query: paid, referenceNumber ") == true)
+        let neverPaid = try #require(open.first { $0.request.reference == "order-6" })
+        let cancelled = try await coordinator.resolveByQuery(neverPaid, callbackURL: "my-app://zettle")
+        #expect(cancelled.resolution?.outcome == .cancelled && cancelled.resolution?.note.contains("No payment with that reference") == true)
+        #expect(try await coordinator.pending().isEmpty)
+        await #expect(throws: ChargeKitError.self) { try await first.value }
+        await #expect(throws: ChargeKitError.self) { try await second.value }
+
+        // A Zettle 1.0 payment cannot be asked about over the scheme.
+        let old = PaymentCoordinator(ledger: ChargeLedger(store: store), opener: ClosureURLOpener { _ in })
+        let third = Task { try await old.charge(ChargeOrder(amount: Money(minorUnits: 100, currency: sek), description: "Tea", reference: "R"),
+                                                 via: .zettle(apiKey: "K", source: "Shop", callbackURL: "my-app://zettle")) }
+        let legacy = try #require(try await waitForPending(old, count: 1).first)
+        await #expect(throws: ChargeKitError.invalidField("charge", rule: "only a Zettle izettle://api/payment/charge hand-off can be asked about")) {
+            try await coordinator.resolveByQuery(legacy, callbackURL: "my-app://zettle")
+        }
+        third.cancel()
+    }
+
     @Test(arguments: [
         (ChargeOutcome.failed, "note", ChargeKitError.invalidField("outcome", rule: "must be approved, declined or cancelled: what the payment app's history shows")),
         (.approved, "  ", .invalidField("note", rule: "must say how the outcome was checked")),

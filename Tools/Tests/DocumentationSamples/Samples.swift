@@ -149,7 +149,7 @@ func settle(_ charge: PendingCharge, paid: Bool, coordinator: PaymentCoordinator
                                   note: "checked in \(charge.provider.displayName)'s history")
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:362
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:367
 #if canImport(UIKit)
 /// The opener: in a debug build, the sandbox's simulated apps in Safari.
 @MainActor
