@@ -24,8 +24,9 @@ for module in ChargeKit CitconUPI CitconSandbox ChargeKitPostgres; do
     python3 - "$graphs/$module.symbols.json" > "$current" <<'PY'
 import json, sys
 graph = json.load(open(sys.argv[1]))
+# An underscored name is public for the compiler only (Swift's convention): not API.
 names = {".".join(s["pathComponents"]) + "  [" + s["kind"]["identifier"].removeprefix("swift.") + "]"
-         for s in graph["symbols"] if s["accessLevel"] in ("public", "open")}
+         for s in graph["symbols"] if s["accessLevel"] in ("public", "open") and not s["pathComponents"][0].startswith("_")}
 print("\n".join(sorted(names)))
 PY
     if [ "${1:-}" = "--update" ]; then

@@ -158,3 +158,13 @@ public struct CreditCardTerminalSimulator: Sendable {
         AppURL.answer(returnURL, fields.map { ("ifcc_" + $0.0, $0.1) }, namePrefix: fileMaker ? "$" : "")
     }
 }
+
+extension CreditCardTerminalSimulator {
+    /// Credit Card Terminal's outcomes, as ``Scenario/catalog`` lists them.
+    static let scenarios: [Scenario] = [
+        Scenario(.creditCardTerminal, "approved", .approved, .answer(.approved), "The card is approved: responseType approved, with the amount, card type and redacted number."),
+        Scenario(.creditCardTerminal, "declined", .declined, .answer(.declined), "The card is declined: responseType declined."),
+        Scenario(.creditCardTerminal, "cancelled", .cancelled, .answer(.cancelled), "The merchant cancels in the app: responseType cancelled."),
+        Scenario(.creditCardTerminal, "error", .failed, .answer(.failed), "The app cannot process the charge: responseType error, with an errorMessage."),
+    ]
+}

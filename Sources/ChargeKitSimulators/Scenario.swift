@@ -61,48 +61,32 @@ public struct Scenario: Hashable, Sendable, Identifiable {
         catalog.first { $0.provider == provider && $0.name == name }
     }
 
-    /// Every scenario of every simulated app.
+    /// Every scenario of every simulated app: each app's own (listed beside its
+    /// simulator), then the hand-off failures, for every app.
     public static let catalog: [Scenario] = {
-        var all: [Scenario] = []
-        func add(_ provider: PaymentProvider, _ name: String, _ outcome: ChargeOutcome?, _ play: Play, _ description: String) {
-            all.append(Scenario(provider: provider, name: name, outcome: outcome, description: description, play: play))
-        }
-        let ccterminal = PaymentProvider.creditCardTerminal
-        add(ccterminal, "approved", .approved, .answer(.approved), "The card is approved: responseType approved, with the amount, card type and redacted number.")
-        add(ccterminal, "declined", .declined, .answer(.declined), "The card is declined: responseType declined.")
-        add(ccterminal, "cancelled", .cancelled, .answer(.cancelled), "The merchant cancels in the app: responseType cancelled.")
-        add(ccterminal, "error", .failed, .answer(.failed), "The app cannot process the charge: responseType error, with an errorMessage.")
-
-        let sumUp = PaymentProvider.sumUp
-        add(sumUp, "approved", .approved, .answer(.approved), "The payment succeeds: smp-status success, with a transaction code.")
-        add(sumUp, "declined", .declined, .answer(.declined), "The card is declined: smp-status failed, smp-failure-cause transaction-failed, with a transaction code.")
-        add(sumUp, "cancelled", .declined, .answer(.cancelled), "The customer cancels: SumUp has no cancelled status, so smp-status failed (transaction-failed), without a transaction code.")
-        add(sumUp, "not-ready", .failed, .answer(.approved, .notReady), "The app is not logged in or has no reader: smp-status invalidstate.")
-        add(sumUp, "other-currency", .declined, .answer(.approved, .otherCurrency), "The merchant's account is in another currency: smp-status failed, transaction-failed.")
-
-        let zettle = PaymentProvider.zettle
-        add(zettle, "approved", .approved, .answer(.approved), "The payment succeeds, with the card's payment info.")
-        add(zettle, "cancelled-by-user", .cancelled, .answer(.cancelled), "The customer cancels: errorCode CancelledByUser (a cancellation error on the api/ operations).")
-        add(zettle, "technical-error", .failed, .answer(.failed), "The payment fails: errorCode TechnicalError (a technical error on the api/ operations).")
-        add(zettle, "not-logged-in", .failed, .answer(.approved, .notReady), "No one is logged in to the app: errorCode InvalidState.")
-        add(zettle, "other-currency", .failed, .answer(.approved, .otherCurrency), "The account is in another currency: errorCode InvalidCurrency.")
-
-        let square = PaymentProvider.square
-        add(square, "approved", .approved, .answer(.approved), "The payment goes through: status ok, with transaction_id and client_transaction_id.")
-        for code in Square.ErrorCode.documented {
-            let outcome: ChargeOutcome = code == .paymentCanceled ? .cancelled : .failed
-            add(square, code.rawValue.replacingOccurrences(of: "_", with: "-"), outcome, .answer(.failed, .squareError(code)),
-                "error_code \(code.rawValue): \(code.message)")
-        }
-
-        for provider in [ccterminal, sumUp, zettle, square] {
-            add(provider, "no-callback", nil, .noCallback, "The app never answers (it was killed, or the customer never came back): the hand-off stays pending until it is resolved or expires.")
-            add(provider, "duplicate-callback", .approved, .twice, "The approved callback opens the app twice: the ledger accepts the first and refuses the second as replayed.")
-            add(provider, "after-expiry", .approved, .late, "The approved callback comes after the hand-off expired: the ledger refuses it as expired.")
-            add(provider, "another-app", .approved, .anotherApp, "Another payment app answers with this hand-off's nonce: the ledger refuses it, the charge being another app's.")
-        }
-        return all
+        let apps: [(PaymentProvider, [Scenario])] = [
+            (.creditCardTerminal, CreditCardTerminalSimulator.scenarios), (.sumUp, SumUpSimulator.scenarios),
+            (.zettle, ZettleSimulator.scenarios), (.square, SquareSimulator.scenarios),
+        ]
+        return apps.flatMap { provider, own in own + handOffFailures.map { $0(provider) } }
     }()
+
+    /// The hand-off failures no app documents, for one app.
+    private static let handOffFailures: [@Sendable (PaymentProvider) -> Scenario] = [
+        { Scenario($0, "no-callback", nil, .noCallback, "The app never answers (it was killed, or the customer never came back): the hand-off stays pending until it is resolved or expires.") },
+        { Scenario($0, "duplicate-callback", .approved, .twice, "The approved callback opens the app twice: the ledger accepts the first and refuses the second as replayed.") },
+        { Scenario($0, "after-expiry", .approved, .late, "The approved callback comes after the hand-off expired: the ledger refuses it as expired.") },
+        { Scenario($0, "another-app", .approved, .anotherApp, "Another payment app answers with this hand-off's nonce: the ledger refuses it, the charge being another app's.") },
+    ]
+
+    /// A scenario of `provider`'s.
+    init(_ provider: PaymentProvider, _ name: String, _ outcome: ChargeOutcome?, _ play: Play, _ description: String) {
+        self.provider = provider
+        self.name = name
+        self.outcome = outcome
+        self.description = description
+        self.play = play
+    }
 
     /// The callback URLs the app opens for `requestURL` in this scenario, in order: none
     /// (no callback), one, or the same twice.

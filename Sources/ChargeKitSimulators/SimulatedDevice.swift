@@ -4,34 +4,20 @@
 /// request URL to the simulator for its scheme and delivers the callback URL to your
 /// handler (typically `PaymentCoordinator.handle(url:)`), as the real app would by
 /// opening your app.
+@dynamicMemberLookup
 public actor SimulatedDevice: URLOpener {
     /// The outcome the next payments get.
     public var outcome: ChargeOutcome
     /// The scenario its app's next payments play instead of ``outcome`` (see
     /// ``Scenario/catalog``); `nil`, or a request to another app, plays ``outcome``.
     public var scenario: Scenario?
-    /// The payment apps installed.
+    /// The payment apps installed; each is also read as the device's own property
+    /// (`device.sumUp`).
     public var apps: SimulatedApps
-    /// The Credit Card Terminal simulator.
-    public var creditCardTerminal: CreditCardTerminalSimulator {
-        get { apps.creditCardTerminal }
-        set { apps.creditCardTerminal = newValue }
-    }
-    /// The SumUp simulator.
-    public var sumUp: SumUpSimulator {
-        get { apps.sumUp }
-        set { apps.sumUp = newValue }
-    }
-    /// The Zettle simulator.
-    public var zettle: ZettleSimulator {
-        get { apps.zettle }
-        set { apps.zettle = newValue }
-    }
-    /// The Square Point of Sale simulator.
-    public var square: SquareSimulator {
-        get { apps.square }
-        set { apps.square = newValue }
-    }
+
+    /// One of ``apps``: `creditCardTerminal`, `sumUp`, `zettle` or `square`.
+    public subscript<App>(dynamicMember app: KeyPath<SimulatedApps, App>) -> App { apps[keyPath: app] }
+
     /// Schemes whose app is "not installed".
     public var missingApps: Set<String> = []
     /// Every callback URL delivered, in order.

@@ -114,3 +114,14 @@ public struct SquareSimulator: Sendable {
         String(cString: number.objCType) != "c"
     }
 }
+
+extension SquareSimulator {
+    /// Point of Sale's outcomes, as ``Scenario/catalog`` lists them: approved, and each
+    /// documented error code (`payment_canceled` is a cancellation, every other a failure).
+    static let scenarios: [Scenario] = [
+        Scenario(.square, "approved", .approved, .answer(.approved), "The payment goes through: status ok, with transaction_id and client_transaction_id."),
+    ] + Square.ErrorCode.documented.map { code in
+        Scenario(.square, code.rawValue.replacingOccurrences(of: "_", with: "-"), code == .paymentCanceled ? .cancelled : .failed,
+                 .answer(.failed, .squareError(code)), "error_code \(code.rawValue): \(code.message)")
+    }
+}

@@ -88,3 +88,15 @@ public struct SumUpSimulator: Sendable {
         return AppURL.answer(target, answer)
     }
 }
+
+extension SumUpSimulator {
+    /// SumUp's outcomes by `smp-status` (success, failed, invalidstate), as
+    /// ``Scenario/catalog`` lists them.
+    static let scenarios: [Scenario] = [
+        Scenario(.sumUp, "approved", .approved, .answer(.approved), "The payment succeeds: smp-status success, with a transaction code."),
+        Scenario(.sumUp, "declined", .declined, .answer(.declined), "The card is declined: smp-status failed, smp-failure-cause transaction-failed, with a transaction code."),
+        Scenario(.sumUp, "other-currency", .declined, .answer(.approved, .otherCurrency), "The merchant's account is in another currency: smp-status failed, transaction-failed."),
+        Scenario(.sumUp, "cancelled", .declined, .answer(.cancelled), "The customer cancels: SumUp has no cancelled status, so smp-status failed (transaction-failed), without a transaction code."),
+        Scenario(.sumUp, "not-ready", .failed, .answer(.approved, .notReady), "The app is not logged in or has no reader: smp-status invalidstate."),
+    ]
+}

@@ -136,3 +136,14 @@ public struct ZettleSimulator: Sendable {
         ]
     }
 }
+
+extension ZettleSimulator {
+    /// Zettle's outcomes, as ``Scenario/catalog`` lists them.
+    static let scenarios: [Scenario] = [
+        Scenario(.zettle, "approved", .approved, .answer(.approved), "The payment succeeds, with the card's payment info."),
+        Scenario(.zettle, "cancelled-by-user", .cancelled, .answer(.cancelled), "The customer cancels: errorCode CancelledByUser (a cancellation error on the api/ operations)."),
+        Scenario(.zettle, "technical-error", .failed, .answer(.failed), "The payment fails: errorCode TechnicalError (a technical error on the api/ operations)."),
+        Scenario(.zettle, "not-logged-in", .failed, .answer(.approved, .notReady), "No one is logged in to the app: errorCode InvalidState."),
+        Scenario(.zettle, "other-currency", .failed, .answer(.approved, .otherCurrency), "The account is in another currency: errorCode InvalidCurrency."),
+    ]
+}

@@ -2,24 +2,24 @@
 /// documented cases, and one that keeps anything else exactly as sent (a newer app's
 /// card type, a new status), so that a genuine callback is never refused for it.
 ///
-/// Not API: each such public type (`CardType`, `Zettle.ErrorCode`,
-/// `Zettle.PaymentInfo.EntryMode`, `SumUp.Callback.FailureCause`, `Square.ErrorCode`,
-/// and in CitconUPI `CPayStatus` and `CPayClientCode`) is `RawRepresentable` with a
-/// `String` raw value, `Codable` as that string (the standard library's coding of a
-/// raw value), printed as it, and equal to a value that spells the same (the standard
-/// library's `==` and hashing of a raw value); it lists ``documented`` and spells
-/// `rawValue` without comparing values, and its one-line `init(rawValue:)` reads
-/// through ``init(reading:)``, written once here.
-@_spi(Tools) public protocol OpenWireValue: RawRepresentable, Hashable, Sendable where RawValue == String {
+/// Not API (hence the underscore; it is in neither the documentation nor `api/`): it
+/// is public only because its extension supplies the public members of the seven types
+/// that conform (`CardType`, `Zettle.ErrorCode`, `Zettle.PaymentInfo.EntryMode`,
+/// `SumUp.Callback.FailureCause`, `Square.ErrorCode`, and in CitconUPI `CPayStatus` and
+/// `CPayClientCode`), written once here instead of in each. Each lists ``documented``
+/// and spells `rawValue`; it is `Codable` as that string, equal to a value that spells
+/// the same, and hashed by it (the standard library's coding, `==` and hashing of a
+/// raw value).
+public protocol _OpenWireValue: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible where RawValue == String {
     /// The documented values.
     static var documented: [Self] { get }
     /// A value not documented, kept as sent.
     static func other(_ rawValue: String) -> Self
 }
 
-extension OpenWireValue {
-    /// The documented value the wire spells so, or ``other(_:)``.
-    @_spi(Tools) public init(reading rawValue: String) {
+extension _OpenWireValue {
+    /// The documented value the wire spells `rawValue`, or ``other(_:)`` keeping it as sent.
+    public init(rawValue: String) {
         self = Self.documented.first { $0.rawValue == rawValue } ?? .other(rawValue)
     }
 
@@ -30,7 +30,10 @@ extension OpenWireValue {
     }
 
     /// Whether the value is one of the documented ones.
-    @_spi(Tools) public var isDocumented: Bool { Self.documented.contains(self) }
+    public var isDocumented: Bool { Self.documented.contains(self) }
+
+    /// The value as the wire spells it (``rawValue``).
+    public var description: String { rawValue }
 }
 
 extension RawRepresentable where Self: CaseIterable, RawValue == String {

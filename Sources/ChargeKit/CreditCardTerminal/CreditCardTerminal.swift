@@ -72,7 +72,7 @@ extension CreditCardTerminal {
     }
 
     /// The card types Credit Card Terminal reports in `ifcc_cardType`.
-    public enum CardType: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public enum CardType: _OpenWireValue {
         /// `Visa`.
         case visa
         /// `MasterCard`.
@@ -93,12 +93,6 @@ extension CreditCardTerminal {
         /// The documented values.
         public static let documented: [CardType] = [.visa, .masterCard, .amex, .discover, .maestro, .solo, .unknown]
 
-        /// The card type the wire spells `rawValue`: a documented one, or ``other(_:)``.
-        public init(rawValue: String) { self.init(reading: rawValue) }
-
-        /// ``rawValue``.
-        public var description: String { rawValue }
-
         /// The wire value.
         public var rawValue: String {
             switch self {
@@ -114,5 +108,3 @@ extension CreditCardTerminal {
         }
     }
 }
-
-@_spi(Tools) extension CreditCardTerminal.CardType: OpenWireValue {}

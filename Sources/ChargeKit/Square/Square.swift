@@ -40,7 +40,7 @@ public enum Square {
 
     /// The error codes Point of Sale answers with (`error_code`). Any other code is kept
     /// as sent (``other(_:)``) and reported as a failure.
-    public enum ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public enum ErrorCode: _OpenWireValue {
         /// The seller or customer cancelled the payment.
         case paymentCanceled
         /// The request's data could not be read.
@@ -115,12 +115,6 @@ public enum Square {
         /// Every documented code.
         public static let documented: [ErrorCode] = table.map(\.code)
 
-        /// The error code the wire spells `rawValue`: a documented one, or ``other(_:)``.
-        public init(rawValue: String) { self.init(reading: rawValue) }
-
-        /// ``rawValue``.
-        public var description: String { rawValue }
-
         /// The wire value, such as `payment_canceled`.
         public var rawValue: String {
             switch self {
@@ -156,5 +150,3 @@ public enum Square {
         }
     }
 }
-
-@_spi(Tools) extension Square.ErrorCode: OpenWireValue {}

@@ -102,7 +102,7 @@ public enum SumUp {
     /// code never means success.
     public struct Callback: Hashable, Sendable, Codable {
         /// Why a payment failed (`smp-failure-cause`).
-        public enum FailureCause: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+        public enum FailureCause: _OpenWireValue {
             /// `transaction-failed`: the payment itself failed.
             case transactionFailed
             /// `geolocation-required`: the app needs location access to take payments.
@@ -116,12 +116,6 @@ public enum SumUp {
 
             /// `transaction-failed`, `geolocation-required`, `invalid-param`, `invalid-token`.
             public static let documented: [FailureCause] = [.transactionFailed, .geolocationRequired, .invalidParameter, .invalidToken]
-
-            /// The failure cause the wire spells `rawValue`: a documented one, or ``other(_:)``.
-            public init(rawValue: String) { self.init(reading: rawValue) }
-
-            /// ``rawValue``.
-            public var description: String { rawValue }
 
             /// The wire value.
             public var rawValue: String {
@@ -285,5 +279,3 @@ public enum SumUp {
         public func encode(to encoder: any Encoder) throws { try storage.fields.encode(to: encoder) }
     }
 }
-
-@_spi(Tools) extension SumUp.Callback.FailureCause: OpenWireValue {}

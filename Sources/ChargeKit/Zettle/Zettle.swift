@@ -17,7 +17,7 @@ public enum Zettle {
     public static let maximumImageBytes = 256 * 1024
 
     /// The error codes on the failure callback (`errorCode`).
-    public enum ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public enum ErrorCode: _OpenWireValue {
         /// An error occurred while processing the payment.
         case technicalError
         /// The user cancelled the purchase.
@@ -30,12 +30,6 @@ public enum Zettle {
         case missingParameter
         /// A code not documented; kept as sent.
         case other(String)
-
-        /// The error code the wire spells `rawValue`: a documented one, or ``other(_:)``.
-        public init(rawValue: String) { self.init(reading: rawValue) }
-
-        /// ``rawValue``.
-        public var description: String { rawValue }
 
         /// The wire value, such as `CancelledByUser`.
         public var rawValue: String {
@@ -250,5 +244,3 @@ public enum Zettle {
         }
     }
 }
-
-@_spi(Tools) extension Zettle.ErrorCode: OpenWireValue {}

@@ -4,7 +4,7 @@ extension Zettle {
     /// The card details on a successful `izettle://api/` callback.
     public struct PaymentInfo: Hashable, Sendable, Codable {
         /// How the card was read.
-        public enum EntryMode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+        public enum EntryMode: _OpenWireValue {
             /// `EMV`: the chip was read.
             case emv
             /// `MAGSTRIPE`: the stripe was swiped.
@@ -16,12 +16,6 @@ extension Zettle {
 
             /// `EMV`, `MAGSTRIPE`, `MANUAL_ENTRY`.
             public static let documented: [EntryMode] = [.emv, .magstripe, .manualEntry]
-
-            /// The entry mode the wire spells `rawValue`: a documented one, or ``other(_:)``.
-            public init(rawValue: String) { self.init(reading: rawValue) }
-
-            /// ``rawValue``.
-            public var description: String { rawValue }
 
             /// The wire value.
             public var rawValue: String {
@@ -353,5 +347,3 @@ extension Zettle {
         public func encode(to encoder: any Encoder) throws { try storage.fields.encode(to: encoder) }
     }
 }
-
-@_spi(Tools) extension Zettle.PaymentInfo.EntryMode: OpenWireValue {}

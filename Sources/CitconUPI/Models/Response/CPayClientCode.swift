@@ -2,7 +2,7 @@
 
 /// The seed's "Codes returned to Client end" (`data.code`). Other codes are kept in
 /// ``other(_:)``; server codes such as `4010` arrive there.
-public enum CPayClientCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+public enum CPayClientCode: _OpenWireValue {
     /// `0`: success.
     case success
     /// `-1`: common error (bad request, failed to create the payment…).
@@ -16,12 +16,6 @@ public enum CPayClientCode: RawRepresentable, Hashable, Sendable, Codable, Custo
 
     /// The documented codes.
     public static let documented: [CPayClientCode] = [.success, .commonError, .cancelled, .walletCancelled]
-
-    /// The code the wire spells `rawValue`: a documented one, or ``other(_:)``.
-    public init(rawValue: String) { self.init(reading: rawValue) }
-
-    /// ``rawValue``.
-    public var description: String { rawValue }
 
     /// The wire value.
     public var rawValue: String {
@@ -37,5 +31,3 @@ public enum CPayClientCode: RawRepresentable, Hashable, Sendable, Codable, Custo
     /// Whether the code means the user cancelled (`-2` or `6001`).
     public var isCancellation: Bool { self == .cancelled || self == .walletCancelled }
 }
-
-@_spi(Tools) extension CPayClientCode: OpenWireValue {}

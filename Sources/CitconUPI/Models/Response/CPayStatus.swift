@@ -2,7 +2,7 @@
 
 /// A transaction status from the seed's "Status Returned to Client End" list. Values
 /// this SDK does not know are kept in ``unknown(_:)``, never dropped.
-public enum CPayStatus: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+public enum CPayStatus: _OpenWireValue {
     /// The payment succeeded.
     case succeeded
     /// The payment failed (declined).
@@ -29,12 +29,6 @@ public enum CPayStatus: RawRepresentable, Hashable, Sendable, Codable, CustomStr
     /// A status this SDK does not know, kept as sent.
     public static func other(_ rawValue: String) -> CPayStatus { .unknown(rawValue) }
 
-    /// The status the wire spells `rawValue`: a documented one, or ``other(_:)``.
-    public init(rawValue: String) { self.init(reading: rawValue) }
-
-    /// ``rawValue``.
-    public var description: String { rawValue }
-
     /// The wire value.
     public var rawValue: String {
         switch self {
@@ -57,5 +51,3 @@ public enum CPayStatus: RawRepresentable, Hashable, Sendable, Codable, CustomStr
         }
     }
 }
-
-@_spi(Tools) extension CPayStatus: OpenWireValue {}
