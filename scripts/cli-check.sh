@@ -77,6 +77,10 @@ check "a callback for a settled hand-off exits 2, naming the settlement" "2 yes"
 check "settling it again exits 2" 2 "$?"
 "$bin" resolve aaaaaaaaaaaaaaaaaaaaaaaaaaa --ledger "$settling" --outcome approved --note x >/dev/null 2>&1
 check "settling an unknown nonce exits 2" 2 "$?"
+"$bin" resolve -aaaaaaaaaaaaaaaaaaaaaaaaaa --ledger "$settling" --outcome approved --note x >/dev/null 2>&1
+check "a nonce starting with '-' is a nonce, not an option (unknown: exit 2)" 2 "$?"
+"$bin" resolve --ledger "$settling" --outcome approved --note x >/dev/null 2>&1
+check "resolve without a nonce exits 64" 64 "$?"
 "$bin" resolve "$nonce" --ledger "$settling" --outcome failed --note x >/dev/null 2>&1
 check "resolve --outcome failed is refused" 2 "$?"
 

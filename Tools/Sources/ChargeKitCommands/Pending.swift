@@ -53,11 +53,15 @@ struct Pending: AsyncParsableCommand {
 struct Resolve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Settle by hand a hand-off whose callback never came, after checking the payment app's history.",
+        usage: "chargekit resolve <nonce> --ledger <ledger> --outcome approved|declined|cancelled --note <note> [--json]",
         discussion: "The note is kept with the ledger's entry; a callback that comes later for it is refused, naming the "
             + "settlement (exit 2). An unknown nonce, or one already answered or settled, exits 2."
     )
 
-    @Argument(help: "The hand-off's nonce (chargekit pending lists them).") var nonce: String
+    // Collected as unrecognized input: a nonce may start with `-` (its alphabet is
+    // base64url), which would otherwise read as an option.
+    @Argument(parsing: .allUnrecognized, help: "The hand-off's nonce (chargekit pending lists them); it may start with '-'.")
+    var nonce: [String] = []
     @Option(help: "The ledger: a file path, or a postgres:// URL.") var ledger: String
     @Option(help: "What the payment app's history shows: approved, declined or cancelled.") var outcome: ChargeOutcome
     @Option(help: "How it was checked, such as 'in SumUp's history: TX 4711'; kept with the entry.") var note: String
@@ -65,8 +69,11 @@ struct Resolve: AsyncParsableCommand {
 
     func run() async throws {
         try await Self.withOwnUsage {
+            guard nonce.count == 1, let given = nonce.first else {
+                throw ValidationError(nonce.isEmpty ? "Missing expected argument '<nonce>'" : "one nonce, not \(nonce.count) arguments: \(nonce.joined(separator: " "))")
+            }
             let settled = try await refusing { () async throws(ChargeKitError) -> PendingCharge in
-                let nonce = try Nonce(nonce, field: "nonce")
+                let nonce = try Nonce(given, field: "nonce")
                 let opened = try await openLedger(ledger)
                 defer { opened.close() }
                 return try await ChargeLedger(store: opened.store).resolve(nonce, as: outcome, note: note)
