@@ -153,12 +153,41 @@ check "sandbox serve takes the database from CHARGEKIT_DB_URL" yes "$([ -f "$wor
 base="$(sed -n 's/^Citcon UPI sandbox listening on //p' "$work/log")"
 out=$(CHARGEKIT_MERCHANT_KEY=sk_from_environment_0123 "$bin" upi token --base-url "$base/v1"); code=$?
 check "upi token takes the key from CHARGEKIT_MERCHANT_KEY" "0 yes" "$code $(echo "$out" | grep -q '^access_token: st_' && echo yes)"
+# upi against this sandbox: the key and the base URL from the environment, amounts in major units.
+export CHARGEKIT_MERCHANT_KEY=sk_from_environment_0123 CHARGEKIT_SANDBOX_URL="$base/v1"
+created=$("$bin" upi charge --amount 10.99 --currency USD --reference cli-amount-1 --country US --json); code=$?
+charge=$(echo "$created" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+check "upi charge --amount 10.99 --currency USD creates a charge of 1099 (key and URL from the environment)" "0 1099" \
+  "$code $(echo "$created" | python3 -c 'import json,sys; print(json.load(sys.stdin)["amount"])')"
+check "upi charge --amount 500 --currency JPY is 500 (no minor units)" 500 \
+  "$("$bin" upi charge --amount 500 --currency JPY --reference cli-amount-2 --country JP --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["amount"])')"
+check "upi charge --amount-minor 1099 is 1099" 1099 \
+  "$("$bin" upi charge --amount-minor 1099 --currency USD --reference cli-amount-3 --country US --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["amount"])')"
+"$bin" upi charge --amount 10.999 --currency USD --reference cli-amount-4 --country US >/dev/null 2>&1
+check "upi charge --amount 10.999 --currency USD exits 64" 64 "$?"
+out=$("$bin" upi charge --amount 2.50 --currency USD --reference cli-human-1 --country US --method alipay)
+check "upi's human output: the amount with its currency, booleans as true/false, the wallet URL" "yes yes yes" \
+  "$(echo "$out" | grep -qx 'amount: 2.50 USD' && echo yes) $(echo "$out" | grep -qx 'auto_capture: true' && echo yes) $(echo "$out" | grep -q 'redirect: http.*/sandbox/wallet/' && echo yes)"
+out=$("$bin" upi pay "$charge" --json); code=$?
+check "upi pay confirms an initiated charge with a card and pays it" "0 authorized" "$code $(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])')"
+"$bin" upi capture --id "$charge" --reference cli-capture-1 >/dev/null
+out=$("$bin" upi refund --id "$charge" --reference cli-refund-1 --amount 1.50 --json); code=$?
+check "upi refund --amount 1.50 reads the charge's currency: 150" "0 150" "$code $(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["amount_refunded"])')"
+"$bin" upi pay "$charge" >/dev/null 2>&1
+check "upi pay on a charge no longer payable exits 2" 2 "$?"
+second=$("$bin" upi charge --amount 1.00 --currency USD --reference cli-decline-1 --country US --method alipay --json)
+token=$(echo "$second" | python3 -c 'import json,sys; print(json.load(sys.stdin)["charge_token"])')
+out=$("$bin" upi confirm "$token" --method alipay --json); code=$?
+check "upi confirm CHARGE_TOKEN --method alipay answers with the wallet to open" "0 yes" "$code $(echo "$out" | grep -q '/sandbox/wallet/' && echo yes)"
+out=$("$bin" upi decline "$(echo "$second" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')" --json)
+check "upi decline fails a pending charge" failed "$(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])')"
+unset CHARGEKIT_MERCHANT_KEY CHARGEKIT_SANDBOX_URL
 kill -TERM $pid; wait $pid
 echo '{"fields":"id","id":"1","sign":"x"}' > "$work/ipn.json"
 "$bin" upi verify-ipn --secret "" "$work/ipn.json" >/dev/null 2>&1; check "verify-ipn --secret '' exits 64" 64 $?
 "$bin" upi verify-ipn "$work/ipn.json" >/dev/null 2>&1; check "verify-ipn without a secret exits 64" 64 $?
 CHARGEKIT_IPN_SECRET=whatever-citcon-issued "$bin" upi verify-ipn "$work/ipn.json" >/dev/null 2>&1; check "verify-ipn takes CHARGEKIT_IPN_SECRET (a bad signature exits 2)" 2 $?
-for command in "sandbox serve" "upi token" "upi verify-ipn"; do
+for command in "sandbox serve" "upi token" "upi charge" "upi pay" "upi verify-ipn"; do
   check "$command --help names its environment variables" yes "$("$bin" $command --help | grep -q 'CHARGEKIT_' && echo yes)"
 done
 check "request sumup --help explains --skip-screen-success" yes "$("$bin" request sumup --help | grep -A1 -- '--skip-screen-success' | grep -q 'success screen' && echo yes)"

@@ -7,6 +7,8 @@ public enum Environment {
     public static var merchantKey: String? { value("CHARGEKIT_MERCHANT_KEY") }
     /// `CHARGEKIT_IPN_SECRET`: the IPN secret (`--secret`, `--ipn-secret`).
     public static var ipnSecret: String? { value("CHARGEKIT_IPN_SECRET") }
+    /// `CHARGEKIT_SANDBOX_URL`: the sandbox (or API) `chargekit upi` talks to (`--base-url`).
+    public static var sandboxURL: String? { value("CHARGEKIT_SANDBOX_URL") }
     /// `CHARGEKIT_DB_URL`: the sandbox's database (`--db`), which may carry a password.
     public static var databaseURL: String? { value("CHARGEKIT_DB_URL") }
 

@@ -335,15 +335,15 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
                 }
                 try await self.claim(reference, for: id, on: connection)
             }
-            let (value, changed) = try charge.apply(now: now, body)
+            let (value, notification) = try charge.apply(now: now, body)
             try await connection.query("""
                 UPDATE \(unescaped: charges) SET status = \(charge.status.rawValue), expires_at = \(charge.expiresAt),
                     doc = \(Self.encode(charge)) WHERE id = \(id)
                 """, logger: PostgresSupport.silent)
-            if changed, !charge.urls.ipn.isEmpty {
+            if let notification, !charge.urls.ipn.isEmpty {
                 try await connection.query("""
                     INSERT INTO \(unescaped: outbox)(transaction_id, status, url, payload, next_attempt_at, state, created_at)
-                    VALUES (\(id), \(charge.status.rawValue), \(charge.urls.ipn), \(charge.notificationPayload), \(now),
+                    VALUES (\(id), \(notification.status), \(charge.urls.ipn), \(notification.payload), \(now),
                             'pending', \(now))
                     """, logger: PostgresSupport.silent)
             }

@@ -1,7 +1,11 @@
 import ArgumentParser
+@_spi(Tools) import ChargeKit
 import ChargeKitCommands
 @_spi(Tools) import CitconUPI
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `chargekit upi …`: the merchant-server side of the Citcon UPI API, for the local
 /// sandbox or the live service.
@@ -13,13 +17,14 @@ struct UPI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "upi",
         abstract: "Call the Citcon UPI API as a merchant's server does, or verify an IPN.",
-        subcommands: [Token.self, Charge.self, Inquire.self, Capture.self, Refund.self, Cancel.self, VerifyIPN.self]
+        subcommands: [Token.self, Charge.self, Inquire.self, Capture.self, Refund.self, Cancel.self, Confirm.self, Pay.self, Decline.self,
+                      VerifyIPN.self]
     )
 
     /// What every API operation takes.
     struct Connection: ParsableArguments {
-        @Option(name: .customLong("base-url"), help: "The API's /v1 root (default: the local sandbox).")
-        var baseURL = "http://127.0.0.1:8790/v1"
+        @Option(name: .customLong("base-url"), help: "The API's /v1 root (default: $CHARGEKIT_SANDBOX_URL, else the local sandbox, http://127.0.0.1:8790/v1).")
+        var baseURLOption: String?
         @Option(help: "The merchant private key; the command gets a server access token with it (default: $CHARGEKIT_MERCHANT_KEY, which keeps it out of ps and shell history).")
         var key: String?
         @Option(help: "An access token to use as is.")
@@ -41,6 +46,9 @@ struct UPI: AsyncParsableCommand {
         /// `--key`, else `CHARGEKIT_MERCHANT_KEY`.
         var merchantKey: String? { key ?? Environment.merchantKey }
 
+        /// `--base-url`, else `CHARGEKIT_SANDBOX_URL`, else the local sandbox.
+        var baseURL: String { baseURLOption ?? Environment.sandboxURL ?? "http://127.0.0.1:8790/v1" }
+
         /// The API root the client appends `/v1/…` to.
         var root: URL? {
             guard let url = URL(string: baseURL), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -59,7 +67,7 @@ struct UPI: AsyncParsableCommand {
         }
 
         /// The body from `--body`, as a JSON object, changed by `edit`.
-        func requestBody(_ edit: (inout [String: Any]) -> Void) throws -> Data {
+        func requestBody(_ edit: (inout [String: Any]) throws -> Void) throws -> Data {
             var object: [String: Any] = [:]
             if let body {
                 let data: Data
@@ -76,27 +84,32 @@ struct UPI: AsyncParsableCommand {
                 else { throw ValidationError("--body must hold one JSON object of at most \(UPIWire.maximumBodyBytes) bytes") }
                 object = parsed
             }
-            edit(&object)
+            try edit(&object)
             return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         }
 
         /// Sends the request (getting a server token first with `--key`) and reports the
         /// answer; returns only on success.
-        func send(_ method: String, _ path: String, body: Data?) async throws {
+        func send(_ method: String, _ path: String, body: Data?, tokenType: String = "server") async throws {
+            _ = try await call(method, path, body: body, print: true, tokenType: tokenType)
+        }
+
+        /// The request's answer `data` (printed when `print`); exits on a failure.
+        func call(_ method: String, _ path: String, body: Data?, print shown: Bool, tokenType: String = "server") async throws -> [String: Any] {
             guard let root else { throw ValidationError("--base-url is not a URL") }
             let client = UPIClient(baseURL: root)
-            let bearer: String
-            if let token = token {
-                bearer = token
-            } else {
-                let (status, answer) = try await exchange(client, "POST", "/v1/access-tokens", bearer: merchantKey ?? "",
-                                                          body: Data(#"{"token_type":"server"}"#.utf8))
-                let data = try report(status: status, body: answer, print: false)
-                guard let access = data["access_token"] as? String else { throw fail(2, "the token answer has no access_token") }
-                bearer = access
-            }
-            let (status, answer) = try await exchange(client, method, path, bearer: bearer, body: body)
-            _ = try report(status: status, body: answer, print: true)
+            let (status, answer) = try await exchange(client, method, path, bearer: try await bearer(client, tokenType), body: body)
+            return try report(status: status, body: answer, print: shown)
+        }
+
+        /// `--token`, or an access token of `type` for the merchant key.
+        private func bearer(_ client: UPIClient, _ type: String) async throws -> String {
+            if let token { return token }
+            let (status, answer) = try await exchange(client, "POST", "/v1/access-tokens", bearer: merchantKey ?? "",
+                                                      body: Data(#"{"token_type":"\#(type)"}"#.utf8))
+            let data = try report(status: status, body: answer, print: false)
+            guard let access = data["access_token"] as? String else { throw fail(2, "the token answer has no access_token") }
+            return access
         }
 
         private func exchange(_ client: UPIClient, _ method: String, _ path: String, bearer: String, body: Data?)
@@ -107,6 +120,35 @@ struct UPI: AsyncParsableCommand {
             } catch {
                 throw fail(1, error.description)
             }
+        }
+
+        /// `data` for people: one `key: value` line per scalar, amounts in the currency's
+        /// major units (`amount: 10.99 USD`), booleans as `true`/`false`, and the ways to
+        /// pay a created charge (`desktop qr: https://…`).
+        static func humanLines(_ data: [String: Any]) -> [String] {
+            let currency = (data["currency"] as? String).flatMap { try? Currency(code: $0) }
+            var lines: [String] = []
+            for key in data.keys.sorted() {
+                switch data[key] {
+                case let text as String:
+                    lines.append("\(key): \(text.escapedForTerminal)")
+                case let number as NSNumber where String(cString: number.objCType) == "c":
+                    lines.append("\(key): \(number.boolValue)")
+                case let number as NSNumber where key.hasPrefix("amount") && currency != nil:
+                    lines.append("\(key): \(Money(minorUnits: number.int64Value, currency: currency ?? .usd))")
+                case let number as NSNumber:
+                    lines.append("\(key): \(number)")
+                case let payment as [String: Any]:
+                    for client in payment["client"] as? [[String: Any]] ?? [] {
+                        guard let content = client["content"] as? String else { continue }
+                        let name = [client["client"], client["format"]].compactMap { $0 as? String }.joined(separator: " ")
+                        lines.append("\(name): \(content.escapedForTerminal)")
+                    }
+                default:
+                    continue
+                }
+            }
+            return lines
         }
 
         /// The `data` of a success envelope (printed); a fail envelope exits 2.
@@ -124,11 +166,7 @@ struct UPI: AsyncParsableCommand {
                     let out = (try? JSONSerialization.data(withJSONObject: data, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
                     print(String(decoding: out, as: UTF8.self))
                 } else {
-                    for key in data.keys.sorted() {
-                        let value = data[key]
-                        if let text = value as? String { print("\(key): \(text.escapedForTerminal)") }
-                        else if let number = value as? NSNumber { print("\(key): \(number)") }
-                    }
+                    for line in Self.humanLines(data) { print(line) }
                 }
             }
             return data
@@ -164,15 +202,15 @@ struct UPI: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "POST /v1/charges: create a charge (prints its id and charge_token).")
         @OptionGroup var connection: Connection
         @Option(help: "The merchant's reference (unique).") var reference: String?
-        @Option(help: "Amount in minor units (100 is 1.00 USD).") var amount: Int?
-        @Option(help: "ISO 4217 currency.") var currency: String?
+        @OptionGroup var amount: AmountOptions
+        @Option(help: "ISO 4217 currency (what --amount is read in).") var currency: String?
         @Option(help: "ISO 3166 country.") var country: String?
         @Option(help: "Payment method: alipay, wechatpay, upop, paypal, venmo, card…") var method: String?
         @Option(name: .customLong("ipn-url"), help: "Where IPNs go (urls.ipn).") var ipnURL: String?
 
         func run() async throws {
             try await Self.withOwnUsage {
-                let body = try connection.requestBody { object in
+                let body = try connection.requestBody { object throws in
                     func set(_ section: String, _ key: String, _ value: Any?) {
                         guard let value else { return }
                         var inner = object[section] as? [String: Any] ?? [:]
@@ -180,7 +218,8 @@ struct UPI: AsyncParsableCommand {
                         object[section] = inner
                     }
                     set("transaction", "reference", reference)
-                    set("transaction", "amount", amount)
+                    let code = currency ?? (object["transaction"] as? [String: Any])?["currency"] as? String
+                    set("transaction", "amount", try amount.minorUnits(currency: code))
                     set("transaction", "currency", currency)
                     set("transaction", "country", country)
                     set("payment", "method", method)
@@ -205,20 +244,59 @@ struct UPI: AsyncParsableCommand {
         func run() async throws { try await Self.withOwnUsage { try await connection.send("GET", "/v1/transactions/\(id)", body: nil) } }
     }
 
+    /// One way to write an amount: `--amount` in the currency's major units (`10.99`,
+    /// read with its ISO 4217 minor units), or `--amount-minor` in minor units (`1099`).
+    struct AmountOptions: ParsableArguments {
+        @Option(help: "Amount in major units, such as 10.99 (read with the currency's ISO 4217 minor units: 500 JPY, 1.500 KWD).")
+        var amount: String?
+        @Option(name: .customLong("amount-minor"), help: "Amount in minor units, such as 1099 for 10.99 USD.")
+        var amountMinor: Int?
+
+        func validate() throws {
+            guard amount == nil || amountMinor == nil else { throw ValidationError("give --amount or --amount-minor, not both") }
+            if let amountMinor, amountMinor < 0 { throw ValidationError("--amount-minor must not be negative") }
+        }
+
+        /// The amount in minor units of `currency`, if one was given.
+        func minorUnits(currency: String?) throws -> Int? {
+            guard let amount else { return amountMinor }
+            guard let currency else { throw ValidationError("--amount \(amount) needs a currency (--currency) to be read in; or give --amount-minor") }
+            do throws(ChargeKitError) {
+                return Int(try Money(parsing: amount, currency: try Currency(code: currency)).minorUnits)
+            } catch {
+                throw ValidationError("--amount: \(error.description)")
+            }
+        }
+    }
+
     /// Captures, refunds and cancels: the charge's `id`, an operation `reference`, an amount.
     struct OperationOptions: ParsableArguments {
         @Option(help: "The charge's transaction id.") var id: String?
         @Option(help: "This operation's own reference (unique).") var reference: String?
-        @Option(help: "Amount in minor units (default: all).") var amount: Int?
+        @OptionGroup var amount: AmountOptions
+        @Option(help: "The charge's currency, which --amount is read in (default: the charge's, asked with an inquiry).")
+        var currency: String?
 
-        var overrides: [String: Any?] { ["id": id, "reference": reference, "amount": amount] }
+        /// The body's fields; a major-unit amount is read in the charge's currency.
+        func overrides(_ connection: Connection) async throws -> [String: Any?] {
+            var code = currency
+            if amount.amount != nil, code == nil {
+                guard let id else { throw ValidationError("--amount needs --id (or --currency, or --amount-minor)") }
+                code = try await connection.call("GET", "/v1/transactions/\(id)", body: nil, print: false)["currency"] as? String
+            }
+            return ["id": id, "reference": reference, "amount": try amount.minorUnits(currency: code), "currency": currency]
+        }
     }
 
     struct Capture: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "POST /v1/captures: capture an authorized charge.")
         @OptionGroup var connection: Connection
         @OptionGroup var operation: OperationOptions
-        func run() async throws { try await Self.withOwnUsage { try await connection.send("POST", "/v1/captures", body: try connection.requestBody(operation.overrides)) } }
+        func run() async throws {
+            try await Self.withOwnUsage {
+                try await connection.send("POST", "/v1/captures", body: try connection.requestBody(try await operation.overrides(connection)))
+            }
+        }
     }
 
     struct Refund: AsyncParsableCommand {
@@ -228,7 +306,7 @@ struct UPI: AsyncParsableCommand {
         @Option(help: "Why (the refund's note).") var note: String?
         func run() async throws {
             try await Self.withOwnUsage {
-                var overrides = operation.overrides
+                var overrides = try await operation.overrides(connection)
                 overrides["note"] = note
                 try await connection.send("POST", "/v1/refunds", body: try connection.requestBody(overrides))
             }
@@ -242,11 +320,68 @@ struct UPI: AsyncParsableCommand {
         @Option(name: .customLong("transaction-reference"), help: "The charge's own reference.") var transactionReference: String?
         func run() async throws {
             try await Self.withOwnUsage {
-                var overrides = operation.overrides
+                var overrides = try await operation.overrides(connection)
                 overrides["transaction_reference"] = transactionReference
                 try await connection.send("POST", "/v1/cancels", body: try connection.requestBody(overrides))
             }
         }
+    }
+
+    struct Confirm: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "POST /v1/charges/{charge_token}: confirm a charge with a method, as the app's SDK does (prints next_action)."
+        )
+        @OptionGroup var connection: Connection
+        @Argument(help: "The charge token the create answer gave.") var chargeToken: String
+        @Option(help: "Payment method: alipay, wechatpay, upop, paypal, venmo, card…") var method: String
+
+        func run() async throws {
+            try await Self.withOwnUsage {
+                guard chargeToken.utf8.count <= 128, chargeToken.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+                    throw ValidationError("<charge-token> must be up to 128 letters and digits")
+                }
+                let body = try connection.requestBody { object in
+                    var payment = object["payment"] as? [String: Any] ?? [:]
+                    payment["method"] = method
+                    object["payment"] = payment
+                }
+                try await connection.send("POST", "/v1/charges/\(chargeToken)", body: body, tokenType: "client")
+            }
+        }
+    }
+
+    /// `upi pay` and `upi decline`: the wallet's buttons, pressed through the sandbox's
+    /// dashboard (which takes the merchant key) for any charge that can still be paid.
+    struct WalletButton: ParsableArguments {
+        @OptionGroup var connection: Connection
+        @Argument(help: "The charge's transaction id.") var id: String
+
+        /// Presses `action` (`pay` or `decline`) on the charge, then prints it as an inquiry shows it.
+        func press(_ action: String) async throws {
+            guard !id.isEmpty, id.utf8.count <= 128, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._:-".contains($0)) }) else {
+                throw ValidationError("<id> must be 1 to 128 letters, digits, '.', '_', ':' or '-'")
+            }
+            guard connection.token == nil, let key = connection.merchantKey else {
+                throw ValidationError("upi \(action) presses the sandbox's button with the merchant key: give --key (or set CHARGEKIT_MERCHANT_KEY), not --token")
+            }
+            guard let root = connection.root else { throw ValidationError("--base-url is not a URL") }
+            try await SandboxDashboard(root: root, key: key).press(action, charge: id)
+            try await connection.send("GET", "/v1/transactions/\(id)", body: nil)
+        }
+    }
+
+    struct Pay: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Pay a charge as the consumer does in the sandbox's wallet (one only initiated is confirmed first, with its method or a card)."
+        )
+        @OptionGroup var button: WalletButton
+        func run() async throws { try await Self.withOwnUsage { try await button.press("pay") } }
+    }
+
+    struct Decline: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Decline a charge as the consumer's wallet does in the sandbox.")
+        @OptionGroup var button: WalletButton
+        func run() async throws { try await Self.withOwnUsage { try await button.press("decline") } }
     }
 
     struct VerifyIPN: AsyncParsableCommand {
@@ -290,4 +425,55 @@ struct UPI: AsyncParsableCommand {
 private func fail(_ code: Int32, _ message: String) -> ExitCode {
     FileHandle.standardError.write(Data("chargekit upi: \(message.escapedForTerminal)\n".utf8))
     return ExitCode(code)
+}
+
+/// The sandbox's dashboard as `upi pay` and `upi decline` use it: its page read with
+/// the merchant key for its form token, then one of its forms posted, as a browser of
+/// the operator's does (a fail page's message on standard error, exit 2).
+struct SandboxDashboard {
+    let root: URL
+    let key: String
+
+    func press(_ action: String, charge id: String) async throws {
+        let page = root.appendingPathComponent("sandbox/dashboard")
+        let (html, _) = try await exchange(URLRequest(url: page))
+        guard let token = Self.formToken(in: html) else { throw fail(2, "the sandbox's dashboard has no form token: is \(root) a ChargeKit sandbox?") }
+        var post = URLRequest(url: page)
+        post.httpMethod = "POST"
+        post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        post.httpBody = Data("form_token=\(PercentEncoding.encode(token))&action=\(action)&charge=\(PercentEncoding.encode(id))".utf8)
+        let (answer, status) = try await exchange(post)
+        // The dashboard answers 303 back to itself, which is followed to its page.
+        guard status == 200 else { throw fail(2, "HTTP \(status): \(Self.message(in: answer) ?? "the dashboard refused")") }
+    }
+
+    private func exchange(_ request: URLRequest) async throws -> (String, Int) {
+        var request = request
+        request.setValue("Bearer " + key, forHTTPHeaderField: "Authorization")
+        request.timeoutInterval = 30
+        do {
+            let (data, response) = try await URLSession.shared.data(for: request)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            let text = String(decoding: data.prefix(1 << 20), as: UTF8.self)
+            if status == 401 { throw fail(2, "HTTP 401: the merchant key is not this sandbox's") }
+            return (text, status)
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            throw fail(1, "\(request.url?.absoluteString ?? ""): \(error.localizedDescription)")
+        }
+    }
+
+    static func formToken(in html: String) -> String? {
+        guard let start = html.range(of: #"name="form_token" value=""#) else { return nil }
+        return String(html[start.upperBound...].prefix { $0 != "\"" })
+    }
+
+    /// The message of the dashboard's error page.
+    static func message(in html: String) -> String? {
+        guard let start = html.range(of: "<h1>Cannot do that</h1><p>") else { return nil }
+        return String(html[start.upperBound...].prefix { $0 != "<" })
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+    }
 }

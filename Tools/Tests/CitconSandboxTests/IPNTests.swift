@@ -55,7 +55,7 @@ struct IPNTests {
         }
     }
 
-    @Test("every status change writes one IPN with the inquiry JSON; no change, no IPN", arguments: CrashBackend.available)
+    @Test("every status change writes one IPN, and every refund one of its own; no change, no IPN", arguments: CrashBackend.available)
     func oneNotificationPerChange(backend: CrashBackend) async throws {
         let receiver = try await IPNReceiver.start()
         let harness = try await Harness.start(backend: backend)
@@ -68,21 +68,27 @@ struct IPNTests {
             _ = try await harness.wallet(id, "decline")
             let captured = try await harness.http.call("POST", "/v1/captures", token: server,
                                                        body: #"{"transaction_id":"\#(id)","reference":"cap-\#(id)"}"#)
-            _ = try await harness.http.call("POST", "/v1/refunds", token: server,
-                                            body: #"{"transaction_id":"\#(id)","reference":"ref-\#(id)","amount":100}"#)
-            #expect(await receiver.wait { $0.count >= 3 })
+            let refunded = try await harness.http.call("POST", "/v1/refunds", token: server,
+                                                       body: #"{"transaction_id":"\#(id)","reference":"ref-\#(id)","amount":100}"#)
+            #expect(await receiver.wait { $0.count >= 4 })
             try await Task.sleep(for: .milliseconds(200))
             let secret = harness.sandbox.info.ipnSecret
             let notifications = try receiver.deliveries.map { delivery throws(CPayIPNError) in try delivery.verified(secret: secret) }
-            #expect(notifications.map(\.status) == ["pending", "authorized", "captured"], "status words as IPNs use them")
+            #expect(notifications.map(\.status) == ["pending", "authorized", "captured", "success"], "status words as IPNs use them")
             let inquiry = try await harness.inquire(server, id)
-            let last = try #require(notifications.last)
+            let charge = try #require(notifications.dropLast().last)
             let answer = try JSONDecoder().decode(CPayCheck.self, from: captured.body)
-            #expect(last.fields["amount_captured"] == "700" && last.id == answer.data?.id)
-            #expect(last.fields["amount_refunded"] == "", "empty string when none")
-            #expect(last.transactionType == "charge" && last.paymentMethod == "card" && last.unsignedKeys.isEmpty)
-            #expect(last.fields["time_created"]?.hasSuffix("Z") == true, "ISO-8601")
+            #expect(charge.fields["amount_captured"] == "700" && charge.id == answer.data?.id)
+            #expect(charge.fields["amount_refunded"] == "", "empty string when none")
+            #expect(charge.transactionType == "charge" && charge.paymentMethod == "card" && charge.unsignedKeys.isEmpty)
+            #expect(charge.fields["time_created"]?.hasSuffix("Z") == true, "ISO-8601")
             #expect(inquiry.data?["amount_refunded"] as? Int == 100, "refunds change amounts, not the status")
+            // The refund's own IPN: its id and reference, its amount, and the charge's amounts so far.
+            let refund = try #require(notifications.last)
+            let refundAnswer = try JSONDecoder().decode(CPayCheck.self, from: refunded.body)
+            #expect(refund.transactionType == "refund" && refund.id == refundAnswer.data?.id && refund.reference == "ref-\(id)")
+            #expect(refund.fields["amount"] == "100" && refund.fields["amount_refunded"] == "100" && refund.fields["amount_captured"] == "700")
+            #expect(refund.unsignedKeys.isEmpty)
         }
     }
 

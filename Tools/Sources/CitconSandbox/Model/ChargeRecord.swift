@@ -75,12 +75,22 @@ public struct ChargeRecord: Sendable, Equatable, Codable {
     /// Runs `change` on the charge and, when it moved the status, adds the new status
     /// at `now` to ``statusHistory``. What every store's `updateCharge` runs its body with.
     /// - Returns: what `change` returned, and whether the status changed.
-    public mutating func apply<T>(now: Int64, _ change: (inout ChargeRecord) throws -> T) rethrows -> (value: T, statusChanged: Bool) {
-        let before = status
+    public mutating func apply<T>(now: Int64, _ change: (inout ChargeRecord) throws -> T) rethrows -> (value: T, notification: Notification?) {
+        let before = status, refundsBefore = refunds.count
         let value = try change(&self)
-        guard status != before else { return (value, false) }
+        if refunds.count > refundsBefore, let refund = refunds.last {
+            return (value, Notification(status: "refunded", payload: Self.payload(refundNotificationFields(refund))))
+        }
+        guard status != before else { return (value, nil) }
         history = statusHistory + [StatusChange(status: status, time: now)]
-        return (value, true)
+        return (value, Notification(status: status.rawValue, payload: notificationPayload))
+    }
+
+    /// An IPN a change owes: what the outbox records of it (`status` names it on the
+    /// dashboard) and its unsigned fields.
+    public struct Notification: Sendable {
+        public let status: String
+        public let payload: Data
     }
 
     /// Makes a charge record (for the API, and for tests of a store).
@@ -180,9 +190,33 @@ public struct ChargeRecord: Sendable, Equatable, Codable {
         ]
     }
 
+    /// A refund's IPN, as the live API's transaction IPNs are shaped (protocol notes
+    /// §5): the refund's own `id`, `reference`, `amount` and times, `transaction_type`
+    /// `refund`, status `success`, and the charge's `amount_captured` and
+    /// `amount_refunded` so far.
+    func refundNotificationFields(_ refund: CPayOperation) -> [(String, String)] {
+        let time = Self.iso8601(refund.timeCreated ?? timeCreated)
+        return [
+            ("id", refund.id),
+            ("transaction_type", "refund"),
+            ("reference", refund.reference ?? ""),
+            ("amount", String(refund.amount)),
+            ("currency", refund.currency ?? currency),
+            ("status", "success"),
+            ("time_created", time),
+            ("time_completed", time),
+            ("payment_method", method ?? ""),
+            ("amount_captured", amountCaptured.map(String.init) ?? ""),
+            ("amount_refunded", amountRefunded.map(String.init) ?? ""),
+        ]
+    }
+
     /// The outbox payload: ``notificationFields`` as a JSON array of pairs.
-    public var notificationPayload: Data {
-        (try? JSONEncoder().encode(notificationFields.map { [$0.0, $0.1] })) ?? Data("[]".utf8)
+    public var notificationPayload: Data { Self.payload(notificationFields) }
+
+    /// Fields as the outbox keeps them: a JSON array of `[name, value]` pairs.
+    static func payload(_ fields: [(String, String)]) -> Data {
+        (try? JSONEncoder().encode(fields.map { [$0.0, $0.1] })) ?? Data("[]".utf8)
     }
 
     /// The status in the words IPNs use: `authorized`, `captured`, `success`,

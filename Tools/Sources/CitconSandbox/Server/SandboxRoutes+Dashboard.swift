@@ -56,12 +56,14 @@ extension SandboxRoutes {
                 if action == "expire" {
                     try await api.expireNow(id: id)
                 } else if let choice = SandboxAPI.WalletAction(rawValue: action) {
-                    // The wallet leaves a charge no longer pending as it is; the operator is told instead.
+                    // The wallet leaves a charge no longer payable as it is; the operator is told instead.
+                    // One only initiated is confirmed first, as the wallet page does: with its own
+                    // method, else a card.
                     let charge = try await api.currentCharge(id: id)
-                    guard charge.status == .pending else {
-                        throw APIError(.illegalState, "status: the charge is \(charge.status); only a pending charge can be paid, declined or canceled")
+                    guard charge.status == .pending || charge.status == .initiated else {
+                        throw APIError(.illegalState, "status: the charge is \(charge.status); only an initiated or pending charge can be paid, declined or canceled")
                     }
-                    _ = try await api.walletAction(id: id, action: choice)
+                    _ = try await api.walletAction(id: id, action: choice, method: charge.method == nil ? "card" : nil)
                 } else {
                     throw APIError(.invalidRequest, "action: must be pay, decline, cancel, expire or resend")
                 }

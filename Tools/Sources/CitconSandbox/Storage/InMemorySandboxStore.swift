@@ -75,12 +75,12 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
                 }
                 try requireFree(reference)
             }
-            let (value, changed) = try charge.apply(now: now, body)  // throwing here changes nothing: the claim comes after
+            let (value, notification) = try charge.apply(now: now, body)  // throwing here changes nothing: the claim comes after
             if let reference { references[reference] = id }
             charges[id] = charge
-            if changed, !charge.urls.ipn.isEmpty {
-                outbox.append(OutboxEntry(id: nextOutboxID, transactionID: id, status: charge.status.rawValue, url: charge.urls.ipn,
-                                          payload: charge.notificationPayload, attempts: 0, nextAttemptAt: now, state: .pending,
+            if let notification, !charge.urls.ipn.isEmpty {
+                outbox.append(OutboxEntry(id: nextOutboxID, transactionID: id, status: notification.status, url: charge.urls.ipn,
+                                          payload: notification.payload, attempts: 0, nextAttemptAt: now, state: .pending,
                                           lastError: nil))
                 nextOutboxID += 1
             }

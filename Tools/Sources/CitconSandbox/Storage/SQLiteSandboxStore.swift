@@ -414,16 +414,16 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
                 }
                 try await Self.claim(reference, for: id, in: db)
             }
-            let (value, changed) = try charge.apply(now: now, body)
+            let (value, notification) = try charge.apply(now: now, body)
             try await db.query("UPDATE charges SET status = ?, expires_at = ?, doc = ? WHERE id = ?",
                          [.text(charge.status.rawValue), .int(charge.expiresAt),
                           .bytes(charge.document), .text(id)])
-            if changed, !charge.urls.ipn.isEmpty {
+            if let notification, !charge.urls.ipn.isEmpty {
                 try await db.query("""
                     INSERT INTO outbox(transaction_id, status, url, payload, next_attempt_at, state, created_at)
                     VALUES(?, ?, ?, ?, ?, 'pending', ?)
-                    """, [.text(id), .text(charge.status.rawValue), .text(charge.urls.ipn),
-                          .bytes(charge.notificationPayload), .int(now), .int(now)])
+                    """, [.text(id), .text(notification.status), .text(charge.urls.ipn),
+                          .bytes(notification.payload), .int(now), .int(now)])
             }
             return (charge, value)
         }
