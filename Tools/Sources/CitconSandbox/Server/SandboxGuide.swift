@@ -86,8 +86,10 @@ Cards, PayPal and Venmo are authorized on Pay and captured later (or at once wit
 `auto_capture`); alipay, wechatpay and unionpay settle at once. Unpaid charges
 expire after `--charge-ttl`.
 
-**IPN.** Every status change writes the notification into an outbox table in the
-same SQLite transaction as the change. A worker POSTs it to `urls.ipn` as Citcon
+**IPN.** Every status change, and every refund, writes the notification into an
+outbox table in the same SQLite transaction as the change (a refund's IPN has
+`transaction_type` `refund`, the refund's `id`, `reference` and `amount`, status
+`success`, and the charge's `amount_captured` and `amount_refunded` so far). A worker POSTs it to `urls.ipn` as Citcon
 does: a flat JSON object (`id`, `transaction_type`, `reference`, `amount`,
 `currency`, `status` in the IPN's words `pending`/`authorized`/`captured`/`success`/
 `cancelled`/`fail`, `time_created`, `time_completed` as ISO-8601, `payment_method`,
@@ -139,17 +141,29 @@ and renders its wallet page in headless Chromium (Debian's `chromium` package) t
 ## A merchant server's token flow: chargekit upi
 
 ```sh
-chargekit upi token   --key sk_… [--type server|client] [--json]
-chargekit upi charge  --key sk_… --reference R --amount 100 --currency USD --country US --method alipay [--ipn-url U] [--json]
-chargekit upi inquire --token T --id ID --json
-chargekit upi refund  --key sk_… --id ID --reference RF [--amount 50] [--note why]
-chargekit upi cancel  --key sk_… --body cancel.json        # or --body - to read standard input
+export CHARGEKIT_MERCHANT_KEY=sk_…  CHARGEKIT_SANDBOX_URL=http://127.0.0.1:8790/v1
+chargekit upi token   [--type server|client] [--json]
+chargekit upi charge  --reference R --amount 10.99 --currency USD --country US [--method alipay] [--ipn-url U] [--json]
+chargekit upi confirm CHARGE_TOKEN --method alipay       # as the app's SDK confirms
+chargekit upi pay ID                                     # the wallet's Pay (or: upi decline ID)
+chargekit upi inquire --id ID --json
+chargekit upi capture --id ID --reference CP [--amount 5.00]
+chargekit upi refund  --id ID --reference RF [--amount 5.00] [--note why]
+chargekit upi cancel  --body cancel.json                 # or --body - to read standard input
 chargekit upi verify-ipn --secret S ipn.json
 ```
 
-`--base-url` is the `/v1` root (default `http://127.0.0.1:8790/v1`, the local
-sandbox; the live base URLs work the same). `--key` is the merchant private key (the
-command gets a server token with it), `--token` an access token. Every operation
+`--amount` is in the currency's major units (`10.99` USD is 1099 on the wire, `500`
+JPY is 500), read with its ISO 4217 minor units; a capture's or refund's is read in
+the charge's currency. `--amount-minor 1099` gives minor units instead.
+`--base-url` is the `/v1` root (default `$CHARGEKIT_SANDBOX_URL`, else
+`http://127.0.0.1:8790/v1`, the local sandbox; the live base URLs work the same).
+`--key` is the merchant private key (default `$CHARGEKIT_MERCHANT_KEY`; the command
+gets a server token with it), `--token` an access token. `upi pay` and `upi
+decline` press the wallet's buttons through the dashboard, with the merchant key: a
+charge only created is confirmed first, with its method or a card, as the wallet page
+does. The human output shows amounts as `10.99 USD`, booleans as `true`/`false`, and
+the wallet and QR links of a created charge. Every operation
 takes its request as JSON with `--body`; flags set the common fields on top.
 `--json` prints the answer's `data`. Exit status: **0** on a `success` envelope,
 **2** on a `fail` envelope (code, HTTP status and message on standard error),
