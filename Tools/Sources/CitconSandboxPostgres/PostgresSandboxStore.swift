@@ -340,11 +340,11 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
                 UPDATE \(unescaped: charges) SET status = \(charge.status.rawValue), expires_at = \(charge.expiresAt),
                     doc = \(Self.encode(charge)) WHERE id = \(id)
                 """, logger: PostgresSupport.silent)
-            if let notification, !charge.urls.ipn.isEmpty {
+            if let notification {
                 try await connection.query("""
                     INSERT INTO \(unescaped: outbox)(transaction_id, status, url, payload, next_attempt_at, state, created_at)
                     VALUES (\(id), \(notification.status), \(charge.urls.ipn), \(notification.payload), \(now),
-                            'pending', \(now))
+                            \(OutboxState.initial(url: charge.urls.ipn).rawValue), \(now))
                     """, logger: PostgresSupport.silent)
             }
             return (charge, value)
@@ -434,7 +434,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     public func resendNotification(id: Int64, now: Int64) async throws -> Bool {
         var found = false
         for try await _ in try await client.query("""
-            UPDATE \(unescaped: outbox) SET state = 'pending', next_attempt_at = \(now) WHERE id = \(id) RETURNING id
+            UPDATE \(unescaped: outbox) SET state = 'pending', next_attempt_at = \(now) WHERE id = \(id) AND url <> '' RETURNING id
             """, logger: PostgresSupport.silent).decode(Int64.self) { found = true }
         return found
     }
@@ -453,6 +453,17 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
                 "SELECT \(unescaped: Self.columns) FROM \(unescaped: outbox) WHERE transaction_id = \(transactionID) ORDER BY id")
         }
         return try await entries("SELECT \(unescaped: Self.columns) FROM \(unescaped: outbox) ORDER BY id")
+    }
+
+    public func notifications(after id: Int64, limit: Int) async throws -> [OutboxEntry] {
+        try await entries("SELECT \(unescaped: Self.columns) FROM \(unescaped: outbox) WHERE id > \(id) ORDER BY id LIMIT \(limit)")
+    }
+
+    public func latestNotificationID() async throws -> Int64 {
+        var latest: Int64 = 0
+        for try await value in try await client.query("SELECT coalesce(max(id), 0)::bigint FROM \(unescaped: outbox)", logger: PostgresSupport.silent)
+            .decode(Int64.self) { latest = value }
+        return latest
     }
 
     public func chargeCount() async throws -> Int {

@@ -30,7 +30,8 @@ public enum SandboxStoreConformance {
         check("a charge whose id or charge token is taken is refused whole; its reference stays free", takenIdentifiers),
         check("charges written at once with taken ids are refused alone; their references stay free", concurrentTakenIdentifiers),
         check("an update that throws changes nothing", failedUpdate),
-        check("a status change with an IPN URL writes one outbox entry; no change, none", outboxPerChange),
+        check("a status change writes one outbox entry (posted with an IPN URL, kept for listeners without); no change, none", outboxPerChange),
+        check("listeners read the IPNs after an id, in order, from the latest on", listenersRead),
         check("due IPNs: the oldest pending one per transaction, when due", dueInOrder),
         check("unpaid charges past their expiry are overdue", overdue),
         check("a claimed IPN is nobody else's until its lease ends or its attempt is recorded", leases),
@@ -270,7 +271,25 @@ public enum SandboxStoreConformance {
                    "the IPN entry is not as written: \(entries)")
         try await store.insertCharge(charge("5002", reference: "r-5b"))
         _ = try await store.updateCharge(id: "5002", reference: nil, now: 7) { $0.status = .pending }
-        try expect(try await store.notifications(transactionID: "5002").isEmpty, "a charge without an IPN URL wrote an IPN")
+        let kept = try await store.notifications(transactionID: "5002")
+        try expect(kept.count == 1 && kept[0].state == .listeners && kept[0].url.isEmpty, "a charge without an IPN URL did not keep its IPN for listeners: \(kept)")
+        try expect(try await store.dueNotifications(now: 100, limit: 10, leaseUntil: 150).allSatisfy { $0.transactionID != "5002" },
+                   "an IPN without a URL is due for posting")
+        try expect(try await store.resendNotification(id: kept[0].id, now: 8) == false, "an IPN without a URL can be sent again")
+    }
+
+    static func listenersRead(_ store: any SandboxStore) async throws {
+        let start = try await store.latestNotificationID()
+        try await store.insertCharge(charge("7001", reference: "r-7", ipn: "http://127.0.0.1:9/ipn"))
+        try await store.insertCharge(charge("7002", reference: "r-7b"))
+        _ = try await store.updateCharge(id: "7001", reference: nil, now: 7) { $0.status = .pending }
+        _ = try await store.updateCharge(id: "7002", reference: nil, now: 8) { $0.status = .pending }
+        _ = try await store.updateCharge(id: "7001", reference: nil, now: 9) { $0.status = .succeeded }
+        let read = try await store.notifications(after: start, limit: 10)
+        try expect(read.map(\.transactionID) == ["7001", "7002", "7001"] && read.map(\.id) == read.map(\.id).sorted(),
+                   "the IPNs after \(start) are not all, in order: \(read.map(\.transactionID))")
+        try expect(try await store.latestNotificationID() == read.last?.id, "the latest id is not the last IPN's")
+        try expect(try await store.notifications(after: read[0].id, limit: 1).map(\.id) == [read[1].id], "after and limit are not kept")
     }
 
     static func dueInOrder(_ store: any SandboxStore) async throws {

@@ -18,7 +18,7 @@ struct UPI: AsyncParsableCommand {
         commandName: "upi",
         abstract: "Call the Citcon UPI API as a merchant's server does, or verify an IPN.",
         subcommands: [Token.self, Charge.self, Inquire.self, Capture.self, Refund.self, Cancel.self, Confirm.self, Pay.self, Decline.self,
-                      VerifyIPN.self]
+                      Listen.self, VerifyIPN.self]
     )
 
     /// What every API operation takes.
@@ -422,7 +422,7 @@ struct UPI: AsyncParsableCommand {
 }
 
 /// Writes `message` to standard error and returns the exit code to throw.
-private func fail(_ code: Int32, _ message: String) -> ExitCode {
+func fail(_ code: Int32, _ message: String) -> ExitCode {
     FileHandle.standardError.write(Data("chargekit upi: \(message.escapedForTerminal)\n".utf8))
     return ExitCode(code)
 }

@@ -9,6 +9,12 @@ public enum OutboxState: String, Sendable, Equatable, CaseIterable {
     case delivered
     /// The retry schedule was used up; the last error is kept.
     case dead
+    /// Not posted anywhere (the charge named no IPN URL): kept for the listeners
+    /// (`chargekit upi listen`), which get every IPN of their merchant.
+    case listeners
+
+    /// The state a new IPN to `url` starts in.
+    public static func initial(url: String) -> OutboxState { url.isEmpty ? .listeners : .pending }
 }
 
 /// An IPN in the outbox.

@@ -411,6 +411,31 @@ paths:
       summary: Cancels an unpaid charge or voids an authorization (server token).
       requestBody: { $ref: '#/components/requestBodies/Operation' }
       responses: *operationResponses
+  /v1/ipn-events:
+    get:
+      operationId: ipnEvents
+      summary: >-
+        Every IPN of the merchant as server-sent events (what chargekit upi listen reads)
+        - a hello event with the IPN secret, then one event per IPN (id its number,
+        event such as charge.succeeded or refund.succeeded, data the signed body as
+        posted). Resumes after Last-Event-ID; a new stream starts with the IPNs to come.
+      security:
+        - bearer: []
+      parameters:
+        - name: after
+          in: query
+          required: false
+          description: Send the IPNs after this one (as Last-Event-ID does); 0 for all.
+          schema: { type: integer, minimum: 0 }
+      responses:
+        '200':
+          description: The stream (text/event-stream), ending after ten minutes or when the sandbox stops.
+          content:
+            text/event-stream:
+              schema: { type: string }
+        '400': { $ref: '#/components/responses/Failure' }
+        '401': { $ref: '#/components/responses/Failure' }
+        '429': { $ref: '#/components/responses/Failure' }
   /v1/health:
     get:
       operationId: health

@@ -15,6 +15,10 @@ package struct SandboxRoutes: Sendable {
     let discardLimit: Int
     /// The wallet form's anti-forgery tokens, one per charge.
     let formTokens: FormTokens
+    /// The merchant's IPN secret: what an IPN is signed with, posted or streamed.
+    let ipnSecret: String
+    /// How often a listener's stream looks for new IPNs.
+    let pollInterval: Duration
     /// Refuses a client that keeps failing to authenticate with the merchant key.
     let throttle = FailureThrottle()
 
@@ -59,6 +63,9 @@ package struct SandboxRoutes: Sendable {
             // A token is a credential: no cache may keep the answer.
             response.headers[.cacheControl] = "no-store"
             return response
+        }
+        route(v1, "/v1/", .get, "ipn-events") { request, context in
+            await ipnEvents(request, client: context.client)
         }
         route(v1, "/v1/", .get, "health") { _, _ in
             Self.envelope(UPIWire.Envelope(data: ["status": "ok"]), status: 200)

@@ -107,7 +107,8 @@ public struct SandboxServer: Sendable {
     /// The HTTP face of the API.
     var routes: SandboxRoutes {
         SandboxRoutes(api: api, merchantName: configuration.merchantName,
-                      discardLimit: configuration.maximumDiscardedBytes, formTokens: FormTokens(secret: formSecret))
+                      discardLimit: configuration.maximumDiscardedBytes, formTokens: FormTokens(secret: formSecret),
+                      ipnSecret: ipnSecret, pollInterval: configuration.workerInterval)
     }
 
     /// The routes the sandbox serves, as its router registers them.

@@ -78,9 +78,10 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
             let (value, notification) = try charge.apply(now: now, body)  // throwing here changes nothing: the claim comes after
             if let reference { references[reference] = id }
             charges[id] = charge
-            if let notification, !charge.urls.ipn.isEmpty {
+            if let notification {
                 outbox.append(OutboxEntry(id: nextOutboxID, transactionID: id, status: notification.status, url: charge.urls.ipn,
-                                          payload: notification.payload, attempts: 0, nextAttemptAt: now, state: .pending,
+                                          payload: notification.payload, attempts: 0, nextAttemptAt: now,
+                                          state: .initial(url: charge.urls.ipn),
                                           lastError: nil))
                 nextOutboxID += 1
             }
@@ -139,7 +140,7 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
 
     public func resendNotification(id: Int64, now: Int64) async throws -> Bool {
         lock.withLock {
-            guard let index = outbox.firstIndex(where: { $0.id == id }) else { return false }
+            guard let index = outbox.firstIndex(where: { $0.id == id && !$0.url.isEmpty }) else { return false }
             outbox[index].state = .pending
             outbox[index].nextAttemptAt = now
             return true
@@ -153,6 +154,12 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
     public func notifications(transactionID: String?) async throws -> [OutboxEntry] {
         lock.withLock { transactionID.map { id in outbox.filter { $0.transactionID == id } } ?? outbox }
     }
+
+    public func notifications(after id: Int64, limit: Int) async throws -> [OutboxEntry] {
+        lock.withLock { Array(outbox.filter { $0.id > id }.prefix(limit)) }
+    }
+
+    public func latestNotificationID() async throws -> Int64 { lock.withLock { outbox.last?.id ?? 0 } }
 
     public func chargeCount() async throws -> Int { lock.withLock { charges.count } }
 

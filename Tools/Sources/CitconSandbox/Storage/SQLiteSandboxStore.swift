@@ -418,12 +418,12 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
             try await db.query("UPDATE charges SET status = ?, expires_at = ?, doc = ? WHERE id = ?",
                          [.text(charge.status.rawValue), .int(charge.expiresAt),
                           .bytes(charge.document), .text(id)])
-            if let notification, !charge.urls.ipn.isEmpty {
+            if let notification {
                 try await db.query("""
                     INSERT INTO outbox(transaction_id, status, url, payload, next_attempt_at, state, created_at)
-                    VALUES(?, ?, ?, ?, ?, 'pending', ?)
+                    VALUES(?, ?, ?, ?, ?, ?, ?)
                     """, [.text(id), .text(notification.status), .text(charge.urls.ipn),
-                          .bytes(notification.payload), .int(now), .int(now)])
+                          .bytes(notification.payload), .int(now), .text(OutboxState.initial(url: charge.urls.ipn).rawValue), .int(now)])
             }
             return (charge, value)
         }
@@ -510,7 +510,8 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
 
     public func resendNotification(id: Int64, now: Int64) async throws -> Bool {
         try await write { db in
-            !(try await db.query("UPDATE outbox SET state = 'pending', next_attempt_at = ? WHERE id = ? RETURNING id",
+            // (One kept for the listeners only has no URL to post to.)
+            !(try await db.query("UPDATE outbox SET state = 'pending', next_attempt_at = ? WHERE id = ? AND url <> '' RETURNING id",
                                  [.int(now), .int(id)]).isEmpty)
         }
     }
@@ -530,6 +531,17 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
             }
             return try await db.query("SELECT \(Self.outboxColumns) FROM outbox ORDER BY id").compactMap(Self.outboxEntry)
         }
+    }
+
+    public func notifications(after id: Int64, limit: Int) async throws -> [OutboxEntry] {
+        try await read { db in
+            try await db.query("SELECT \(Self.outboxColumns) FROM outbox WHERE id > ? ORDER BY id LIMIT ?",
+                               [.int(id), .int(Int64(limit))]).compactMap(Self.outboxEntry)
+        }
+    }
+
+    public func latestNotificationID() async throws -> Int64 {
+        try await read { db in Int64(try await db.query("SELECT coalesce(max(id), 0) FROM outbox").first?.first?.int ?? 0) }
     }
 
     public func chargeCount() async throws -> Int {

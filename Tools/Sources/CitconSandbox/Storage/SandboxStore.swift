@@ -61,6 +61,11 @@ public protocol SandboxStore: Sendable {
     func resendNotification(id: Int64, now: Int64) async throws -> Bool
     /// Every IPN, optionally of one transaction (for tests and inspection).
     func notifications(transactionID: String?) async throws -> [OutboxEntry]
+    /// The IPNs whose id is above `id`, oldest first, at most `limit`: what a listener
+    /// (`/v1/ipn-events`) has not had yet.
+    func notifications(after id: Int64, limit: Int) async throws -> [OutboxEntry]
+    /// The id of the latest IPN (0 when there is none): where a new listener starts.
+    func latestNotificationID() async throws -> Int64
     /// The number of charges.
     func chargeCount() async throws -> Int
     /// Finishes the queued work and closes the storage.

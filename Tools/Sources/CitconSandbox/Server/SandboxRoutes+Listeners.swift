@@ -1,0 +1,83 @@
+@_spi(Tools) import CitconUPI
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+
+/// `GET /v1/ipn-events`: every IPN of the merchant, as server-sent events, for
+/// `chargekit upi listen` (whether or not the charge named an IPN URL). The merchant
+/// key authenticates it, as it does `/v1/access-tokens`.
+///
+/// Each event is one IPN: `id` its outbox number, `event` what it reports
+/// (`charge.succeeded`, `refund.succeeded`…), `data` the body exactly as the sandbox
+/// posts it, signed with the IPN secret. A listener that reconnects with
+/// `Last-Event-ID` (or `?after=`) gets every IPN after that one; several listeners,
+/// on one instance or on several instances of a shared sandbox, each get all. The
+/// first event, `hello`, carries the IPN secret to verify with. A new listener (no
+/// `Last-Event-ID`) gets the IPNs written from then on; `?after=0` gets them all. A stream ends after
+/// ``streamLifetime`` or when the sandbox stops; the listener reconnects.
+extension SandboxRoutes {
+    /// How long one stream lasts before the listener is asked to reconnect.
+    static let streamLifetime: Duration = .seconds(600)
+    /// How many recent IPN ids a stream looks at again on each poll: an IPN committed
+    /// after a later one (another instance of a shared sandbox) is still sent, once.
+    static let lateWindow: Int64 = 256
+
+    func ipnEvents(_ request: Request, client: String) async -> Response {
+        do {
+            let authorization = request.headers[.authorization]
+            try await throttle.guarded(client, authorization: authorization) { try await api.requireMerchantKey(authorization: authorization) }
+            let resume = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters["after"].map(String.init)
+            // A new listener starts with the IPNs to come; one that resumes, after the last it had.
+            let after: Int64
+            if let resume { after = Int64(resume) ?? -1 } else { after = try await api.store.latestNotificationID() }
+            guard after >= 0 else {
+                throw APIError(.invalidRequest, "Last-Event-ID: must be the id of an event this stream sent (digits)")
+            }
+            let routes = self
+            let body = ResponseBody { writer in
+                try await routes.stream(after: after, to: &writer)
+                try await writer.finish(nil)
+            }
+            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
+        } catch let error as APIError {
+            return Self.failure(error)
+        } catch {
+            return Self.failure(APIError(.invalidRequest, "request: \(error)"))
+        }
+    }
+
+    /// Writes the IPNs after `after` as they come, until the stream's lifetime ends,
+    /// the sandbox stops or the listener goes.
+    private func stream(after: Int64, to writer: inout any ResponseBodyWriter) async throws {
+        let hello = #"{"ipn_secret":"\#(ipnSecret)","merchant":"\#(merchantName.replacingOccurrences(of: "\"", with: ""))"}"#
+        try await writer.write(ByteBuffer(string: "retry: 1000\nevent: hello\ndata: \(hello)\n\n"))
+        var cursor = after
+        var sent = Set<Int64>()
+        let end = ContinuousClock.now + Self.streamLifetime
+        var quietSince = ContinuousClock.now
+        while ContinuousClock.now < end && !Task.isCancelled && !Task.isShuttingDownGracefully {
+            let entries = try await api.store.notifications(after: max(after, cursor - Self.lateWindow), limit: 500)
+            for entry in entries where !sent.contains(entry.id) {
+                let body = String(decoding: IPNWorker.signedBody(entry.payload, secret: ipnSecret), as: UTF8.self)
+                try await writer.write(ByteBuffer(string: "id: \(entry.id)\nevent: \(Self.eventName(entry))\ndata: \(body)\n\n"))
+                sent.insert(entry.id)
+                cursor = max(cursor, entry.id)
+                quietSince = ContinuousClock.now
+            }
+            sent = sent.filter { $0 > cursor - Self.lateWindow }
+            if ContinuousClock.now - quietSince > .seconds(15) {
+                try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                quietSince = ContinuousClock.now
+            }
+            try await Task.sleep(for: pollInterval)
+        }
+    }
+
+    /// What an IPN reports: `charge.<status>` (`succeeded`, `authorized`, `failed`,
+    /// `canceled`, `expired`, `pending`), or `refund.succeeded`.
+    static func eventName(_ entry: OutboxEntry) -> String {
+        entry.status == "refunded" ? "refund.succeeded" : "charge." + entry.status
+    }
+}

@@ -1,0 +1,191 @@
+import ArgumentParser
+@_spi(Tools) import ChargeKit
+import ChargeKitCommands
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension UPI {
+    struct Listen: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Receive every IPN of the merchant from a sandbox over one long-lived connection, and post each to a local URL.",
+            discussion: "Each IPN is posted byte for byte, signed as the sandbox signs it, whether or not its charge named an IPN URL; "
+                + "one line is printed per IPN: time, charge, event, the local answer. A dropped connection is resumed where it "
+                + "stopped. Runs until interrupted."
+        )
+        @OptionGroup var connection: Connection
+        @Option(name: .customLong("forward-to"), help: "Where each IPN is posted, such as http://127.0.0.1:4242/ipn.") var forwardTo: String
+        @Option(help: "Only these events, comma-separated: charge.pending, charge.authorized, charge.succeeded, charge.failed, charge.canceled, charge.expired, refund.succeeded.")
+        var events: String?
+        @Flag(name: .customLong("print-secret"), help: "Print the IPN secret to verify with (upi verify-ipn --secret), then listen.")
+        var printSecret = false
+
+        func run() async throws {
+            try await Self.withOwnUsage {
+                guard connection.token == nil, let key = connection.merchantKey else {
+                    throw ValidationError("upi listen connects with the merchant key: give --key (or set CHARGEKIT_MERCHANT_KEY), not --token")
+                }
+                guard let target = URL(string: forwardTo), let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                      target.host != nil else { throw ValidationError("--forward-to must be an http(s) URL, got \(forwardTo)") }
+                guard let root = connection.root else { throw ValidationError("--base-url is not a URL") }
+                let wanted = events.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
+                try await listen(URL(string: root.absoluteString + "v1/ipn-events")!, key: key, target: target, wanted: wanted)
+            }
+        }
+
+        private func listen(_ stream: URL, key: String, target: URL, wanted: Set<String>?) async throws {
+            var last: String?
+            var secretShown = false
+            var failures = 0
+            while !Task.isCancelled {
+                var request = URLRequest(url: stream)
+                request.setValue("Bearer " + key, forHTTPHeaderField: "Authorization")
+                request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+                if let last { request.setValue(last, forHTTPHeaderField: "Last-Event-ID") }
+                request.timeoutInterval = 60
+                do {
+                    for try await event in ServerSentEvents.connect(request) {
+                        failures = 0
+                        if event.name == "hello" {
+                            if printSecret && !secretShown, let secret = Self.field("ipn_secret", of: event.data) {
+                                Self.say("ipn secret: \(secret)")
+                                secretShown = true
+                            }
+                            continue
+                        }
+                        if let id = event.id { last = id }
+                        guard wanted?.contains(event.name) ?? true else { continue }
+                        let answer = await forward(event.data, to: target)
+                        let charge = Self.field("id", of: event.data) ?? "?"
+                        Self.say("\(ISO8601DateFormatter().string(from: Date()))  \(charge)  \(event.name)  \(answer)")
+                    }
+                } catch ServerSentEvents.Failure.refused(let status, let message) {
+                    throw fail(status == 401 ? 2 : 1, "HTTP \(status): \(message)")
+                } catch {
+                    failures += 1
+                    if failures == 1 || failures.isMultiple(of: 30) {
+                        FileHandle.standardError.write(Data("chargekit upi listen: \(error.localizedDescription); reconnecting\n".utf8))
+                    }
+                }
+                try await Task.sleep(nanoseconds: 1_000_000_000)
+            }
+        }
+
+        /// Posts the IPN as the sandbox would; the local answer in words.
+        private func forward(_ body: String, to target: URL) async -> String {
+            var post = URLRequest(url: target)
+            post.httpMethod = "POST"
+            post.httpBody = Data(body.utf8)
+            post.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            if let charge = Self.field("id", of: body) { post.setValue(charge, forHTTPHeaderField: "X-Citcon-Transaction") }
+            post.timeoutInterval = 10
+            do {
+                let (_, response) = try await URLSession.shared.data(for: post)
+                return "HTTP \((response as? HTTPURLResponse)?.statusCode ?? 0)"
+            } catch {
+                return "not delivered: \(error.localizedDescription)"
+            }
+        }
+
+        /// Prints a line at once (standard output may be a pipe or a file, which would hold it).
+        static func say(_ line: String) {
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+
+        /// A string member of a flat JSON object.
+        static func field(_ name: String, of json: String) -> String? {
+            ((try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any])?[name] as? String
+        }
+    }
+}
+
+/// A server-sent events stream read with URLSession (a data delegate, so that events
+/// arrive as they are written), each event at most 256 KiB.
+enum ServerSentEvents {
+    struct Event: Sendable {
+        var id: String?
+        var name: String
+        var data: String
+    }
+
+    enum Failure: Error {
+        case refused(status: Int, message: String)
+        case tooLarge
+    }
+
+    static func connect(_ request: URLRequest) -> AsyncThrowingStream<Event, any Error> {
+        AsyncThrowingStream { continuation in
+            let reader = Reader(continuation)
+            let session = URLSession(configuration: .ephemeral, delegate: reader, delegateQueue: nil)
+            let task = session.dataTask(with: request)
+            continuation.onTermination = { _ in
+                task.cancel()
+                session.invalidateAndCancel()
+            }
+            task.resume()
+        }
+    }
+
+    final class Reader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        // (@unchecked: the delegate's calls come one at a time, on its session's queue.)
+        private let continuation: AsyncThrowingStream<Event, any Error>.Continuation
+        private var buffer = Data()
+        private var status = 0
+        static let maximumEvent = 256 * 1024
+
+        init(_ continuation: AsyncThrowingStream<Event, any Error>.Continuation) { self.continuation = continuation }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+            status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            completionHandler(.allow)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            buffer.append(data)
+            guard status == 200 else { return }
+            while let end = buffer.range(of: Data("\n\n".utf8)) {
+                let block = String(decoding: buffer[buffer.startIndex..<end.lowerBound], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex..<end.upperBound)
+                if let event = Self.event(block) { continuation.yield(event) }
+            }
+            if buffer.count > Self.maximumEvent {
+                continuation.finish(throwing: Failure.tooLarge)
+                dataTask.cancel()
+            }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            if status != 200 && status != 0 {
+                let message = String(decoding: buffer.prefix(2048), as: UTF8.self)
+                let text = ((try? JSONSerialization.jsonObject(with: Data(message.utf8))) as? [String: Any])
+                    .flatMap { ($0["data"] as? [String: Any])?["message"] as? String } ?? message
+                continuation.finish(throwing: Failure.refused(status: status, message: text))
+            } else {
+                continuation.finish(throwing: error)
+            }
+            session.finishTasksAndInvalidate()
+        }
+
+        /// One event's lines (`id:`, `event:`, `data:`; comments and others ignored).
+        static func event(_ block: String) -> Event? {
+            var id: String?, name = "message", data: [String] = []
+            for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.hasPrefix(":") { continue }
+                let parts = line.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                let field = String(parts[0])
+                var value = parts.count > 1 ? String(parts[1]) : ""
+                if value.hasPrefix(" ") { value.removeFirst() }
+                switch field {
+                case "id": id = value
+                case "event": name = value
+                case "data": data.append(value)
+                default: continue
+                }
+            }
+            guard !data.isEmpty else { return nil }
+            return Event(id: id, name: name, data: data.joined(separator: "\n"))
+        }
+    }
+}
