@@ -181,13 +181,53 @@ out=$("$bin" upi confirm "$token" --method alipay --json); code=$?
 check "upi confirm CHARGE_TOKEN --method alipay answers with the wallet to open" "0 yes" "$code $(echo "$out" | grep -q '/sandbox/wallet/' && echo yes)"
 out=$("$bin" upi decline "$(echo "$second" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')" --json)
 check "upi decline fails a pending charge" failed "$(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])')"
+# upi listen: IPNs forwarded to a local receiver, each verifying with upi verify-ipn, also across a restart of the sandbox.
+received="$work/received"; mkdir -p "$received"
+python3 - "$received" >"$work/receiver.port" 2>/dev/null <<'PY' &
+import http.server, os, sys
+folder = sys.argv[1]
+class Receiver(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        name = os.path.join(folder, "%03d.json" % len(os.listdir(folder)))
+        open(name + ".part", "wb").write(body); os.rename(name + ".part", name)
+        self.send_response(200); self.end_headers()
+    def log_message(self, *arguments): pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+PY
+receiver=$!
+for _ in $(seq 1 50); do [ -s "$work/receiver.port" ] && break; sleep 0.1; done
+"$bin" upi listen --forward-to "http://127.0.0.1:$(cat "$work/receiver.port")/ipn" --print-secret >"$work/listen.log" 2>&1 &
+listener=$!
+for _ in $(seq 1 50); do grep -q "^ipn secret:" "$work/listen.log" && break; sleep 0.1; done
+paid=$("$bin" upi charge --amount 3.00 --currency USD --reference cli-listen-1 --country US --method alipay --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+"$bin" upi pay "$paid" >/dev/null
+"$bin" upi trigger charge.succeeded >/dev/null
+"$bin" upi trigger refund.succeeded >/dev/null
+wait_for_ipns() { for _ in $(seq 1 100); do [ "$(ls "$received" | grep -c '\.json$')" -ge "$1" ] && break; sleep 0.1; done; ls "$received" | grep -c '\.json$'; }
+# upi pay: 1 (succeeded); trigger charge.succeeded: 2 (pending, succeeded); refund.succeeded: 3 (pending, succeeded, refund).
+check "upi listen forwards every IPN of pay and two triggers to the receiver" 6 "$(wait_for_ipns 6)"
+secret=$(sed -n 's/^ipn secret: //p' "$work/listen.log")
+verified=0; for file in "$received"/*.json; do "$bin" upi verify-ipn --secret "$secret" "$file" >/dev/null && verified=$((verified + 1)); done
+check "each forwarded IPN verifies with upi verify-ipn and the printed secret" 6 "$verified"
+check "upi listen prints a line per IPN, with its event and the local answer" "yes yes" \
+  "$(grep -q 'refund.succeeded  HTTP 200' "$work/listen.log" && echo yes) $(grep -c 'charge.succeeded  HTTP 200' "$work/listen.log" | grep -q 3 && echo yes)"
+port=${base##*:}
+kill -TERM $pid; wait $pid
+CHARGEKIT_DB_URL="$work/env.sqlite" "$bin" sandbox serve --port "$port" >"$work/log" 2>&1 & pid=$!
+for _ in $(seq 1 100); do grep -q "merchant key:" "$work/log" && break; sleep 0.1; done
+"$bin" upi trigger charge.failed >/dev/null
+check "upi listen reconnects to a restarted sandbox and resumes after the last IPN it had" 8 "$(wait_for_ipns 8)"
+kill $listener $receiver 2>/dev/null; wait $listener $receiver 2>/dev/null
 unset CHARGEKIT_MERCHANT_KEY CHARGEKIT_SANDBOX_URL
 kill -TERM $pid; wait $pid
 echo '{"fields":"id","id":"1","sign":"x"}' > "$work/ipn.json"
 "$bin" upi verify-ipn --secret "" "$work/ipn.json" >/dev/null 2>&1; check "verify-ipn --secret '' exits 64" 64 $?
 "$bin" upi verify-ipn "$work/ipn.json" >/dev/null 2>&1; check "verify-ipn without a secret exits 64" 64 $?
 CHARGEKIT_IPN_SECRET=whatever-citcon-issued "$bin" upi verify-ipn "$work/ipn.json" >/dev/null 2>&1; check "verify-ipn takes CHARGEKIT_IPN_SECRET (a bad signature exits 2)" 2 $?
-for command in "sandbox serve" "upi token" "upi charge" "upi pay" "upi verify-ipn"; do
+for command in "sandbox serve" "upi token" "upi charge" "upi pay" "upi listen" "upi trigger" "upi verify-ipn"; do
   check "$command --help names its environment variables" yes "$("$bin" $command --help | grep -q 'CHARGEKIT_' && echo yes)"
 done
 check "request sumup --help explains --skip-screen-success" yes "$("$bin" request sumup --help | grep -A1 -- '--skip-screen-success' | grep -q 'success screen' && echo yes)"

@@ -18,7 +18,7 @@ struct UPI: AsyncParsableCommand {
         commandName: "upi",
         abstract: "Call the Citcon UPI API as a merchant's server does, or verify an IPN.",
         subcommands: [Token.self, Charge.self, Inquire.self, Capture.self, Refund.self, Cancel.self, Confirm.self, Pay.self, Decline.self,
-                      Listen.self, VerifyIPN.self]
+                      Listen.self, Trigger.self, VerifyIPN.self]
     )
 
     /// What every API operation takes.
@@ -260,6 +260,11 @@ struct UPI: AsyncParsableCommand {
         /// The amount in minor units of `currency`, if one was given.
         func minorUnits(currency: String?) throws -> Int? {
             guard let amount else { return amountMinor }
+            return try Self.minorUnits(amount, currency: currency)
+        }
+
+        /// `amount`, in major units, as minor units of `currency`.
+        static func minorUnits(_ amount: String, currency: String?) throws -> Int {
             guard let currency else { throw ValidationError("--amount \(amount) needs a currency (--currency) to be read in; or give --amount-minor") }
             do throws(ChargeKitError) {
                 return Int(try Money(parsing: amount, currency: try Currency(code: currency)).minorUnits)

@@ -1,0 +1,150 @@
+import ArgumentParser
+@_spi(Tools) import ChargeKit
+import ChargeKitCommands
+import Foundation
+
+extension UPI {
+    struct Trigger: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a charge and drive it to a state, so that its IPNs fire (as Stripe's trigger does).",
+            discussion: """
+                Events: \(Trigger.events.keys.sorted().joined(separator: ", ")). Each creates a charge of 10.00 USD \
+                (alipay; card for charge.authorized) and plays the steps that lead there: confirm (as the app's SDK), \
+                pay, decline or cancel (the wallet's buttons), expire (the dashboard's), capture and refund (the merchant's API). \
+                --override sets a field of the create body (transaction.amount=5.00 in major units, or any other field); \
+                --fixture plays a JSON file of steps instead: {"steps": [{"step": "charge", "body": {...}}, {"step": "confirm", \
+                "method": "alipay"}, {"step": "pay"}, {"step": "refund", "amount": "1.00"}]}.
+                """
+        )
+        @OptionGroup var connection: Connection
+        @Argument(help: "The event to fire, such as charge.succeeded.") var event: String?
+        @Option(name: .customLong("override"), help: "field=value on the create body, such as transaction.currency=EUR (repeatable).")
+        var overrides: [String] = []
+        @Option(help: "A JSON file of steps to play instead of an event's.") var fixture: String?
+
+        /// Each event's steps after the charge is created.
+        static let events: [String: [Step]] = [
+            "charge.pending": [.confirm("alipay")],
+            "charge.authorized": [.confirm("card"), .button("pay")],
+            "charge.succeeded": [.confirm("alipay"), .button("pay")],
+            "charge.failed": [.confirm("alipay"), .button("decline")],
+            "charge.canceled": [.confirm("alipay"), .button("cancel")],
+            "charge.expired": [.button("expire")],
+            "refund.succeeded": [.confirm("alipay"), .button("pay"), .refund(nil)],
+        ]
+
+        enum Step: Sendable {
+            case confirm(String)
+            case button(String)
+            case capture(String?)
+            case refund(String?)
+        }
+
+        func run() async throws {
+            try await Self.withOwnUsage {
+                guard connection.token == nil, connection.merchantKey != nil else {
+                    throw ValidationError("upi trigger plays the merchant's and the wallet's parts with the merchant key: give --key (or set CHARGEKIT_MERCHANT_KEY)")
+                }
+                var (body, steps) = try plan()
+                try Self.apply(overrides, to: &body)
+                let created = try await connection.call("POST", "/v1/charges", body: try JSONSerialization.data(withJSONObject: body), print: false)
+                guard let id = created["id"] as? String, let token = created["charge_token"] as? String else {
+                    throw ValidationError("the create answer has no id or charge_token")
+                }
+                UPI.Listen.say("created \(id)")
+                for step in steps { try await play(step, id: id, chargeToken: token) }
+                try await connection.send("GET", "/v1/transactions/\(id)", body: nil)
+            }
+        }
+
+        /// The create body and the steps: the event's, or the fixture's.
+        private func plan() throws -> ([String: Any], [Step]) {
+            var body: [String: Any] = [
+                "transaction": ["reference": "trigger-" + UUID().uuidString.lowercased().prefix(18), "amount": 1000, "currency": "USD", "country": "US"],
+                "payment": ["method": "alipay"],
+            ]
+            if let fixture {
+                guard event == nil else { throw ValidationError("give an event or --fixture, not both") }
+                guard let data = FileManager.default.contents(atPath: fixture), data.count <= 64 * 1024,
+                      let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+                      let list = object["steps"] as? [[String: Any]], let first = list.first, first["step"] as? String == "charge"
+                else { throw ValidationError("--fixture must be a JSON file of at most 64 KiB: {\"steps\": [{\"step\": \"charge\", …}, …]}") }
+                if let given = first["body"] as? [String: Any] { body = Self.merged(body, given) }
+                return (body, try list.dropFirst().enumerated().map { index, entry in try Self.step(entry, at: index + 1) })
+            }
+            guard let event, let steps = Self.events[event] else {
+                throw ValidationError("the event must be one of \(Self.events.keys.sorted().joined(separator: ", ")), or give --fixture")
+            }
+            if event == "charge.authorized" { body["payment"] = ["method": "card"] }
+            return (body, steps)
+        }
+
+        static func step(_ entry: [String: Any], at index: Int) throws -> Step {
+            switch entry["step"] as? String {
+            case "confirm": return .confirm(entry["method"] as? String ?? "alipay")
+            case let name? where ["pay", "decline", "cancel", "expire"].contains(name): return .button(name)
+            case "capture": return .capture(entry["amount"] as? String)
+            case "refund": return .refund(entry["amount"] as? String)
+            default: throw ValidationError("--fixture: step \(index) must be confirm, pay, decline, cancel, expire, capture or refund")
+            }
+        }
+
+        private func play(_ step: Step, id: String, chargeToken: String) async throws {
+            switch step {
+            case .confirm(let method):
+                _ = try await connection.call("POST", "/v1/charges/\(chargeToken)", body: Data(#"{"payment":{"method":"\#(method)"}}"#.utf8),
+                                              print: false, tokenType: "client")
+                UPI.Listen.say("confirmed with \(method)")
+            case .button(let action):
+                guard let root = connection.root, let key = connection.merchantKey else { throw ValidationError("--base-url is not a URL") }
+                try await SandboxDashboard(root: root, key: key).press(action, charge: id)
+                UPI.Listen.say("pressed \(action)")
+            case .capture(let amount), .refund(let amount):
+                let isRefund: Bool
+                if case .refund = step { isRefund = true } else { isRefund = false }
+                var operation: [String: Any] = ["id": id, "reference": (isRefund ? "refund-" : "capture-") + UUID().uuidString.lowercased().prefix(18)]
+                if let amount {
+                    let currency = try await connection.call("GET", "/v1/transactions/\(id)", body: nil, print: false)["currency"] as? String
+                    operation["amount"] = try AmountOptions.minorUnits(amount, currency: currency)
+                }
+                _ = try await connection.call("POST", isRefund ? "/v1/refunds" : "/v1/captures",
+                                              body: try JSONSerialization.data(withJSONObject: operation), print: false)
+                UPI.Listen.say(isRefund ? "refunded" : "captured")
+            }
+        }
+
+        /// Applies `field=value` overrides: a dotted path into the body; `transaction.amount`
+        /// is in major units of the body's currency.
+        static func apply(_ overrides: [String], to body: inout [String: Any]) throws {
+            for override in overrides {
+                let parts = override.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, !parts[0].isEmpty else { throw ValidationError("--override must be field=value, got \(override)") }
+                let path = parts[0].split(separator: ".").map(String.init)
+                var value: Any = String(parts[1])
+                if path == ["transaction", "amount"] {
+                    let currency = (body["transaction"] as? [String: Any])?["currency"] as? String
+                    value = try AmountOptions.minorUnits(String(parts[1]), currency: currency)
+                } else if let number = Int(parts[1]) {
+                    value = number
+                } else if parts[1] == "true" || parts[1] == "false" {
+                    value = parts[1] == "true"
+                }
+                body = set(value, at: path[...], in: body)
+            }
+        }
+
+        private static func set(_ value: Any, at path: ArraySlice<String>, in object: [String: Any]) -> [String: Any] {
+            guard let first = path.first else { return object }
+            var object = object
+            object[first] = path.count == 1 ? value : set(value, at: path.dropFirst(), in: object[first] as? [String: Any] ?? [:])
+            return object
+        }
+
+        private static func merged(_ base: [String: Any], _ given: [String: Any]) -> [String: Any] {
+            base.merging(given) { old, new in
+                if let old = old as? [String: Any], let new = new as? [String: Any] { return merged(old, new) }
+                return new
+            }
+        }
+    }
+}
