@@ -220,6 +220,23 @@ CHARGEKIT_DB_URL="$work/env.sqlite" "$bin" sandbox serve --port "$port" >"$work/
 for _ in $(seq 1 100); do grep -q "merchant key:" "$work/log" && break; sleep 0.1; done
 "$bin" upi trigger charge.failed >/dev/null
 check "upi listen reconnects to a restarted sandbox and resumes after the last IPN it had" 8 "$(wait_for_ipns 8)"
+listed=$("$bin" upi ipn list --charge "$paid" --json)
+check "upi ipn list --charge shows the charge's IPN, its event and state" "1 charge.succeeded listeners" \
+  "$(echo "$listed" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d), d[0]["event"], d[0]["state"])')"
+out=$("$bin" upi ipn resend "$(echo "$listed" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')" 2>&1); code=$?
+check "upi ipn resend of an IPN with no URL exits 2, saying so" "2 yes" "$code $(echo "$out" | grep -q 'no URL to be sent to' && echo yes)"
+"$bin" upi ipn resend 999999 >/dev/null 2>&1
+check "upi ipn resend of an unknown IPN exits 2" 2 "$?"
+hooked=$("$bin" upi charge --amount 1.00 --currency USD --reference cli-hooked-1 --country US --method alipay \
+  --ipn-url "http://127.0.0.1:$(cat "$work/receiver.port")/hook" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+out=$("$bin" upi cancel "$hooked" --json); code=$?
+check "upi cancel ID presses the wallet's Cancel" "0 canceled" "$code $(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])')"
+for _ in $(seq 1 50); do "$bin" upi ipn list --charge "$hooked" --json | grep -q '"delivered"' && break; sleep 0.1; done
+number=$("$bin" upi ipn list --charge "$hooked" --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d[0]["id"])')
+"$bin" upi ipn resend "$number" >/dev/null; code=$?
+for _ in $(seq 1 50); do [ "$("$bin" upi ipn list --charge "$hooked" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)[0]["attempts"]))')" = 2 ] && break; sleep 0.1; done
+check "upi ipn resend sends a delivered IPN again: a second attempt" "0 2" \
+  "$code $("$bin" upi ipn list --charge "$hooked" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)[0]["attempts"]))')"
 kill $listener $receiver 2>/dev/null; wait $listener $receiver 2>/dev/null
 unset CHARGEKIT_MERCHANT_KEY CHARGEKIT_SANDBOX_URL
 kill -TERM $pid; wait $pid

@@ -18,7 +18,7 @@ struct UPI: AsyncParsableCommand {
         commandName: "upi",
         abstract: "Call the Citcon UPI API as a merchant's server does, or verify an IPN.",
         subcommands: [Token.self, Charge.self, Inquire.self, Capture.self, Refund.self, Cancel.self, Confirm.self, Pay.self, Decline.self,
-                      Listen.self, Trigger.self, VerifyIPN.self]
+                      Listen.self, Trigger.self, IPN.self, VerifyIPN.self]
     )
 
     /// What every API operation takes.
@@ -100,6 +100,20 @@ struct UPI: AsyncParsableCommand {
             let client = UPIClient(baseURL: root)
             let (status, answer) = try await exchange(client, method, path, bearer: try await bearer(client, tokenType), body: body)
             return try report(status: status, body: answer, print: shown)
+        }
+
+        /// A `GET` answered with a list in its `data`, authenticated with `bearer` as is.
+        func callArray(_ path: String, bearer: String) async throws -> [[String: Any]] {
+            guard let root else { throw ValidationError("--base-url is not a URL") }
+            let (status, answer) = try await exchange(UPIClient(baseURL: root), "GET", path, bearer: bearer, body: nil)
+            guard let envelope = (try? JSONSerialization.jsonObject(with: answer)) as? [String: Any] else {
+                throw fail(status >= 500 || status == 0 ? 1 : 2, "HTTP \(status): not a UPI envelope")
+            }
+            guard envelope["status"] as? String == "success", let list = envelope["data"] as? [[String: Any]] else {
+                let data = envelope["data"] as? [String: Any] ?? [:]
+                throw fail(2, "\(data["code"] ?? "?") (HTTP \(status)): \(data["message"] as? String ?? "")")
+            }
+            return list
         }
 
         /// `--token`, or an access token of `type` for the merchant key.
@@ -319,12 +333,22 @@ struct UPI: AsyncParsableCommand {
     }
 
     struct Cancel: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "POST /v1/cancels: cancel an unpaid charge.")
+        static let configuration = CommandConfiguration(
+            abstract: "POST /v1/cancels: cancel an unpaid charge as the merchant; or, given the charge's id alone (upi cancel ID), press the wallet's Cancel as the consumer."
+        )
         @OptionGroup var connection: Connection
         @OptionGroup var operation: OperationOptions
         @Option(name: .customLong("transaction-reference"), help: "The charge's own reference.") var transactionReference: String?
+        @Argument(help: "The charge whose wallet's Cancel is pressed (as upi pay and upi decline press theirs).") var charge: String?
         func run() async throws {
             try await Self.withOwnUsage {
+                if let charge {
+                    guard operation.id == nil, operation.reference == nil, connection.body == nil else {
+                        throw ValidationError("give the charge's id alone (the wallet's Cancel) or --id and --reference (the merchant's cancel), not both")
+                    }
+                    try await WalletButton.press("cancel", id: charge, connection: connection)
+                    return
+                }
                 var overrides = try await operation.overrides(connection)
                 overrides["transaction_reference"] = transactionReference
                 try await connection.send("POST", "/v1/cancels", body: try connection.requestBody(overrides))
@@ -362,7 +386,10 @@ struct UPI: AsyncParsableCommand {
         @Argument(help: "The charge's transaction id.") var id: String
 
         /// Presses `action` (`pay` or `decline`) on the charge, then prints it as an inquiry shows it.
-        func press(_ action: String) async throws {
+        func press(_ action: String) async throws { try await Self.press(action, id: id, connection: connection) }
+
+        /// Presses `action` on charge `id`, then prints it as an inquiry shows it.
+        static func press(_ action: String, id: String, connection: Connection) async throws {
             guard !id.isEmpty, id.utf8.count <= 128, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._:-".contains($0)) }) else {
                 throw ValidationError("<id> must be 1 to 128 letters, digits, '.', '_', ':' or '-'")
             }
@@ -440,13 +467,19 @@ struct SandboxDashboard {
     let key: String
 
     func press(_ action: String, charge id: String) async throws {
+        try await post(["action": action, "charge": id])
+    }
+
+    /// Posts one of the dashboard's forms with `fields`, its form token added.
+    func post(_ fields: [String: String]) async throws {
         let page = root.appendingPathComponent("sandbox/dashboard")
         let (html, _) = try await exchange(URLRequest(url: page))
         guard let token = Self.formToken(in: html) else { throw fail(2, "the sandbox's dashboard has no form token: is \(root) a ChargeKit sandbox?") }
         var post = URLRequest(url: page)
         post.httpMethod = "POST"
         post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        post.httpBody = Data("form_token=\(PercentEncoding.encode(token))&action=\(action)&charge=\(PercentEncoding.encode(id))".utf8)
+        let form = (["form_token": token].merging(fields) { $1 }).sorted { $0.key < $1.key }
+        post.httpBody = Data(form.map { "\($0.key)=\(PercentEncoding.encode($0.value))" }.joined(separator: "&").utf8)
         let (answer, status) = try await exchange(post)
         // The dashboard answers 303 back to itself, which is followed to its page.
         guard status == 200 else { throw fail(2, "HTTP \(status): \(Self.message(in: answer) ?? "the dashboard refused")") }

@@ -148,3 +148,64 @@ extension UPI {
         }
     }
 }
+
+extension UPI {
+    struct IPN: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ipn",
+            abstract: "The sandbox's IPNs, as its dashboard shows them: list them, or send one again.",
+            subcommands: [List.self, Resend.self]
+        )
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "GET /v1/ipns: each IPN with its charge, event, state, URL and attempts (the merchant key)."
+            )
+            @OptionGroup var connection: Connection
+            @Option(help: "Only this charge's IPNs.") var charge: String?
+
+            func run() async throws {
+                try await Self.withOwnUsage {
+                    guard connection.token == nil, let key = connection.merchantKey else {
+                        throw ValidationError("upi ipn list reads the sandbox's IPNs with the merchant key: give --key (or set CHARGEKIT_MERCHANT_KEY)")
+                    }
+                    let query = try charge.map { charge -> String in
+                        guard charge.utf8.count <= 128, charge.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+                            throw ValidationError("--charge must be a charge's id")
+                        }
+                        return "?charge=" + charge
+                    } ?? ""
+                    let listing = try await connection.callArray("/v1/ipns" + query, bearer: key)
+                    if connection.json {
+                        let data = try JSONSerialization.data(withJSONObject: listing, options: [.sortedKeys, .withoutEscapingSlashes])
+                        print(String(decoding: data, as: UTF8.self))
+                        return
+                    }
+                    for ipn in listing {
+                        let attempts = (ipn["attempts"] as? [[String: Any]] ?? []).map { $0["answer"] as? String ?? "?" }
+                        let url = (ipn["url"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? "(listeners only)"
+                        print("\(ipn["id"] ?? "?")  \(ipn["charge"] ?? "?")  \(ipn["event"] ?? "?")  \(ipn["state"] ?? "?")  "
+                              + "\(url.escapedForTerminal)  \(attempts.isEmpty ? "no attempt" : attempts.joined(separator: ", "))")
+                    }
+                }
+            }
+        }
+
+        struct Resend: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Send an IPN again, as the dashboard's Resend does (the merchant key).")
+            @OptionGroup var connection: Connection
+            @Argument(help: "The IPN's number (upi ipn list shows it).") var ipn: Int64
+
+            func run() async throws {
+                try await Self.withOwnUsage {
+                    guard connection.token == nil, let key = connection.merchantKey else {
+                        throw ValidationError("upi ipn resend presses the dashboard's button with the merchant key: give --key (or set CHARGEKIT_MERCHANT_KEY)")
+                    }
+                    guard let root = connection.root else { throw ValidationError("--base-url is not a URL") }
+                    try await SandboxDashboard(root: root, key: key).post(["action": "resend", "ipn": String(ipn)])
+                    UPI.Listen.say("IPN \(ipn) is due again")
+                }
+            }
+        }
+    }
+}

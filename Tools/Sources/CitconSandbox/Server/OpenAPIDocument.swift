@@ -436,6 +436,31 @@ paths:
         '400': { $ref: '#/components/responses/Failure' }
         '401': { $ref: '#/components/responses/Failure' }
         '429': { $ref: '#/components/responses/Failure' }
+  /v1/ipns:
+    get:
+      operationId: ipnList
+      summary: >-
+        The IPNs the sandbox has written (the latest 500), oldest first, each with its
+        charge, event, state (pending, delivered, dead, or listeners for a charge that
+        named no IPN URL), URL and attempts (time in Unix seconds) - what the
+        dashboard shows, for chargekit upi ipn list.
+      security:
+        - bearer: []
+      parameters:
+        - name: charge
+          in: query
+          required: false
+          description: Only this charge's IPNs.
+          schema: { type: string, maxLength: 128 }
+      responses:
+        '200':
+          description: A success envelope whose data is the list.
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Envelope' }
+        '400': { $ref: '#/components/responses/Failure' }
+        '401': { $ref: '#/components/responses/Failure' }
+        '429': { $ref: '#/components/responses/Failure' }
   /v1/health:
     get:
       operationId: health

@@ -1,3 +1,4 @@
+@_spi(Tools) import ChargeKit
 @_spi(Tools) import CitconUPI
 import Foundation
 import HTTPTypes
@@ -79,5 +80,56 @@ extension SandboxRoutes {
     /// `canceled`, `expired`, `pending`), or `refund.succeeded`.
     static func eventName(_ entry: OutboxEntry) -> String {
         entry.status == "refunded" ? "refund.succeeded" : "charge." + entry.status
+    }
+}
+
+/// `GET /v1/ipns[?charge=ID]`: the IPNs the sandbox has written, newest last, each
+/// with its attempts, as the dashboard shows them (for `chargekit upi ipn list`); the
+/// merchant key authenticates it.
+extension SandboxRoutes {
+    struct IPNListing: Codable, Sendable {
+        var id: Int64
+        var charge: String
+        var event: String
+        var state: String
+        var url: String
+        var attempts: [Attempt]
+        var lastError: String?
+
+        struct Attempt: Codable, Sendable {
+            var number: Int
+            var time: Int64
+            var answer: String
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id, charge, event, state, url, attempts
+            case lastError = "last_error"
+        }
+    }
+
+    func ipnList(_ request: Request, client: String) async -> Response {
+        do {
+            let authorization = request.headers[.authorization]
+            try await throttle.guarded(client, authorization: authorization) { try await api.requireMerchantKey(authorization: authorization) }
+            let charge = request.uri.queryParameters["charge"].map(String.init)
+            if let charge {
+                try SandboxAPI.field { () throws(ChargeKitError) in try FieldRules.identifier(charge, field: "charge", limit: 128) }
+            }
+            let entries = try await api.store.notifications(transactionID: charge).suffix(500)
+            var attempts: [String: [IPNAttempt]] = [:]
+            for id in Set(entries.map(\.transactionID)) { attempts[id] = try await api.store.notificationAttempts(transactionID: id) }
+            let listing = entries.map { entry in
+                IPNListing(id: entry.id, charge: entry.transactionID, event: Self.eventName(entry), state: entry.state.rawValue, url: entry.url,
+                           attempts: (attempts[entry.transactionID] ?? []).filter { $0.notificationID == entry.id }
+                               .map { IPNListing.Attempt(number: $0.number, time: UPIWire.wireTime($0.time), answer: $0.answer) },
+                           lastError: entry.lastError)
+            }
+            return Self.envelope(UPIWire.Envelope(data: listing), status: 200)
+        } catch let error as APIError {
+            return Self.failure(error)
+        } catch {
+            return Self.failure(APIError(.invalidRequest, "request: \(error)"))
+        }
     }
 }
