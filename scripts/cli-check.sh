@@ -84,6 +84,15 @@ check "resolve without a nonce exits 64" 64 "$?"
 "$bin" resolve "$nonce" --ledger "$settling" --outcome failed --note x >/dev/null 2>&1
 check "resolve --outcome failed is refused" 2 "$?"
 
+# --json on every command that prints a result.
+out=$("$bin" request sumup --amount 1.00 --currency EUR --affiliate-key K --callback-success my-app://x --json)
+check "request --json prints url and provider" "sumup yes" "$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["provider"], "yes" if d["url"].startswith("sumupmerchant://") else "no")')"
+out=$("$bin" simulate "$(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"])')" --json)
+check "simulate --json prints the outcome and the callbacks" "approved 1" "$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["outcome"], len(d["callbacks"]))')"
+out=$("$bin" demo --provider square --json); code=$?
+check "demo --json prints each step's outcome" "0 approved cancelled yes" \
+  "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["approved"], d["declined"], "yes" if d["forged_refused"] and d["replay_refused"] else "no")')"
+
 # scenarios: the catalog as JSON; each played through a ledger by another process.
 out=$("$bin" scenarios --json); code=$?
 check "scenarios --json lists four apps' catalogs with their outcomes" "0 ccterminal,square,sumup,zettle True" \
@@ -133,6 +142,11 @@ check "demo --provider citcon" "0 yes" "$code $(echo "$out" | grep -q 'Paid, ver
 # chargekit sandbox serve: prints URL and key, keeps the key in the database, exits 0 on SIGTERM.
 work="$(mktemp -d)"
 serve() { "$bin" sandbox serve --port 0 --db "$work/s.sqlite" "$@" >"$work/log" 2>&1 & pid=$!; for _ in $(seq 1 100); do grep -q "merchant key:" "$work/log" && break; sleep 0.1; done; }
+"$bin" sandbox serve --port 0 --db "$work/json.sqlite" --merchant-key sk_cli_check_json_0123 --json >"$work/json.log" 2>&1 & pid=$!
+for _ in $(seq 1 100); do grep -q "merchant_key" "$work/json.log" && break; sleep 0.1; done
+check "sandbox serve --json prints its start line as one JSON object" "sk_cli_check_json_0123 yes yes" \
+  "$(head -1 "$work/json.log" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["merchant_key"], "yes" if d["base_url"].startswith("http://127.0.0.1:") else "no", "yes" if d["ipn_secret"] else "no")')"
+kill -TERM $pid; wait $pid
 serve --merchant-key sk_cli_check_0123456789
 base="$(sed -n 's/^Citcon UPI sandbox listening on //p' "$work/log")"
 check "sandbox serve prints a loopback base URL" yes "$(echo "$base" | grep -qE '^http://127\.0\.0\.1:[0-9]+$' && echo yes)"

@@ -11,15 +11,15 @@ public enum CommandHooks {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var rootCommand: ParsableCommand.Type?
     nonisolated(unsafe) private static var postgresLedger: (@Sendable (String) async throws(ChargeKitError) -> OpenLedger)?
-    nonisolated(unsafe) private static var citconDemo: (@Sendable () async throws -> Void)?
+    nonisolated(unsafe) private static var citconDemo: (@Sendable (_ json: Bool) async throws -> Void)?
 
     /// The version both executables print.
-    public static let version = "chargekit 0.4.0"
+    public static let version = "chargekit 0.5.0"
 
     /// Sets the executable's root command (for usage lines) and what it adds.
     public static func install(root: ParsableCommand.Type,
                                postgresLedger: (@Sendable (String) async throws(ChargeKitError) -> OpenLedger)? = nil,
-                               citconDemo: (@Sendable () async throws -> Void)? = nil) {
+                               citconDemo: (@Sendable (_ json: Bool) async throws -> Void)? = nil) {
         lock.withLock {
             rootCommand = root
             self.postgresLedger = postgresLedger
@@ -29,7 +29,7 @@ public enum CommandHooks {
 
     static var root: ParsableCommand.Type? { lock.withLock { rootCommand } }
     static var postgres: (@Sendable (String) async throws(ChargeKitError) -> OpenLedger)? { lock.withLock { postgresLedger } }
-    static var citcon: (@Sendable () async throws -> Void)? { lock.withLock { citconDemo } }
+    static var citcon: (@Sendable (_ json: Bool) async throws -> Void)? { lock.withLock { citconDemo } }
 }
 
 /// The exit status for a ChargeKit error, reason on stderr (escaped: it may quote the
@@ -177,7 +177,7 @@ public let sharedCommands: [ParsableCommand.Type] = [Request.self, Parse.self, S
 
 /// Prints `value` as one line of JSON with sorted keys and unescaped slashes: every
 /// `--json` of these commands.
-func printJSON(_ value: some Encodable) throws {
+public func printJSON(_ value: some Encodable) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     print(String(decoding: try encoder.encode(value), as: UTF8.self))

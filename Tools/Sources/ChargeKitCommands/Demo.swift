@@ -9,6 +9,7 @@ struct Demo: AsyncParsableCommand {
     )
 
     @Option(help: "ccterminal, sumup, zettle, square or citcon.") var provider: DemoProvider = .ccterminal
+    @Flag(help: "Print one JSON object of what happened (each step's outcome) instead of the story.") var json = false
 
     enum DemoProvider: String, ExpressibleByArgument, CaseIterable {
         case ccterminal, sumup, zettle, square, citcon
@@ -54,11 +55,14 @@ struct Demo: AsyncParsableCommand {
                 guard let citcon = CommandHooks.citcon else {
                     throw ValidationError("--provider citcon runs in chargekit-server (swift build --package-path Tools --product chargekit-server)")
                 }
-                try await citcon()
+                try await citcon(json)
                 return
             }
+            let json = self.json
+            // The story for people; with --json, one object at the end instead.
+            let print: @Sendable (String) -> Void = { line in if !json { Swift.print(line) } }
             let ledger = ChargeLedger()
-            let box = CoordinatorBox()
+            let box = CoordinatorBox(print: print)
             let device = SimulatedDevice(sumUp: SumUpSimulator(merchantCurrency: "USD"), zettle: ZettleSimulator(accountCurrency: "USD")) { url in
                 print("  <- payment app opens: \(url)")
                 await box.handle(url)
@@ -101,10 +105,24 @@ struct Demo: AsyncParsableCommand {
             print("3. A forged callback claiming approval")
             let forged = self.provider.forgery
             print("   -> \(forged)")
-            await expectRefusal(coordinator, forged)
+            let forgery = await refusal(coordinator, forged, print: print)
 
             print("4. The first approval replayed")
-            await expectRefusal(coordinator, replay)
+            let replayed = await refusal(coordinator, replay, print: print)
+            if json {
+                struct Summary: Encodable {
+                    let provider: String, approved: String, nonce: String, transactionID: String?, declined: String
+                    let forgedRefused: String?, replayRefused: String?
+                    enum CodingKeys: String, CodingKey {
+                        case provider, approved, nonce, declined
+                        case transactionID = "transaction_id", forgedRefused = "forged_refused", replayRefused = "replay_refused"
+                    }
+                }
+                try printJSON(Summary(provider: provider.rawValue, approved: approved.outcome.rawValue, nonce: approved.charge.nonce.value,
+                                      transactionID: callback.transactionID, declined: declined.outcome.rawValue,
+                                      forgedRefused: forgery, replayRefused: replayed))
+            }
+            guard forgery != nil, replayed != nil else { throw ExitCode.failure }
             print("Approved, declined and forged callbacks were told apart.")
         }
     }
@@ -113,12 +131,15 @@ struct Demo: AsyncParsableCommand {
         try await refusing { () async throws(ChargeKitError) in try await coordinator.charge(order, via: app) }
     }
 
-    private func expectRefusal(_ coordinator: PaymentCoordinator, _ url: String) async {
+    /// Why the coordinator refused `url`; `nil` when it accepted it (a bug: the demo then exits 1).
+    private func refusal(_ coordinator: PaymentCoordinator, _ url: String, print: (String) -> Void) async -> String? {
         do throws(ChargeKitError) {
             _ = try await coordinator.handle(url: url)
             print("   ACCEPTED (this is a bug)")
+            return nil
         } catch {
             print("   refused: \(error)")
+            return error.description
         }
     }
 }
@@ -126,6 +147,8 @@ struct Demo: AsyncParsableCommand {
 /// Lets the simulated device reach the coordinator created after it.
 actor CoordinatorBox {
     private var coordinator: PaymentCoordinator?
+    private let print: @Sendable (String) -> Void
+    init(print: @escaping @Sendable (String) -> Void) { self.print = print }
     func set(_ coordinator: PaymentCoordinator) { self.coordinator = coordinator }
     func handle(_ url: String) async {
         do throws(ChargeKitError) { _ = try await coordinator?.handle(url: url) } catch {

@@ -58,6 +58,8 @@ struct Simulate: AsyncParsableCommand {
     @Option(help: "Square: the error_code a failed payment answers with (default could_not_perform).") var errorCode: String?
     @Option(help: "Play a named scenario of the request's app instead of --outcome (see chargekit scenarios): prints its callbacks, one a line, none for no-callback.")
     var scenario: String?
+    @Flag(help: "Print one JSON object: provider, outcome or scenario, and callbacks (a list: none, one, or the same twice).")
+    var json = false
 
     func run() async throws {
         try await Self.withOwnUsage {
@@ -85,8 +87,18 @@ struct Simulate: AsyncParsableCommand {
                     throw ChargeKitError.invalidURL("url", rule: "not a request URL of a payment app ChargeKit simulates")
                 }
             }
-            print(callback)
+            try report([callback], outcome: outcome.rawValue, scenario: nil)
         }
+    }
+
+    /// Prints the callbacks, one a line, or as JSON with `--json`.
+    private func report(_ callbacks: [String], outcome: String?, scenario: String?) throws {
+        guard json else {
+            for callback in callbacks { print(callback) }
+            return
+        }
+        struct Printed: Encodable { let provider: String?; let outcome: String?; let scenario: String?; let callbacks: [String] }
+        try printJSON(Printed(provider: SimulatedApps.provider(of: url)?.rawValue, outcome: outcome, scenario: scenario, callbacks: callbacks))
     }
 
     /// Prints the callbacks the request's app opens in the scenario named `name`.
@@ -107,7 +119,7 @@ struct Simulate: AsyncParsableCommand {
         }
         apps.creditCardTerminal.configuration.defaultTaxRate = defaultTaxRate
         let callbacks = try await refusing { () async throws(ChargeKitError) -> [String] in try scenario.callbacks(for: url, apps: apps) }
-        for callback in callbacks { print(callback) }
+        try report(callbacks, outcome: scenario.outcome?.rawValue ?? "none", scenario: scenario.name)
     }
 }
 

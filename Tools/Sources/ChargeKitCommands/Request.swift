@@ -1,5 +1,6 @@
 import ArgumentParser
 @_spi(Tools) import ChargeKit
+import ChargeKitSimulators
 import Foundation
 
 struct Request: AsyncParsableCommand {
@@ -9,9 +10,13 @@ struct Request: AsyncParsableCommand {
     )
 }
 
+/// What every `request` subcommand takes beside its app's fields: a ledger to record
+/// the hand-off in, and how to print it.
 struct LedgerOption: ParsableArguments {
     @Option(help: "Record the charge in this ledger (a file path, or postgres://user@host:port/db[?table_prefix=p_]) and add its nonce to the callback URL.")
     var ledger: String?
+    @Flag(help: "Print one JSON object: url, provider, and the nonce when --ledger records it.")
+    var json = false
 
     /// Records the hand-off when a ledger is given; otherwise builds it without a nonce.
     func emit(
@@ -19,19 +24,26 @@ struct LedgerOption: ParsableArguments {
         plain: () throws(ChargeKitError) -> String
     ) async throws {
         let url: String
+        var nonce: String?
         do throws(ChargeKitError) {
             if let ledger {
                 let opened = try await openLedger(ledger)
                 defer { opened.close() }
                 let store = opened.store
-                url = try await ChargeLedger(store: store).issue(build).request.url
+                let issued = try await ChargeLedger(store: store).issue(build)
+                (url, nonce) = (issued.request.url, issued.charge.nonce.value)
             } else {
                 url = try plain()
             }
         } catch {
             throw invalidValue(error)
         }
-        print(url)
+        guard json else {
+            print(url)
+            return
+        }
+        struct Printed: Encodable { let url: String; let provider: String?; let nonce: String? }
+        try printJSON(Printed(url: url, provider: SimulatedApps.provider(of: url)?.rawValue, nonce: nonce))
     }
 }
 

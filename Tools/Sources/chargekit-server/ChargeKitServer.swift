@@ -23,7 +23,7 @@ struct ChargeKitServerCommand: AsyncParsableCommand {
                 let store = try await PostgresLedgerStore.connect(url: spec, tablePrefix: PostgresSupport.tablePrefix(in: spec, fallback: "chargekit_"))
                 return OpenLedger(store: store, close: { store.close() })
             },
-            citconDemo: { try await CitconDemo.run() }
+            citconDemo: { json in try await CitconDemo.run(json: json) }
         )
         await parseAndRun()
     }

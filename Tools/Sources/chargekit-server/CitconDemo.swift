@@ -10,7 +10,9 @@ import Foundation
 /// database, a merchant server creating the charge, the SDK paying it through a
 /// headless wallet, the CPayResult, the NTFY_ASYNC check and the IPN the merchant got.
 enum CitconDemo {
-    static func run() async throws {
+    static func run(json: Bool) async throws {
+        // The story for people; with --json, one object at the end instead.
+        let print: @Sendable (String) -> Void = { line in if !json { Swift.print(line) } }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chargekit-citcon-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -71,7 +73,7 @@ enum CitconDemo {
             throw ExitCode.failure
         }
         print("4. CPayResult (synchronous):")
-        print(indent(json(result)))
+        print(indent(Self.json(result)))
         var iterator = asyncChecks.stream.makeAsyncIterator()
         if let check = await iterator.next() {
             print("5. NTFY_ASYNC notification: status \(check.status), data.status \(check.data?.status?.rawValue ?? "?")")
@@ -88,6 +90,13 @@ enum CitconDemo {
         }
         await receiver.stop()
         await sandbox.stop()
+        if json {
+            struct Summary: Encodable {
+                let provider = "citcon", charge: String, paid: Bool, status: String?, ipnVerified: Bool
+                enum CodingKeys: String, CodingKey { case provider, charge, paid, status, ipnVerified = "ipn_verified" }
+            }
+            try printJSON(Summary(charge: created.id, paid: result.isPaid, status: result.data?.status?.rawValue, ipnVerified: delivered))
+        }
         guard result.isPaid, delivered else { throw ExitCode.failure }
         print("Paid, verified by inquiry, notified, and the IPN reached the merchant.")
     }

@@ -57,6 +57,8 @@ struct Sandbox: AsyncParsableCommand {
         @Flag(name: .customLong("allow-remote-ipn"), help: "Allow IPN to non-loopback hosts.") var allowRemoteIPN = false
         @Flag(name: .customLong("no-group-commit"), help: "Commit each write alone (for comparison; slower).")
         var noGroupCommit = false
+        @Flag(help: "Print the start line as one JSON object (base_url, merchant_key, ipn_secret, database, schema_version, dashboard), for scripts.")
+        var json = false
 
         /// The longest time any option may give (ten years): time arithmetic in
         /// milliseconds can never overflow.
@@ -156,7 +158,24 @@ struct Sandbox: AsyncParsableCommand {
                     configuration.databasePath = shown?.string ?? "postgres"
                 }
                 let server = try await SandboxServer(configuration: configuration, store: store)
+                let json = self.json
                 try await server.run(handlingSignals: true) { info in
+                    if json {
+                        struct Started: Encodable {
+                            let baseURL: String, merchantKey: String, ipnSecret: String, database: String, schemaVersion: Int, dashboard: String
+                            enum CodingKeys: String, CodingKey {
+                                case database, dashboard
+                                case baseURL = "base_url", merchantKey = "merchant_key", ipnSecret = "ipn_secret", schemaVersion = "schema_version"
+                            }
+                        }
+                        let started = Started(baseURL: info.baseURL, merchantKey: info.merchantKey, ipnSecret: info.ipnSecret,
+                                              database: info.databasePath, schemaVersion: info.schemaVersion,
+                                              dashboard: info.baseURL + "/sandbox/dashboard")
+                        let encoder = JSONEncoder()
+                        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                        FileHandle.standardOutput.write((try? encoder.encode(started)).map { $0 + Data("\n".utf8) } ?? Data())
+                        return
+                    }
                     // Unbuffered, so that a script reading the pipe sees it at once.
                     FileHandle.standardOutput.write(Data("""
                         Citcon UPI sandbox listening on \(info.baseURL)

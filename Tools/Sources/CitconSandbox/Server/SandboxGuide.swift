@@ -153,6 +153,25 @@ chargekit upi cancel  --body cancel.json                 # or --body - to read s
 chargekit upi verify-ipn --secret S ipn.json
 ```
 
+### Receiving IPNs where the sandbox cannot reach you
+
+`upi listen` connects out to the sandbox (a local one, or a shared one on PostgreSQL)
+and receives every IPN of the merchant over one long-lived connection
+(`GET /v1/ipn-events`, server-sent events, with the merchant key), whether or not the
+charge named an IPN URL. It posts each to `--forward-to` byte for byte, signed as the
+sandbox signs it, and prints one line per IPN (time, charge, event, the local
+answer). A dropped connection resumes after the last IPN it had; a new listener gets
+the IPNs from then on; several listeners each get all. `--print-secret` prints the
+IPN secret to verify with; `--events` keeps some (`charge.succeeded`,
+`refund.succeeded`…). `upi trigger EVENT` creates a charge and drives it there so
+that its IPNs fire; `upi ipn list` and `upi ipn resend` do what the dashboard does.
+
+```sh
+chargekit upi listen --forward-to http://127.0.0.1:4242/ipn --print-secret &
+chargekit upi trigger charge.succeeded
+chargekit upi trigger refund.succeeded --override transaction.amount=25.00
+```
+
 `--amount` is in the currency's major units (`10.99` USD is 1099 on the wire, `500`
 JPY is 500), read with its ISO 4217 minor units; a capture's or refund's is read in
 the charge's currency. `--amount-minor 1099` gives minor units instead.
