@@ -245,7 +245,8 @@ import Foundation
         public var amount: Int
         /// Currency.
         public var currency: String
-        /// When the charge expires unpaid, milliseconds since 1970 (the sandbox's own).
+        /// When the charge expires unpaid, milliseconds since 1970 (the sandbox's own;
+        /// read from seconds or milliseconds, written in seconds).
         public var expiry: Int64?
         /// Creation time, milliseconds since 1970 (sent in seconds).
         public var timeCreated: Int64?
@@ -263,7 +264,7 @@ import Foundation
         /// Makes an answer.
         public init(id: String, chargeToken: String, status: CPayStatus, reference: String, amount: Int,
                     currency: String, expiry: Int64?, timeCreated: Int64? = nil, autoCapture: Bool? = nil,
-                    country: String? = nil, payment: CreatedPayment? = nil) {
+                    country: String? = nil, payment: CreatedPayment? = nil, exchange: CPayExchange? = nil) {
             object = "charge"
             self.id = id
             self.chargeToken = chargeToken
@@ -276,6 +277,7 @@ import Foundation
             self.autoCapture = autoCapture
             self.country = country
             self.payment = payment
+            self.exchange = exchange
         }
 
         enum CodingKeys: String, CodingKey {
@@ -311,7 +313,7 @@ import Foundation
             try c.encode(reference, forKey: .reference)
             try c.encode(amount, forKey: .amount)
             try c.encode(currency, forKey: .currency)
-            try c.encodeIfPresent(expiry, forKey: .expiry)
+            try c.encodeIfPresent(expiry.map(UPIWire.wireTime), forKey: .expiry)
             try c.encode(timeCreated.map(UPIWire.wireTime), forKey: .timeCreated)
             try c.encode(timeCaptured.map(UPIWire.wireTime), forKey: .timeCaptured)
             try c.encode(autoCapture, forKey: .autoCapture)

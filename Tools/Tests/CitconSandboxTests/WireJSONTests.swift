@@ -111,7 +111,8 @@ struct WireJSONTests {
             let operation = CPayOperation(id: random.text(), object: random.chance() ? "refund" : "capture",
                                           reference: random.optional { $0.text() }, amount: random.below(10_000),
                                           currency: random.optional { $0.text() }, status: next,
-                                          timeCreated: random.optional { $0.time() }, reason: random.optional { $0.text() })
+                                          // In whole seconds, as the sandbox records an operation (its answers give seconds).
+                                          timeCreated: random.optional { $0.time() / 1000 * 1000 }, reason: random.optional { $0.text() })
             let time = random.time()
             _ = record.apply(now: time) { charge in
                 charge.status = next

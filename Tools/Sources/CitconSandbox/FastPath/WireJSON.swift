@@ -171,7 +171,7 @@ extension UPIWire.ChargeCreated: WireJSONWritable {
                                                  ("currency", .optional(exchange.currency, WireJSON.string)),
                                                  ("rate", .optional(exchange.rate, WireJSON.decimal))])))
         }
-        if let expiry { members.append(("expiry", .integer(expiry))) }
+        if let expiry { members.append(("expiry", .integer(UPIWire.wireTime(expiry)))) }
         members.append(("id", .string(id)))
         members.append(("object", .string(object)))
         members.append(("payment", .optional(payment) { payment in

@@ -150,8 +150,10 @@ public struct ChargeRecord: Sendable, Equatable, Codable {
         data.amount = amount
         data.currency = currency
         data.status = status
-        data.timeCanceled = timeCanceled.map(CPayNumberOrText.number) ?? .text("")
-        data.expiry = .number(expiresAt)
+        // Every time in Unix seconds, as the live API writes them (the seed's empty
+        // string for a charge never canceled).
+        data.timeCanceled = timeCanceled.map { .number(UPIWire.wireTime(wholeSeconds($0))) } ?? .text("")
+        data.expiry = .number(UPIWire.wireTime(wholeSeconds(expiresAt)))
         // The live API has second resolution: times are reported in whole seconds.
         data.timeCreated = wholeSeconds(timeCreated)
         data.country = country
@@ -258,7 +260,7 @@ extension ChargeRecord {
             if let reason = operation.reason { fields.append(("reason", .string(reason))) }
             if let reference = operation.reference { fields.append(("reference", .string(reference))) }
             fields.append(("status", .string(operation.status.rawValue)))
-            if let time = operation.timeCreated { fields.append(("time_created", .integer(time))) }
+            if let time = operation.timeCreated { fields.append(("time_created", .integer(UPIWire.wireTime(time)))) }
             return .object(fields)
         }
         var members: [(String, WireJSON)] = []

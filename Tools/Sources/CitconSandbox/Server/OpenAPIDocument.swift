@@ -152,11 +152,18 @@ components:
         reference: { type: string }
         amount: { type: integer }
         currency: { type: string }
-        expiry: { type: integer }
+        expiry: { type: integer, description: 'Unix seconds: when the charge expires unpaid (the sandbox''s own field)' }
         time_created: { type: integer, description: Unix seconds }
-        time_captured: { type: [integer, 'null'] }
+        time_captured: { type: [integer, 'null'], description: Unix seconds }
         auto_capture: { type: boolean }
         country: { type: string }
+        exchange:
+          type: object
+          description: The amount in the currency it settles in; the charge's own currency at rate 1 in the sandbox, as live.
+          properties:
+            amount: { type: integer }
+            currency: { type: string }
+            rate: { type: number }
         payment:
           type: object
           required: [client]
@@ -185,9 +192,14 @@ components:
         reference: { type: [string, 'null'] }
         amount_captured: { type: [integer, 'null'] }
         amount_refunded: { type: [integer, 'null'] }
-        time_created: { type: [integer, 'null'] }
-        time_captured: { type: [integer, 'null'] }
-        time_completed: { type: [integer, 'null'] }
+        time_created: { type: [integer, 'null'], description: Unix seconds }
+        time_captured: { type: [integer, 'null'], description: Unix seconds }
+        time_authorized: { type: [integer, 'null'], description: Unix seconds }
+        time_completed: { type: [integer, 'null'], description: Unix seconds (refund answers) }
+        time_canceled: { type: [integer, string], description: 'Unix seconds; the empty string when the charge was never canceled (the seed''s shape)' }
+        expiry: { type: [integer, string, 'null'], description: Unix seconds }
+        captures: { type: [object, 'null'], description: 'Its data lists each capture; their time_created in Unix seconds' }
+        refunds: { type: [object, 'null'], description: 'Its data lists each refund; their time_created in Unix seconds' }
     Confirmation:
       allOf:
         - $ref: '#/components/schemas/Transaction_Data'

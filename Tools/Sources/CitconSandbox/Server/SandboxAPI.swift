@@ -305,8 +305,11 @@ public struct SandboxAPI: Sendable {
         }
         return UPIWire.ChargeCreated(id: charge.id, chargeToken: charge.chargeToken, status: charge.status,
                                      reference: charge.reference, amount: charge.amount, currency: charge.currency,
-                                     expiry: charge.expiresAt, timeCreated: wholeSeconds(charge.timeCreated), autoCapture: charge.autoCapture,
-                                     country: charge.country, payment: UPIWire.CreatedPayment(method: methodName, client: entries))
+                                     expiry: wholeSeconds(charge.expiresAt), timeCreated: wholeSeconds(charge.timeCreated),
+                                     autoCapture: charge.autoCapture, country: charge.country,
+                                     payment: UPIWire.CreatedPayment(method: methodName, client: entries),
+                                     // The live answer's exchange: the charge's own currency at rate 1.
+                                     exchange: CPayExchange(amount: charge.amount, currency: charge.currency, rate: 1))
     }
 
     /// Stores a new charge; when another charge has its id or charge token (another
@@ -460,7 +463,7 @@ public struct SandboxAPI: Sendable {
             charge.amountRefunded = (charge.amountRefunded ?? 0) + amount
             charge.refunds.append(CPayOperation(id: randomDigits(19), object: "refund", reference: request.reference,
                                                 amount: amount, currency: charge.currency, status: .succeeded,
-                                                timeCreated: now, reason: request.reason))
+                                                timeCreated: wholeSeconds(now), reason: request.reason))
         }
         guard let made = charge.refunds?.data.last else { return charge }
         var answer = CPayCheckData()

@@ -189,6 +189,12 @@ takes its request as JSON with `--body`; flags set the common fields on top.
 **1** on a transport error, **64** on a usage error. `verify-ipn` prints the signed
 fields as JSON and exits 0 when the signature holds, 2 with the reason otherwise.
 
+The sandbox writes every time of an answer in Unix seconds, as the live API does
+(`expiry`, `time_created`, `time_captured`, `time_canceled`, and the captures' and
+refunds' times; `time_canceled` is the seed's empty string until a cancel), and its
+create answer carries `exchange` (the charge's own currency at rate 1). The OpenAPI
+document says the unit of each field.
+
 The SDK decodes both worlds: times in Unix seconds (live) or milliseconds (seed;
 a value above 10^11 is milliseconds), `permission` or `permissions`, envelopes
 without `version`, unknown keys ignored. `CPayError.apiCode` gives the documented
