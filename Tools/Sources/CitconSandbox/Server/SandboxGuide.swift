@@ -62,6 +62,34 @@ answers with the refund itself (`object` "refund", its own `id`, `amount_refunde
 | `POST /v1/captures`, `/v1/refunds`, `/v1/cancels` | server | `{"transaction_id" or "id", "reference", "amount"?, "reason" or "note"?, "transaction_reference"?}` |
 | `GET`/`POST /sandbox/wallet/{id}?k=…` | none | the wallet page, through the link the answers give (its `k` is a capability; a bare id is 404); `action=pay\|decline\|cancel` redirects (303) to the app's return URL, else `urls.success`/`fail`/`cancel`, with `charge_id` and `status`. A charge no app confirmed (the desktop QR flow) is paid here too, with its method or one chosen on the page (`method=`) |
 
+The routes, each body and each answer are in the OpenAPI document the sandbox serves
+at `/openapi.yaml`. A body for each, to paste (the placeholders in capitals come from
+the previous answers):
+
+```text
+POST /v1/access-tokens      {"token_type": "server"}
+POST /v1/charges            {"transaction": {"reference": "order-1001", "amount": 1099, "currency": "USD", "country": "US"},
+                             "payment": {"method": "alipay"}, "urls": {"ipn": "http://127.0.0.1:4242/ipn"}}
+POST /v1/charges/TOKEN      {"payment": {"method": "alipay"}, "return_url": "my-app://paid"}
+POST /v1/captures           {"id": "ID", "reference": "capture-1001", "amount": 1099}
+POST /v1/refunds            {"id": "ID", "reference": "refund-1001", "amount": 500, "note": "returned"}
+POST /v1/cancels            {"id": "ID", "reference": "cancel-1001", "transaction_reference": "order-1001"}
+```
+
+### The whole flow, from a shell
+
+```sh
+export CHARGEKIT_MERCHANT_KEY=sk_…  CHARGEKIT_SANDBOX_URL=http://127.0.0.1:8790/v1
+chargekit upi listen --forward-to http://127.0.0.1:4242/ipn --print-secret &   # your server's IPN route
+chargekit upi charge --reference order-1001 --amount 10.99 --currency USD --country US --method alipay
+chargekit upi confirm CHARGE_TOKEN --method alipay      # what the app's SDK does
+chargekit upi pay ID                                    # the consumer pays in the wallet
+chargekit upi inquire --id ID                           # succeeded; the IPN reached your server
+chargekit upi refund --id ID --reference refund-1001 --amount 5.00
+chargekit upi ipn list --charge ID                      # the charge's and the refund's IPNs
+chargekit upi verify-ipn --secret IPN_SECRET ipn.json   # what your server checks
+```
+
 Every answer is the UPI envelope (`status`, `app` = `citcon_upi`, `version`,
 `data`), unknown routes (`404`, code `4004`) and wrong methods (`405` with `Allow`,
 code `4050`) included. Errors put `code` and a `message` naming the field in
