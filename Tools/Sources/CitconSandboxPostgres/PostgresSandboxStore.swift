@@ -459,6 +459,25 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         try await entries("SELECT \(unescaped: Self.columns) FROM \(unescaped: outbox) WHERE id > \(id) ORDER BY id LIMIT \(limit)")
     }
 
+    public func recordForward(notificationID: Int64, time: Int64, answer: String, delivered: Bool) async throws -> Bool {
+        var found = false
+        // Forwards of one IPN made at once are numbered apart by the key: a clash retries.
+        for _ in 0..<5 where !found {
+            do {
+                for try await _ in try await client.query("""
+                    INSERT INTO \(unescaped: attempts) (outbox_id, attempt, at, answer, delivered)
+                    SELECT id, (SELECT coalesce(min(attempt), 0) - 1 FROM \(unescaped: attempts) WHERE outbox_id = \(notificationID) AND attempt < 0),
+                           \(time), \(answer), \(delivered)
+                    FROM \(unescaped: outbox) WHERE id = \(notificationID) RETURNING outbox_id
+                    """, logger: PostgresSupport.silent).decode(Int64.self) { found = true }
+                return found
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+                continue
+            }
+        }
+        return found
+    }
+
     public func latestNotificationID() async throws -> Int64 {
         var latest: Int64 = 0
         for try await value in try await client.query("SELECT coalesce(max(id), 0)::bigint FROM \(unescaped: outbox)", logger: PostgresSupport.silent)

@@ -56,7 +56,8 @@ extension UPI {
                         }
                         if let id = event.id { last = id }
                         guard wanted?.contains(event.name) ?? true else { continue }
-                        let answer = await forward(event.data, to: target)
+                        let (answer, delivered) = await forward(event.data, to: target)
+                        if let id = event.id { await report(id, answer: answer, delivered: delivered, stream: stream, key: key) }
                         let charge = Self.field("id", of: event.data) ?? "?"
                         Self.say("\(ISO8601DateFormatter().string(from: Date()))  \(charge)  \(event.name)  \(answer)")
                     }
@@ -72,8 +73,20 @@ extension UPI {
             }
         }
 
-        /// Posts the IPN as the sandbox would; the local answer in words.
-        private func forward(_ body: String, to target: URL) async -> String {
+        /// Tells the sandbox how the forward went (shown on its dashboard); best effort.
+        private func report(_ id: String, answer: String, delivered: Bool, stream: URL, key: String) async {
+            var post = URLRequest(url: stream.appendingPathComponent(id).appendingPathComponent("forwards"))
+            post.httpMethod = "POST"
+            post.setValue("Bearer " + key, forHTTPHeaderField: "Authorization")
+            post.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            let text = String(answer.unicodeScalars.filter { $0.properties.generalCategory != .control }.prefix(200).map(Character.init))
+            post.httpBody = try? JSONSerialization.data(withJSONObject: ["answer": text.isEmpty ? "?" : text, "delivered": delivered])
+            post.timeoutInterval = 10
+            _ = try? await URLSession.shared.data(for: post)
+        }
+
+        /// Posts the IPN as the sandbox would; the local answer in words, and whether it was a 2xx.
+        private func forward(_ body: String, to target: URL) async -> (String, Bool) {
             var post = URLRequest(url: target)
             post.httpMethod = "POST"
             post.httpBody = Data(body.utf8)
@@ -82,9 +95,10 @@ extension UPI {
             post.timeoutInterval = 10
             do {
                 let (_, response) = try await URLSession.shared.data(for: post)
-                return "HTTP \((response as? HTTPURLResponse)?.statusCode ?? 0)"
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                return ("HTTP \(status)", (200..<300).contains(status))
             } catch {
-                return "not delivered: \(error.localizedDescription)"
+                return ("not delivered: \(error.localizedDescription)", false)
             }
         }
 

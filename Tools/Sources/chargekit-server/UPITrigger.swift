@@ -182,7 +182,9 @@ extension UPI {
                         return
                     }
                     for ipn in listing {
-                        let attempts = (ipn["attempts"] as? [[String: Any]] ?? []).map { $0["answer"] as? String ?? "?" }
+                        let attempts = (ipn["attempts"] as? [[String: Any]] ?? []).map { attempt in
+                            ((attempt["number"] as? Int ?? 0) < 0 ? "upi listen " : "") + (attempt["answer"] as? String ?? "?")
+                        }
                         let url = (ipn["url"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? "(listeners only)"
                         print("\(ipn["id"] ?? "?")  \(ipn["charge"] ?? "?")  \(ipn["event"] ?? "?")  \(ipn["state"] ?? "?")  "
                               + "\(url.escapedForTerminal)  \(attempts.isEmpty ? "no attempt" : attempts.joined(separator: ", "))")

@@ -68,7 +68,8 @@ public struct OutboxEntry: Sendable, Equatable {
 public struct IPNAttempt: Sendable, Equatable {
     /// The IPN (``OutboxEntry/id``).
     public var notificationID: Int64
-    /// Which attempt, from 1.
+    /// Which attempt, from 1; negative for a listener's forward (`chargekit upi
+    /// listen` posted it to its own URL): -1 for the first.
     public var number: Int
     /// When it was made, milliseconds since 1970.
     public var time: Int64

@@ -75,7 +75,7 @@ enum DashboardPage {
         }
         let rows = entry.notifications.map { ipn -> String in
             let attempts = entry.attempts.filter { $0.notificationID == ipn.id }.map { attempt in
-                "<div>#\(attempt.number) \(clock(attempt.time)) <span class=\"answer \(attempt.delivered ? "ok" : "bad")\">"
+                "<div>\(attempt.number < 0 ? "upi listen" : "#\(attempt.number)") \(clock(attempt.time)) <span class=\"answer \(attempt.delivered ? "ok" : "bad")\">"
                     + WalletPage.escape(attempt.answer) + "</span></div>"
             }.joined()
             let next: String

@@ -448,6 +448,40 @@ paths:
         '400': { $ref: '#/components/responses/Failure' }
         '401': { $ref: '#/components/responses/Failure' }
         '429': { $ref: '#/components/responses/Failure' }
+  /v1/ipn-events/{id}/forwards:
+    post:
+      operationId: ipnForwarded
+      summary: >-
+        A listener reports how the URL it forwarded IPN id to answered (chargekit upi
+        listen does after each); shown with the IPN's attempts, numbered -1, -2...
+      security:
+        - bearer: []
+      parameters:
+        - name: id
+          in: path
+          required: true
+          schema: { type: string }
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [answer, delivered]
+              properties:
+                answer: { type: string, minLength: 1, maxLength: 200 }
+                delivered: { type: boolean }
+      responses:
+        '200':
+          description: Recorded.
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Envelope' }
+        '400': { $ref: '#/components/responses/Failure' }
+        '401': { $ref: '#/components/responses/Failure' }
+        '404': { $ref: '#/components/responses/Failure' }
+        '413': { $ref: '#/components/responses/Failure' }
+        '429': { $ref: '#/components/responses/Failure' }
   /v1/ipns:
     get:
       operationId: ipnList

@@ -188,8 +188,10 @@ and receives every IPN of the merchant over one long-lived connection
 (`GET /v1/ipn-events`, server-sent events, with the merchant key), whether or not the
 charge named an IPN URL. It posts each to `--forward-to` byte for byte, signed as the
 sandbox signs it, and prints one line per IPN (time, charge, event, the local
-answer). A dropped connection resumes after the last IPN it had; a new listener gets
-the IPNs from then on; several listeners each get all. `--print-secret` prints the
+answer), and reports that answer back: the dashboard and `upi ipn list` show it
+beside the sandbox's own attempts (as `upi listen`, numbered -1, -2…). A dropped
+connection resumes after the last IPN it had; a new listener gets the IPNs from then
+on; several listeners each get all. `--print-secret` prints the
 IPN secret to verify with; `--events` keeps some (`charge.succeeded`,
 `refund.succeeded`…). `upi trigger EVENT` creates a charge and drives it there so
 that its IPNs fire; `upi ipn list` and `upi ipn resend` do what the dashboard does.

@@ -133,3 +133,37 @@ extension SandboxRoutes {
         }
     }
 }
+
+/// `POST /v1/ipn-events/{id}/forwards`: a listener reports how the URL it forwarded an
+/// IPN to answered (`{"answer": "HTTP 200", "delivered": true}`); the dashboard and
+/// `upi ipn list` show it beside the sandbox's own attempts.
+extension SandboxRoutes {
+    struct ForwardReport: Decodable {
+        var answer: String
+        var delivered: Bool
+    }
+
+    func ipnForward(_ request: Request, id: String, client: String) async -> Response {
+        do {
+            let authorization = request.headers[.authorization]
+            try await throttle.guarded(client, authorization: authorization) { try await api.requireMerchantKey(authorization: authorization) }
+            guard let number = Int64(id), number > 0 else { throw APIError(.invalidRequest, "id: must be an IPN's number") }
+            let body: Data?
+            do { body = try await readBody(request, limit: 4096) } catch { throw APIError(.malformedJSON, "body: could not be read") }
+            guard let body else { throw APIError(.bodyTooLarge, "body: larger than 4096 bytes") }
+            let report = try SandboxAPI.decode(ForwardReport.self, from: body)
+            guard !report.answer.isEmpty, report.answer.count <= 200,
+                  !report.answer.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw APIError(.invalidRequest, "answer: must be 1 to 200 characters without a control character")
+            }
+            guard try await api.store.recordForward(notificationID: number, time: api.now, answer: report.answer, delivered: report.delivered) else {
+                throw APIError(.notFound, "id: no IPN \(number)")
+            }
+            return Self.envelope(UPIWire.Envelope(data: ["recorded": "true"]), status: 200)
+        } catch let error as APIError {
+            return Self.failure(error)
+        } catch {
+            return Self.failure(APIError(.invalidRequest, "request: \(error)"))
+        }
+    }
+}

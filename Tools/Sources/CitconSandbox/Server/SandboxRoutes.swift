@@ -67,6 +67,9 @@ package struct SandboxRoutes: Sendable {
         route(v1, "/v1/", .get, "ipn-events") { request, context in
             await ipnEvents(request, client: context.client)
         }
+        route(v1, "/v1/", .post, "ipn-events/:id/forwards") { request, context in
+            await ipnForward(request, id: context.parameters.get("id") ?? "", client: context.client)
+        }
         route(v1, "/v1/", .get, "ipns") { request, context in
             await ipnList(request, client: context.client)
         }

@@ -159,6 +159,15 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
         lock.withLock { Array(outbox.filter { $0.id > id }.prefix(limit)) }
     }
 
+    public func recordForward(notificationID: Int64, time: Int64, answer: String, delivered: Bool) async throws -> Bool {
+        lock.withLock {
+            guard outbox.contains(where: { $0.id == notificationID }) else { return false }
+            let number = (attempts.filter { $0.notificationID == notificationID && $0.number < 0 }.map(\.number).min() ?? 0) - 1
+            attempts.append(IPNAttempt(notificationID: notificationID, number: number, time: time, answer: answer, delivered: delivered))
+            return true
+        }
+    }
+
     public func latestNotificationID() async throws -> Int64 { lock.withLock { outbox.last?.id ?? 0 } }
 
     public func chargeCount() async throws -> Int { lock.withLock { charges.count } }

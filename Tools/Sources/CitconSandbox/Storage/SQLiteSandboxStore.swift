@@ -540,6 +540,16 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         }
     }
 
+    public func recordForward(notificationID: Int64, time: Int64, answer: String, delivered: Bool) async throws -> Bool {
+        try await write { db in
+            !(try await db.query("""
+                INSERT INTO ipn_attempts(outbox_id, attempt, at, answer, delivered)
+                SELECT id, (SELECT coalesce(min(attempt), 0) - 1 FROM ipn_attempts WHERE outbox_id = ? AND attempt < 0), ?, ?, ?
+                FROM outbox WHERE id = ? RETURNING outbox_id
+                """, [.int(notificationID), .int(time), .text(answer), .int(delivered ? 1 : 0), .int(notificationID)]).isEmpty)
+        }
+    }
+
     public func latestNotificationID() async throws -> Int64 {
         try await read { db in Int64(try await db.query("SELECT coalesce(max(id), 0) FROM outbox").first?.first?.int ?? 0) }
     }
