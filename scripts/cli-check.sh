@@ -252,6 +252,44 @@ own_attempts() { "$bin" upi ipn list --charge "$hooked" --json | python3 -c 'imp
 for _ in $(seq 1 50); do [ "$(own_attempts)" = 2 ] && break; sleep 0.1; done
 check "upi ipn resend sends a delivered IPN again: a second attempt of its own" "0 2" "$code $(own_attempts)"
 kill $listener $receiver 2>/dev/null; wait $listener $receiver 2>/dev/null
+# Two instances of a shared sandbox (PostgreSQL) and a listener on each: each gets every IPN of either instance, once.
+if [ -n "${CHARGEKIT_POSTGRES_URL:-}" ]; then
+  shared="$CHARGEKIT_POSTGRES_URL?table_prefix=cli_$(date +%s)_"
+  export CHARGEKIT_MERCHANT_KEY=sk_shared_listeners_0123
+  for n in 1 2; do
+    "$bin" sandbox serve --port 0 --db "$shared" >"$work/shared$n.log" 2>&1 &
+    eval "shared_pid$n=\$!"
+    for _ in $(seq 1 100); do grep -q "merchant key:" "$work/shared$n.log" && break; sleep 0.1; done
+    eval "shared_base$n=\"\$(sed -n 's/^Citcon UPI sandbox listening on //p' "$work/shared$n.log")\""
+  done
+  python3 - "$work/pg" >"$work/pg.port" 2>/dev/null <<'PY' &
+import http.server, os, sys, threading
+folder = sys.argv[1]; os.makedirs(folder, exist_ok=True); lock = threading.Lock()
+class Receiver(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        with lock:
+            open(os.path.join(folder, self.path.strip("/").replace("/", "_") + ".log"), "ab").write(body + b"\n")
+        self.send_response(200); self.end_headers()
+    def log_message(self, *arguments): pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+PY
+  pg_receiver=$!
+  for _ in $(seq 1 50); do [ -s "$work/pg.port" ] && break; sleep 0.1; done
+  "$bin" upi listen --base-url "$shared_base1/v1" --forward-to "http://127.0.0.1:$(cat "$work/pg.port")/one" >"$work/one.log" 2>&1 & one=$!
+  "$bin" upi listen --base-url "$shared_base2/v1" --forward-to "http://127.0.0.1:$(cat "$work/pg.port")/two" >"$work/two.log" 2>&1 & two=$!
+  sleep 1.5
+  "$bin" upi trigger charge.succeeded --base-url "$shared_base1/v1" >/dev/null
+  "$bin" upi trigger refund.succeeded --base-url "$shared_base2/v1" >/dev/null
+  ids() { [ -f "$work/pg/$1.log" ] && python3 -c 'import json,sys; print(" ".join(sorted(json.loads(l)["id"] + json.loads(l)["status"] for l in open(sys.argv[1]))))' "$work/pg/$1.log"; }
+  for _ in $(seq 1 100); do [ "$(ids one | wc -w)" -ge 5 ] && [ "$(ids two | wc -w)" -ge 5 ] && break; sleep 0.1; done
+  check "two listeners on two instances of a shared sandbox each get the five IPNs of both, once" "5 yes" \
+    "$(ids one | wc -w | tr -d ' ') $([ "$(ids one)" = "$(ids two)" ] && echo yes)"
+  kill $one $two $pg_receiver $shared_pid1 $shared_pid2 2>/dev/null; wait $one $two $pg_receiver $shared_pid1 $shared_pid2 2>/dev/null
+  unset CHARGEKIT_MERCHANT_KEY
+fi
 unset CHARGEKIT_MERCHANT_KEY CHARGEKIT_SANDBOX_URL
 kill -TERM $pid; wait $pid
 echo '{"fields":"id","id":"1","sign":"x"}' > "$work/ipn.json"
