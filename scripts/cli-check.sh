@@ -195,6 +195,15 @@ out=$("$bin" upi confirm "$token" --method alipay --json); code=$?
 check "upi confirm CHARGE_TOKEN --method alipay answers with the wallet to open" "0 yes" "$code $(echo "$out" | grep -q '/sandbox/wallet/' && echo yes)"
 out=$("$bin" upi decline "$(echo "$second" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')" --json)
 check "upi decline fails a pending charge" failed "$(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])')"
+out=$("$bin" upi trigger charge.succeeded --override transaction.currency=EUR --override transaction.amount=7.25 --json | tail -1)
+check "upi trigger --override sets the create body's fields (amount in major units)" "725 EUR succeeded" \
+  "$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["amount"], d["currency"], d["status"])')"
+printf '%s' '{"steps": [{"step": "charge", "body": {"transaction": {"amount": 400}, "payment": {"method": "card"}}}, {"step": "confirm", "method": "card"}, {"step": "pay"}, {"step": "capture"}, {"step": "refund", "amount": "1.50"}]}' >"$work/fixture.json"
+out=$("$bin" upi trigger --fixture "$work/fixture.json" --json | tail -1)
+check "upi trigger --fixture plays its steps: a card charge of 4.00 captured, 1.50 refunded" "400 400 150" \
+  "$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["amount"], d["amount_captured"], d["amount_refunded"])')"
+"$bin" upi trigger charge.teleported >/dev/null 2>&1
+check "upi trigger with an unknown event exits 64" 64 "$?"
 # upi listen: IPNs forwarded to a local receiver, each verifying with upi verify-ipn, also across a restart of the sandbox.
 received="$work/received"; mkdir -p "$received"
 python3 - "$received" >"$work/receiver.port" 2>/dev/null <<'PY' &
