@@ -98,6 +98,19 @@ struct DashboardTests {
             #expect(text.contains(">delivered</span>"))
             #expect(text.contains("name=\"charge\" value=\"\(open)\""), "the open charge can be expired")
             #expect(text.contains("value=\"resend\""))
+            // A listener's forward, reported as upi listen reports it, is shown beside the sandbox's attempts.
+            let ipn = try #require(try await harness.sandbox.server.store.notifications(transactionID: paid).first)
+            let report = try await harness.http.call("POST", "/v1/ipn-events/\(ipn.id)/forwards", token: harness.merchantKey,
+                                                     body: #"{"answer":"HTTP 202","delivered":true}"#)
+            #expect(report.status == 200, "\(report.text)")
+            let after = try await Self.page(harness).text
+            #expect(after.contains("upi listen") && after.contains("HTTP 202"))
+            let unknown = try await harness.http.call("POST", "/v1/ipn-events/999999/forwards", token: harness.merchantKey,
+                                                      body: #"{"answer":"HTTP 202","delivered":true}"#)
+            #expect(unknown.status == 404)
+            let withToken = try await harness.http.call("POST", "/v1/ipn-events/\(ipn.id)/forwards", token: server,
+                                                        body: #"{"answer":"HTTP 202","delivered":true}"#)
+            #expect(withToken.status == 401, "an access token is not the merchant key")
         }
     }
 
