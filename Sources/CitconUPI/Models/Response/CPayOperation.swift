@@ -14,8 +14,14 @@ public struct CPayOperation: Sendable, Equatable, Codable {
     public var currency: String?
     /// Status, such as `succeeded`.
     public var status: CPayStatus
-    /// Creation time, milliseconds since 1970.
-    public var timeCreated: Int64?
+    /// Creation time, milliseconds since 1970 (read from Unix seconds, as the live API
+    /// sends it, or milliseconds, as the seed's examples do; written in seconds).
+    public var timeCreated: Int64? {
+        get { wireTimeCreated.map(UPIWire.epochMilliseconds) }
+        set { wireTimeCreated = newValue.map(UPIWire.wireTime) }
+    }
+    /// `time_created` as it is on the wire.
+    private var wireTimeCreated: Int64?
     /// Reason given (refunds).
     public var reason: String?
 
@@ -34,28 +40,6 @@ public struct CPayOperation: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case id, object, reference, amount, currency, status, reason
-        case timeCreated = "time_created"
-    }
-
-    /// Reads `time_created` in Unix seconds (live) or milliseconds (the seed).
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try c.decode(String.self, forKey: .id), object: try c.decode(String.self, forKey: .object),
-                  reference: try c.decodeIfPresent(String.self, forKey: .reference), amount: try c.decode(Int.self, forKey: .amount),
-                  currency: try c.decodeIfPresent(String.self, forKey: .currency), status: try c.decode(CPayStatus.self, forKey: .status),
-                  timeCreated: try c.decodeEpochMilliseconds(.timeCreated), reason: try c.decodeIfPresent(String.self, forKey: .reason))
-    }
-
-    /// Writes `time_created` as the live API does: in Unix seconds.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(object, forKey: .object)
-        try c.encodeIfPresent(reference, forKey: .reference)
-        try c.encode(amount, forKey: .amount)
-        try c.encodeIfPresent(currency, forKey: .currency)
-        try c.encode(status, forKey: .status)
-        try c.encodeIfPresent(timeCreated.map(UPIWire.wireTime), forKey: .timeCreated)
-        try c.encodeIfPresent(reason, forKey: .reason)
+        case wireTimeCreated = "time_created"
     }
 }
