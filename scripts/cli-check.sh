@@ -205,31 +205,39 @@ check "upi trigger --fixture plays its steps: a card charge of 4.00 captured, 1.
 "$bin" upi trigger charge.teleported >/dev/null 2>&1
 check "upi trigger with an unknown event exits 64" 64 "$?"
 # upi listen: IPNs forwarded to a local receiver, each verifying with upi verify-ipn, also across a restart of the sandbox.
-received="$work/received"; mkdir -p "$received"
-python3 - "$received" >"$work/receiver.port" 2>/dev/null <<'PY' &
-import http.server, os, sys
-folder = sys.argv[1]
+# A merchant's IPN receiver: each POST to /NAME is kept as DIR/NAME/<n>.json; it prints its port.
+start_receiver() {
+  python3 - "$1" >"$1.port" 2>/dev/null <<'PY' &
+import http.server, os, sys, threading
+folder = sys.argv[1]; lock = threading.Lock()
 class Receiver(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        name = os.path.join(folder, "%03d.json" % len(os.listdir(folder)))
-        open(name + ".part", "wb").write(body); os.rename(name + ".part", name)
+        place = os.path.join(folder, self.path.strip("/").replace("/", "_") or "root")
+        with lock:
+            os.makedirs(place, exist_ok=True)
+            name = os.path.join(place, "%03d.json" % len(os.listdir(place)))
+            open(name + ".part", "wb").write(body); os.rename(name + ".part", name)
         self.send_response(200); self.end_headers()
     def log_message(self, *arguments): pass
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
 print(server.server_address[1], flush=True)
 server.serve_forever()
 PY
-receiver=$!
-for _ in $(seq 1 50); do [ -s "$work/receiver.port" ] && break; sleep 0.1; done
-"$bin" upi listen --forward-to "http://127.0.0.1:$(cat "$work/receiver.port")/ipn" --print-secret >"$work/listen.log" 2>&1 &
+  receiver_pid=$!
+  for _ in $(seq 1 50); do [ -s "$1.port" ] && break; sleep 0.1; done
+}
+start_receiver "$work/received"; receiver=$receiver_pid
+received="$work/received/ipn"
+"$bin" upi listen --forward-to "http://127.0.0.1:$(cat "$work/received.port")/ipn" --print-secret >"$work/listen.log" 2>&1 &
 listener=$!
 for _ in $(seq 1 50); do grep -q "^ipn secret:" "$work/listen.log" && break; sleep 0.1; done
 paid=$("$bin" upi charge --amount 3.00 --currency USD --reference cli-listen-1 --country US --method alipay --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 "$bin" upi pay "$paid" >/dev/null
 "$bin" upi trigger charge.succeeded >/dev/null
 "$bin" upi trigger refund.succeeded >/dev/null
-wait_for_ipns() { for _ in $(seq 1 100); do [ "$(ls "$received" | grep -c '\.json$')" -ge "$1" ] && break; sleep 0.1; done; ls "$received" | grep -c '\.json$'; }
+count_json() { ls "$1" 2>/dev/null | grep -c '\.json$'; }
+wait_for_ipns() { for _ in $(seq 1 100); do [ "$(count_json "$received")" -ge "$1" ] && break; sleep 0.1; done; count_json "$received"; }
 # upi pay: 1 (succeeded); trigger charge.succeeded: 2 (pending, succeeded); refund.succeeded: 3 (pending, succeeded, refund).
 check "upi listen forwards every IPN of pay and two triggers to the receiver" 6 "$(wait_for_ipns 6)"
 secret=$(sed -n 's/^ipn secret: //p' "$work/listen.log")
@@ -251,7 +259,7 @@ check "upi ipn resend of an IPN with no URL exits 2, saying so" "2 yes" "$code $
 "$bin" upi ipn resend 999999 >/dev/null 2>&1
 check "upi ipn resend of an unknown IPN exits 2" 2 "$?"
 hooked=$("$bin" upi charge --amount 1.00 --currency USD --reference cli-hooked-1 --country US --method alipay \
-  --ipn-url "http://127.0.0.1:$(cat "$work/receiver.port")/hook" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+  --ipn-url "http://127.0.0.1:$(cat "$work/received.port")/hook" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 out=$("$bin" upi cancel "$hooked" --json); code=$?
 check "upi cancel ID presses the wallet's Cancel" "0 canceled" "$code $(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"])')"
 for _ in $(seq 1 50); do "$bin" upi ipn list --charge "$hooked" --json | grep -q '"delivered"' && break; sleep 0.1; done
@@ -271,28 +279,13 @@ if [ -n "${CHARGEKIT_POSTGRES_URL:-}" ]; then
     for _ in $(seq 1 100); do grep -q "merchant key:" "$work/shared$n.log" && break; sleep 0.1; done
     eval "shared_base$n=\"\$(sed -n 's/^Citcon UPI sandbox listening on //p' "$work/shared$n.log")\""
   done
-  python3 - "$work/pg" >"$work/pg.port" 2>/dev/null <<'PY' &
-import http.server, os, sys, threading
-folder = sys.argv[1]; os.makedirs(folder, exist_ok=True); lock = threading.Lock()
-class Receiver(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        with lock:
-            open(os.path.join(folder, self.path.strip("/").replace("/", "_") + ".log"), "ab").write(body + b"\n")
-        self.send_response(200); self.end_headers()
-    def log_message(self, *arguments): pass
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
-print(server.server_address[1], flush=True)
-server.serve_forever()
-PY
-  pg_receiver=$!
-  for _ in $(seq 1 50); do [ -s "$work/pg.port" ] && break; sleep 0.1; done
+  start_receiver "$work/pg"; pg_receiver=$receiver_pid
   "$bin" upi listen --base-url "$shared_base1/v1" --forward-to "http://127.0.0.1:$(cat "$work/pg.port")/one" >"$work/one.log" 2>&1 & one=$!
   "$bin" upi listen --base-url "$shared_base2/v1" --forward-to "http://127.0.0.1:$(cat "$work/pg.port")/two" >"$work/two.log" 2>&1 & two=$!
   sleep 1.5
   "$bin" upi trigger charge.succeeded --base-url "$shared_base1/v1" >/dev/null
   "$bin" upi trigger refund.succeeded --base-url "$shared_base2/v1" >/dev/null
-  ids() { [ -f "$work/pg/$1.log" ] && python3 -c 'import json,sys; print(" ".join(sorted(json.loads(l)["id"] + json.loads(l)["status"] for l in open(sys.argv[1]))))' "$work/pg/$1.log"; }
+  ids() { [ -d "$work/pg/$1" ] && python3 -c 'import json,os,sys; print(" ".join(sorted((lambda d: d["id"] + d["status"])(json.load(open(os.path.join(sys.argv[1], f)))) for f in os.listdir(sys.argv[1]) if f.endswith(".json"))))' "$work/pg/$1"; }
   for _ in $(seq 1 100); do [ "$(ids one | wc -w)" -ge 5 ] && [ "$(ids two | wc -w)" -ge 5 ] && break; sleep 0.1; done
   check "two listeners on two instances of a shared sandbox each get the five IPNs of both, once" "5 yes" \
     "$(ids one | wc -w | tr -d ' ') $([ "$(ids one)" = "$(ids two)" ] && echo yes)"
