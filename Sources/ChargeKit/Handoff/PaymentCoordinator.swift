@@ -54,12 +54,14 @@ public actor PaymentCoordinator {
         try await ledger.verify(url: url, provider: provider)
     }
 
-    /// The hand-offs still waiting for their callback, oldest first, in this process or
-    /// any other sharing the ledger: call it at launch, and after a callback error, to
-    /// learn what may have been charged without an answer (the payment app or this app
-    /// was killed during the hand-off).
+    /// The hand-offs no callback answered, oldest first, in this process or any other
+    /// sharing the ledger: call it at launch, and after a callback error, to learn what
+    /// may have been charged without an answer (the payment app or this app was killed
+    /// during the hand-off). Those past their time to live are included while the
+    /// ledger keeps them (``PendingCharge/expiresAt``): an app opened an hour later still
+    /// learns of them, and settles them with ``resolve(_:as:note:)``.
     public func pending() async throws(ChargeKitError) -> [PendingCharge] {
-        try await ledger.outstanding()
+        try await ledger.unanswered()
     }
 
     /// Settles a hand-off that never came back, after checking the payment app's

@@ -152,6 +152,14 @@ public actor ChargeLedger {
         return resolved
     }
 
+    /// The hand-offs no callback or settlement answered, oldest first, those past their
+    /// time to live included while the ledger keeps them (a callback for one of those
+    /// is refused as expired, but the customer may have paid: check and
+    /// ``resolve(_:as:note:)``).
+    public func unanswered() async throws(ChargeKitError) -> [PendingCharge] {
+        try await store.charges().filter { $0.consumedAt == nil }
+    }
+
     /// The charges still waiting for a callback, oldest first.
     public func outstanding() async throws(ChargeKitError) -> [PendingCharge] {
         let date = now()

@@ -4,24 +4,24 @@ import Foundation
 
 struct Pending: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the hand-offs of a ledger still waiting for their callback: nonce, provider, amount, reference, age."
+        abstract: "List the hand-offs of a ledger no callback answered (those past their time to live too): nonce, provider, amount, reference, age."
     )
 
     @Option(help: "The ledger: a file path, or a postgres:// URL.") var ledger: String
-    @Flag(help: "Print one JSON array of objects with nonce, provider, amount, currency, reference and age_seconds.") var json = false
+    @Flag(help: "Print one JSON array of objects with nonce, provider, amount, currency, reference, age_seconds and expired.") var json = false
 
     func run() async throws {
         try await Self.withOwnUsage {
             let charges = try await refusing { () async throws(ChargeKitError) -> [PendingCharge] in
                 let opened = try await openLedger(ledger)
                 defer { opened.close() }
-                return try await ChargeLedger(store: opened.store).outstanding()
+                return try await ChargeLedger(store: opened.store).unanswered()
             }
             let now = Date()
             let rows = charges.map { charge in
                 Row(nonce: charge.nonce.value, provider: charge.provider.rawValue, amount: charge.request.amount?.formatted,
                     currency: (charge.request.currency ?? charge.request.amount?.currency)?.code, reference: charge.request.reference,
-                    ageSeconds: max(0, Int(now.timeIntervalSince(charge.createdAt))))
+                    ageSeconds: max(0, Int(now.timeIntervalSince(charge.createdAt))), expired: now >= charge.expiresAt)
             }
             if json {
                 try printJSON(rows)
@@ -30,7 +30,7 @@ struct Pending: AsyncParsableCommand {
             if rows.isEmpty { print("no hand-off is waiting for its callback") }
             for row in rows {
                 let amount = [row.amount, row.currency].compactMap { $0 }.joined(separator: " ")
-                print("\(row.nonce)  \(row.provider)  \(amount.isEmpty ? "-" : amount)  \((row.reference ?? "-").escapedForTerminal)  \(row.ageSeconds) s")
+                print("\(row.nonce)  \(row.provider)  \(amount.isEmpty ? "-" : amount)  \((row.reference ?? "-").escapedForTerminal)  \(row.ageSeconds) s\(row.expired ? "  expired" : "")")
             }
         }
     }
@@ -42,9 +42,11 @@ struct Pending: AsyncParsableCommand {
         let currency: String?
         let reference: String?
         let ageSeconds: Int
+        /// Past its time to live: its callback would be refused; check and resolve it.
+        let expired: Bool
 
         enum CodingKeys: String, CodingKey {
-            case nonce, provider, amount, currency, reference
+            case nonce, provider, amount, currency, reference, expired
             case ageSeconds = "age_seconds"
         }
     }

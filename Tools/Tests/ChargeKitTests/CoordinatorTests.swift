@@ -244,6 +244,25 @@ actor OpenedURLs {
         #expect(ChargeKitError.settledByHand(outcome: .approved, note: "x").description.contains("settled by hand as approved (x)"))
     }
 
+    @Test func aHandOffPastItsTimeToLiveIsStillListedAndCanBeSettled() async throws {
+        let clock = TestClock()
+        let store = InMemoryLedgerStore()
+        let coordinator = PaymentCoordinator(ledger: ChargeLedger(store: store, timeToLive: 60, now: { clock.now }),
+                                             opener: ClosureURLOpener { _ in })
+        let waiting = Task { try await coordinator.charge(ChargeOrder(amount: Money(minorUnits: 300, currency: .eur), reference: "D-4"),
+                                                          via: .sumUp(affiliateKey: "K", callbackURL: "my-shop://paid")) }
+        let open = try await waitForPending(coordinator, count: 1)
+        waiting.cancel()
+        // The app comes back an hour later: the hand-off expired unanswered, and is still listed.
+        clock.advance(3600)
+        let later = PaymentCoordinator(ledger: ChargeLedger(store: store, timeToLive: 60, now: { clock.now }), opener: ClosureURLOpener { _ in })
+        let listed = try await later.pending()
+        #expect(listed.map(\.nonce) == open.map(\.nonce) && listed.first.map { clock.now >= $0.expiresAt } == true)
+        #expect(try await later.ledger.outstanding().isEmpty, "no longer waiting for its callback")
+        try await later.resolve(try #require(listed.first).nonce, as: .approved, note: "found in SumUp's history")
+        #expect(try await later.pending().isEmpty)
+    }
+
     /// The hand-offs of `coordinator` still open, once there are `count`.
     func waitForPending(_ coordinator: PaymentCoordinator, count: Int) async throws -> [PendingCharge] {
         for _ in 0..<500 {
