@@ -141,9 +141,9 @@ check "demo --provider citcon" "0 yes" "$code $(echo "$out" | grep -q 'Paid, ver
 
 # chargekit sandbox serve: prints URL and key, keeps the key in the database, exits 0 on SIGTERM.
 work="$(mktemp -d)"
-serve() { "$bin" sandbox serve --port 0 --db "$work/s.sqlite" "$@" >"$work/log" 2>&1 & pid=$!; for _ in $(seq 1 100); do grep -q "merchant key:" "$work/log" && break; sleep 0.1; done; }
+serve() { "$bin" sandbox serve --port 0 --db "$work/s.sqlite" "$@" >"$work/log" 2>&1 & pid=$!; for _ in $(seq 1 100); do grep -qs "merchant key:" "$work/log" && break; sleep 0.1; done; }
 "$bin" sandbox serve --port 0 --db "$work/json.sqlite" --merchant-key sk_cli_check_json_0123 --json >"$work/json.log" 2>&1 & pid=$!
-for _ in $(seq 1 100); do grep -q "merchant_key" "$work/json.log" && break; sleep 0.1; done
+for _ in $(seq 1 100); do grep -qs "merchant_key" "$work/json.log" && break; sleep 0.1; done
 check "sandbox serve --json prints its start line as one JSON object" "sk_cli_check_json_0123 yes yes" \
   "$(head -1 "$work/json.log" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["merchant_key"], "yes" if d["base_url"].startswith("http://127.0.0.1:") else "no", "yes" if d["ipn_secret"] else "no")')"
 kill -TERM $pid; wait $pid
@@ -161,7 +161,7 @@ kill -INT $pid; wait $pid; check "sandbox exits 0 on SIGINT" 0 $?
 "$bin" sandbox serve --port 0 --db "$work/short.sqlite" --merchant-key sk >/dev/null 2>&1; check "a 2-letter --merchant-key exits 64" 64 $?
 CHARGEKIT_IPN_SECRET=short "$bin" sandbox serve --port 0 --db "$work/short.sqlite" >/dev/null 2>&1; check "a short CHARGEKIT_IPN_SECRET exits 64" 64 $?
 CHARGEKIT_MERCHANT_KEY=sk_from_environment_0123 CHARGEKIT_DB_URL="$work/env.sqlite" "$bin" sandbox serve --port 0 >"$work/log" 2>&1 & pid=$!
-for _ in $(seq 1 100); do grep -q "merchant key:" "$work/log" && break; sleep 0.1; done
+for _ in $(seq 1 100); do grep -qs "merchant key:" "$work/log" && break; sleep 0.1; done
 check "sandbox serve takes the key from CHARGEKIT_MERCHANT_KEY" "merchant key: sk_from_environment_0123" "$(grep '^merchant key:' "$work/log")"
 check "sandbox serve takes the database from CHARGEKIT_DB_URL" yes "$([ -f "$work/env.sqlite" ] && echo yes)"
 base="$(sed -n 's/^Citcon UPI sandbox listening on //p' "$work/log")"
@@ -231,7 +231,10 @@ start_receiver "$work/received"; receiver=$receiver_pid
 received="$work/received/ipn"
 "$bin" upi listen --forward-to "http://127.0.0.1:$(cat "$work/received.port")/ipn" --print-secret >"$work/listen.log" 2>&1 &
 listener=$!
-for _ in $(seq 1 50); do grep -q "^ipn secret:" "$work/listen.log" && break; sleep 0.1; done
+"$bin" upi listen --forward-to "http://127.0.0.1:$(cat "$work/received.port")/json" --json >"$work/listen-json.log" 2>&1 &
+json_listener=$!
+for _ in $(seq 1 50); do grep -qs "^ipn secret:" "$work/listen.log" && break; sleep 0.1; done
+sleep 0.5
 paid=$("$bin" upi charge --amount 3.00 --currency USD --reference cli-listen-1 --country US --method alipay --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 "$bin" upi pay "$paid" >/dev/null
 "$bin" upi trigger charge.succeeded >/dev/null
@@ -245,10 +248,14 @@ verified=0; for file in "$received"/*.json; do "$bin" upi verify-ipn --secret "$
 check "each forwarded IPN verifies with upi verify-ipn and the printed secret" 6 "$verified"
 check "upi listen prints a line per IPN, with its event and the local answer" "yes yes" \
   "$(grep -q 'refund.succeeded  HTTP 200' "$work/listen.log" && echo yes) $(grep -c 'charge.succeeded  HTTP 200' "$work/listen.log" | grep -q 3 && echo yes)"
+for _ in $(seq 1 50); do [ "$(count_json "$work/received/json")" -ge 6 ] && break; sleep 0.1; done
+check "upi listen --json prints one JSON object per IPN, with its event and answer" "6 yes" \
+  "$(python3 -c 'import json,sys; rows=[json.loads(l) for l in open(sys.argv[1]) if l.strip()]; print(len(rows), "yes" if all(r["delivered"] and r["answer"] == "HTTP 200" and r["event"].count(".") == 1 for r in rows) else "no")' "$work/listen-json.log")"
+kill $json_listener 2>/dev/null; wait $json_listener 2>/dev/null
 port=${base##*:}
 kill -TERM $pid; wait $pid
 CHARGEKIT_DB_URL="$work/env.sqlite" "$bin" sandbox serve --port "$port" >"$work/log" 2>&1 & pid=$!
-for _ in $(seq 1 100); do grep -q "merchant key:" "$work/log" && break; sleep 0.1; done
+for _ in $(seq 1 100); do grep -qs "merchant key:" "$work/log" && break; sleep 0.1; done
 "$bin" upi trigger charge.failed >/dev/null
 check "upi listen reconnects to a restarted sandbox and resumes after the last IPN it had" 8 "$(wait_for_ipns 8)"
 listed=$("$bin" upi ipn list --charge "$paid" --json)
@@ -276,7 +283,7 @@ if [ -n "${CHARGEKIT_POSTGRES_URL:-}" ]; then
   for n in 1 2; do
     "$bin" sandbox serve --port 0 --db "$shared" >"$work/shared$n.log" 2>&1 &
     eval "shared_pid$n=\$!"
-    for _ in $(seq 1 100); do grep -q "merchant key:" "$work/shared$n.log" && break; sleep 0.1; done
+    for _ in $(seq 1 100); do grep -qs "merchant key:" "$work/shared$n.log" && break; sleep 0.1; done
     eval "shared_base$n=\"\$(sed -n 's/^Citcon UPI sandbox listening on //p' "$work/shared$n.log")\""
   done
   start_receiver "$work/pg"; pg_receiver=$receiver_pid

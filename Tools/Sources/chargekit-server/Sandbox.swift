@@ -187,7 +187,8 @@ struct Sandbox: AsyncParsableCommand {
                         """.utf8))
                 }
                 server.close()
-                FileHandle.standardOutput.write(Data("sandbox stopped\n".utf8))
+                // With --json, standard output holds the start line alone.
+                (json ? FileHandle.standardError : FileHandle.standardOutput).write(Data("sandbox stopped\n".utf8))
                 // The shutdown finishes on its own: IPN deliveries use SwiftNIO, not
                 // URLSession, so no Foundation threads are left to hang the exit.
             }

@@ -11,8 +11,8 @@ extension UPI {
         static let configuration = CommandConfiguration(
             abstract: "Receive every IPN of the merchant from a sandbox over one long-lived connection, and post each to a local URL.",
             discussion: "Each IPN is posted byte for byte, signed as the sandbox signs it, whether or not its charge named an IPN URL; "
-                + "one line is printed per IPN: time, charge, event, the local answer. A dropped connection is resumed where it "
-                + "stopped. Runs until interrupted."
+                + "one line is printed per IPN: time, charge, event, the local answer (with --json, one JSON object a line: "
+                + "time, charge, event, answer, delivered, ipn). A dropped connection is resumed where it stopped. Runs until interrupted."
         )
         @OptionGroup var connection: Connection
         @Option(name: .customLong("forward-to"), help: "Where each IPN is posted, such as http://127.0.0.1:4242/ipn.") var forwardTo: String
@@ -49,7 +49,7 @@ extension UPI {
                         failures = 0
                         if event.name == "hello" {
                             if printSecret && !secretShown, let secret = Self.field("ipn_secret", of: event.data) {
-                                Self.say("ipn secret: \(secret)")
+                                Self.say(connection.json ? Self.json(["ipn_secret": secret]) : "ipn secret: \(secret)")
                                 secretShown = true
                             }
                             continue
@@ -59,7 +59,10 @@ extension UPI {
                         let (answer, delivered) = await forward(event.data, to: target)
                         if let id = event.id { await report(id, answer: answer, delivered: delivered, stream: stream, key: key) }
                         let charge = Self.field("id", of: event.data) ?? "?"
-                        Self.say("\(ISO8601DateFormatter().string(from: Date()))  \(charge)  \(event.name)  \(answer)")
+                        let time = ISO8601DateFormatter().string(from: Date())
+                        Self.say(connection.json
+                            ? Self.json(["time": time, "charge": charge, "event": event.name, "answer": answer, "delivered": delivered, "ipn": event.id ?? ""])
+                            : "\(time)  \(charge)  \(event.name)  \(answer)")
                     }
                 } catch ServerSentEvents.Failure.refused(let status, let message) {
                     throw fail(status == 401 ? 2 : 1, "HTTP \(status): \(message)")
@@ -105,6 +108,12 @@ extension UPI {
         /// Prints a line at once (standard output may be a pipe or a file, which would hold it).
         static func say(_ line: String) {
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+
+        /// One line of JSON with sorted keys.
+        static func json(_ object: [String: Any]) -> String {
+            String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8),
+                   as: UTF8.self)
         }
 
         /// A string member of a flat JSON object.
