@@ -52,7 +52,8 @@ extension SandboxRoutes {
     /// Writes the IPNs after `after` as they come, until the stream's lifetime ends,
     /// the sandbox stops or the listener goes.
     private func stream(after: Int64, to writer: inout any ResponseBodyWriter) async throws {
-        let hello = #"{"ipn_secret":"\#(ipnSecret)","merchant":"\#(merchantName.replacingOccurrences(of: "\"", with: ""))"}"#
+        let hello = String(decoding: (try? UPIWire.encoder().encode(["ipn_secret": ipnSecret, "merchant": merchantName])) ?? Data("{}".utf8),
+                           as: UTF8.self)
         try await writer.write(ByteBuffer(string: "retry: 1000\nevent: hello\ndata: \(hello)\n\n"))
         var cursor = after
         var sent = Set<Int64>()
