@@ -27,7 +27,7 @@ public struct SimulatedApps: Sendable {
     /// The app that opens `url`, by its scheme (SumUp's test scheme included); `nil`
     /// when no simulated app does.
     public static func provider(of url: String) -> PaymentProvider? {
-        switch String(url.prefix { $0 != ":" }).lowercased() {
+        switch scheme(of: url) {
         case CreditCardTerminal.scheme: .creditCardTerminal
         case SumUp.scheme, "sumupmerchanttest": .sumUp
         case Zettle.scheme: .zettle
@@ -35,6 +35,9 @@ public struct SimulatedApps: Sendable {
         default: nil
         }
     }
+
+    /// The scheme of `url`, lower-cased: what names the app that opens it.
+    public static func scheme(of url: String) -> String { String(url.prefix { $0 != ":" }).lowercased() }
 
     /// The callback URL the app that opens `url` answers with.
     /// - Throws: ``ChargeKitError/appNotInstalled(scheme:)`` when no simulated app opens
@@ -45,14 +48,14 @@ public struct SimulatedApps: Sendable {
         case .sumUp?: try sumUp.respond(to: url, outcome: outcome)
         case .zettle?: try zettle.respond(to: url, outcome: outcome)
         case .square?: try square.respond(to: url, outcome: outcome)
-        default: throw .appNotInstalled(scheme: String(url.prefix { $0 != ":" }).lowercased())
+        default: throw .appNotInstalled(scheme: Self.scheme(of: url))
         }
     }
 
     /// What the app shows of a request before the customer pays: read as the app
     /// reads it, not checked (answering it checks it).
     public static func summary(of url: String) throws(ChargeKitError) -> RequestSummary {
-        guard let provider = provider(of: url) else { throw .appNotInstalled(scheme: String(url.prefix { $0 != ":" }).lowercased()) }
+        guard let provider = provider(of: url) else { throw .appNotInstalled(scheme: scheme(of: url)) }
         let request = try AppURL(url)
         switch provider {
         case .creditCardTerminal:

@@ -49,7 +49,7 @@ public actor SimulatedDevice: URLOpener {
     }
 
     private func checkInstalled(_ url: String) throws(ChargeKitError) {
-        let scheme = String(url.prefix { $0 != ":" }).lowercased()
+        let scheme = SimulatedApps.scheme(of: url)
         guard !missingApps.contains(scheme) else { throw .appNotInstalled(scheme: scheme) }
     }
 

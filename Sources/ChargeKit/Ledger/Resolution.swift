@@ -25,10 +25,7 @@ public struct Resolution: Hashable, Sendable, Codable {
             throw .invalidField("outcome", rule: "must be approved, declined or cancelled: what the payment app's history shows")
         }
         guard !note.trimmingCharacters(in: .whitespaces).isEmpty else { throw .invalidField("note", rule: "must say how the outcome was checked") }
-        guard note.count <= Self.maximumNoteLength else { throw .fieldTooLong("note", limit: Self.maximumNoteLength) }
-        guard !note.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .invalidField("note", rule: "must not hold a control character")
-        }
+        try FieldRules.text(note, field: "note", limit: Self.maximumNoteLength)
         self.outcome = outcome
         self.note = note
         self.resolvedAt = resolvedAt

@@ -176,9 +176,10 @@ extension AsyncParsableCommand {
 public let sharedCommands: [ParsableCommand.Type] = [Request.self, Parse.self, Simulate.self, Scenarios.self, Demo.self, Doctor.self, Pending.self, Resolve.self]
 
 /// Prints `value` as one line of JSON with sorted keys and unescaped slashes: every
-/// `--json` of these commands.
+/// `--json` of these commands. Written at once (not through `print`'s buffer), so that a
+/// script reading a pipe from a process that keeps running sees it.
 public func printJSON(_ value: some Encodable) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
 }

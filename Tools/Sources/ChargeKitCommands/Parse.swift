@@ -67,28 +67,37 @@ struct Simulate: AsyncParsableCommand {
                 try await play(scenario)
                 return
             }
+            var apps = simulatedApps()
+            apps.sumUp.isReady = !notReady
+            apps.zettle.isLoggedIn = !notReady
+            apps.square.isLoggedIn = !notReady
+            apps.square.failureCode = errorCode.map(Square.ErrorCode.init(rawValue:)) ?? .couldNotPerform
             let callback = try await refusing { () async throws(ChargeKitError) -> String in
-                switch String(url.prefix { $0 != ":" }).lowercased() {
-                case CreditCardTerminal.scheme:
-                    var configuration = CreditCardTerminalSimulator.Configuration()
-                    configuration.defaultTaxRate = defaultTaxRate
-                    return try CreditCardTerminalSimulator(configuration: configuration)
-                        .respond(to: url, outcome: outcome, tip: tip, transactionID: transactionId)
-                case SumUp.scheme:
-                    return try SumUpSimulator(merchantCurrency: accountCurrency ?? "EUR", isReady: !notReady).respond(to: url, outcome: outcome)
-                case Zettle.scheme:
-                    var simulator = ZettleSimulator(accountCurrency: accountCurrency ?? "SEK", isLoggedIn: !notReady)
-                    return try simulator.respond(to: url, outcome: outcome)
-                case Square.scheme:
-                    let failure = errorCode.map(Square.ErrorCode.init(rawValue:)) ?? .couldNotPerform
-                    return try SquareSimulator(sellerCurrency: accountCurrency ?? "USD", isLoggedIn: !notReady, failureCode: failure)
-                        .respond(to: url, outcome: outcome, transactionID: transactionId)
-                default:
+                switch SimulatedApps.provider(of: url) {
+                case .creditCardTerminal?:
+                    return try apps.creditCardTerminal.respond(to: url, outcome: outcome, tip: tip, transactionID: transactionId)
+                case .square?:
+                    return try apps.square.respond(to: url, outcome: outcome, transactionID: transactionId)
+                case .some:
+                    return try apps.respond(to: url, outcome: outcome)
+                case nil:
                     throw ChargeKitError.invalidURL("url", rule: "not a request URL of a payment app ChargeKit simulates")
                 }
             }
             try report([callback], outcome: outcome.rawValue, scenario: nil)
         }
+    }
+
+    /// The apps as the options set them up: the account's currency and the default tax rate.
+    private func simulatedApps() -> SimulatedApps {
+        var apps = SimulatedApps()
+        if let accountCurrency {
+            apps.sumUp.merchantCurrency = accountCurrency
+            apps.zettle.accountCurrency = accountCurrency
+            apps.square.sellerCurrency = accountCurrency
+        }
+        apps.creditCardTerminal.configuration.defaultTaxRate = defaultTaxRate
+        return apps
     }
 
     /// Prints the callbacks, one a line, or as JSON with `--json`.
@@ -111,13 +120,7 @@ struct Simulate: AsyncParsableCommand {
             let names = Scenario.catalog(for: provider).map(\.name).joined(separator: ", ")
             throw ValidationError("'\(name)' is not a scenario of \(provider.rawValue); its scenarios: \(names)")
         }
-        var apps = SimulatedApps()
-        if let accountCurrency {
-            apps.sumUp.merchantCurrency = accountCurrency
-            apps.zettle.accountCurrency = accountCurrency
-            apps.square.sellerCurrency = accountCurrency
-        }
-        apps.creditCardTerminal.configuration.defaultTaxRate = defaultTaxRate
+        let apps = simulatedApps()
         let callbacks = try await refusing { () async throws(ChargeKitError) -> [String] in try scenario.callbacks(for: url, apps: apps) }
         try report(callbacks, outcome: scenario.outcome?.rawValue ?? "none", scenario: scenario.name)
     }

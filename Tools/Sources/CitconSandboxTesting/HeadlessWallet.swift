@@ -77,10 +77,5 @@ public final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sen
 
 extension HeadlessWallet {
     /// The form token in a rendered wallet page (what a browser would post back).
-    public static func formToken(in html: String) -> String? {
-        guard let start = html.range(of: #"name="form_token" value=""#) else { return nil }
-        let rest = html[start.upperBound...]
-        guard let end = rest.firstIndex(of: "\"") else { return nil }
-        return String(rest[..<end])
-    }
+    public static func formToken(in html: String) -> String? { RenderedForm.token(in: html) }
 }

@@ -171,9 +171,7 @@ struct Sandbox: AsyncParsableCommand {
                         let started = Started(baseURL: info.baseURL, merchantKey: info.merchantKey, ipnSecret: info.ipnSecret,
                                               database: info.databasePath, schemaVersion: info.schemaVersion,
                                               dashboard: info.baseURL + "/sandbox/dashboard")
-                        let encoder = JSONEncoder()
-                        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                        FileHandle.standardOutput.write((try? encoder.encode(started)).map { $0 + Data("\n".utf8) } ?? Data())
+                        try? printJSON(started)
                         return
                     }
                     // Unbuffered, so that a script reading the pipe sees it at once.

@@ -1,6 +1,7 @@
 import ArgumentParser
 @_spi(Tools) import ChargeKit
 import ChargeKitCommands
+import CitconSandbox
 @_spi(Tools) import CitconUPI
 import Foundation
 #if canImport(FoundationNetworking)
@@ -45,6 +46,22 @@ struct UPI: AsyncParsableCommand {
 
         /// `--key`, else `CHARGEKIT_MERCHANT_KEY`.
         var merchantKey: String? { key ?? Environment.merchantKey }
+
+        /// The merchant key, for a command that acts as the sandbox's operator (its
+        /// dashboard's buttons, its listener stream, its IPN log): never an access token.
+        func operatorKey(_ command: String) throws -> String {
+            guard token == nil, let key = merchantKey else {
+                throw ValidationError("upi \(command) acts with the merchant key: give --key (or set CHARGEKIT_MERCHANT_KEY), not --token")
+            }
+            return key
+        }
+
+        /// The sandbox's dashboard, driven with the merchant key.
+        func dashboard(_ command: String) throws -> SandboxDashboard {
+            let key = try operatorKey(command)
+            guard let root else { throw ValidationError("--base-url is not a URL") }
+            return SandboxDashboard(root: root, key: key)
+        }
 
         /// `--base-url`, else `CHARGEKIT_SANDBOX_URL`, else the local sandbox.
         var baseURL: String { baseURLOption ?? Environment.sandboxURL ?? "http://127.0.0.1:8790/v1" }
@@ -393,11 +410,7 @@ struct UPI: AsyncParsableCommand {
             guard !id.isEmpty, id.utf8.count <= 128, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._:-".contains($0)) }) else {
                 throw ValidationError("<id> must be 1 to 128 letters, digits, '.', '_', ':' or '-'")
             }
-            guard connection.token == nil, let key = connection.merchantKey else {
-                throw ValidationError("upi \(action) presses the sandbox's button with the merchant key: give --key (or set CHARGEKIT_MERCHANT_KEY), not --token")
-            }
-            guard let root = connection.root else { throw ValidationError("--base-url is not a URL") }
-            try await SandboxDashboard(root: root, key: key).press(action, charge: id)
+            try await connection.dashboard(action).press(action, charge: id)
             try await connection.send("GET", "/v1/transactions/\(id)", body: nil)
         }
     }
@@ -474,7 +487,7 @@ struct SandboxDashboard {
     func post(_ fields: [String: String]) async throws {
         let page = root.appendingPathComponent("sandbox/dashboard")
         let (html, _) = try await exchange(URLRequest(url: page))
-        guard let token = Self.formToken(in: html) else { throw fail(2, "the sandbox's dashboard has no form token: is \(root) a ChargeKit sandbox?") }
+        guard let token = RenderedForm.token(in: html) else { throw fail(2, "the sandbox's dashboard has no form token: is \(root) a ChargeKit sandbox?") }
         var post = URLRequest(url: page)
         post.httpMethod = "POST"
         post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
@@ -500,11 +513,6 @@ struct SandboxDashboard {
         } catch {
             throw fail(1, "\(request.url?.absoluteString ?? ""): \(error.localizedDescription)")
         }
-    }
-
-    static func formToken(in html: String) -> String? {
-        guard let start = html.range(of: #"name="form_token" value=""#) else { return nil }
-        return String(html[start.upperBound...].prefix { $0 != "\"" })
     }
 
     /// The message of the dashboard's error page.

@@ -23,9 +23,7 @@ extension UPI {
 
         func run() async throws {
             try await Self.withOwnUsage {
-                guard connection.token == nil, let key = connection.merchantKey else {
-                    throw ValidationError("upi listen connects with the merchant key: give --key (or set CHARGEKIT_MERCHANT_KEY), not --token")
-                }
+                let key = try connection.operatorKey("listen")
                 guard let target = URL(string: forwardTo), let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
                       target.host != nil else { throw ValidationError("--forward-to must be an http(s) URL, got \(forwardTo)") }
                 guard let root = connection.root else { throw ValidationError("--base-url is not a URL") }
@@ -56,13 +54,13 @@ extension UPI {
                         }
                         if let id = event.id { last = id }
                         guard wanted?.contains(event.name) ?? true else { continue }
-                        let (answer, delivered) = await forward(event.data, to: target)
+                        let charge = Self.field("id", of: event.data)
+                        let (answer, delivered) = await forward(event.data, charge: charge, to: target)
                         if let id = event.id { await report(id, answer: answer, delivered: delivered, stream: stream, key: key) }
-                        let charge = Self.field("id", of: event.data) ?? "?"
                         let time = ISO8601DateFormatter().string(from: Date())
                         Self.say(connection.json
-                            ? Self.json(["time": time, "charge": charge, "event": event.name, "answer": answer, "delivered": delivered, "ipn": event.id ?? ""])
-                            : "\(time)  \(charge)  \(event.name)  \(answer)")
+                            ? Self.json(["time": time, "charge": charge ?? "?", "event": event.name, "answer": answer, "delivered": delivered, "ipn": event.id ?? ""])
+                            : "\(time)  \(charge ?? "?")  \(event.name)  \(answer)")
                     }
                 } catch ServerSentEvents.Failure.refused(let status, let message) {
                     throw fail(status == 401 ? 2 : 1, "HTTP \(status): \(message)")
@@ -89,12 +87,12 @@ extension UPI {
         }
 
         /// Posts the IPN as the sandbox would; the local answer in words, and whether it was a 2xx.
-        private func forward(_ body: String, to target: URL) async -> (String, Bool) {
+        private func forward(_ body: String, charge: String?, to target: URL) async -> (String, Bool) {
             var post = URLRequest(url: target)
             post.httpMethod = "POST"
             post.httpBody = Data(body.utf8)
             post.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            if let charge = Self.field("id", of: body) { post.setValue(charge, forHTTPHeaderField: "X-Citcon-Transaction") }
+            if let charge { post.setValue(charge, forHTTPHeaderField: "X-Citcon-Transaction") }
             post.timeoutInterval = 10
             do {
                 let (_, response) = try await URLSession.shared.data(for: post)

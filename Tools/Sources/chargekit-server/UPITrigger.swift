@@ -42,9 +42,7 @@ extension UPI {
 
         func run() async throws {
             try await Self.withOwnUsage {
-                guard connection.token == nil, connection.merchantKey != nil else {
-                    throw ValidationError("upi trigger plays the merchant's and the wallet's parts with the merchant key: give --key (or set CHARGEKIT_MERCHANT_KEY)")
-                }
+                let dashboard = try connection.dashboard("trigger")
                 var (body, steps) = try plan()
                 try Self.apply(overrides, to: &body)
                 let created = try await connection.call("POST", "/v1/charges", body: try JSONSerialization.data(withJSONObject: body), print: false)
@@ -52,7 +50,7 @@ extension UPI {
                     throw ValidationError("the create answer has no id or charge_token")
                 }
                 UPI.Listen.say("created \(id)")
-                for step in steps { try await play(step, id: id, chargeToken: token) }
+                for step in steps { try await play(step, id: id, chargeToken: token, dashboard: dashboard) }
                 try await connection.send("GET", "/v1/transactions/\(id)", body: nil)
             }
         }
@@ -89,28 +87,32 @@ extension UPI {
             }
         }
 
-        private func play(_ step: Step, id: String, chargeToken: String) async throws {
+        private func play(_ step: Step, id: String, chargeToken: String, dashboard: SandboxDashboard) async throws {
             switch step {
             case .confirm(let method):
                 _ = try await connection.call("POST", "/v1/charges/\(chargeToken)", body: Data(#"{"payment":{"method":"\#(method)"}}"#.utf8),
                                               print: false, tokenType: "client")
                 UPI.Listen.say("confirmed with \(method)")
             case .button(let action):
-                guard let root = connection.root, let key = connection.merchantKey else { throw ValidationError("--base-url is not a URL") }
-                try await SandboxDashboard(root: root, key: key).press(action, charge: id)
+                try await dashboard.press(action, charge: id)
                 UPI.Listen.say("pressed \(action)")
-            case .capture(let amount), .refund(let amount):
-                let isRefund: Bool
-                if case .refund = step { isRefund = true } else { isRefund = false }
-                var operation: [String: Any] = ["id": id, "reference": (isRefund ? "refund-" : "capture-") + UUID().uuidString.lowercased().prefix(18)]
-                if let amount {
-                    let currency = try await connection.call("GET", "/v1/transactions/\(id)", body: nil, print: false)["currency"] as? String
-                    operation["amount"] = try AmountOptions.minorUnits(amount, currency: currency)
-                }
-                _ = try await connection.call("POST", isRefund ? "/v1/refunds" : "/v1/captures",
-                                              body: try JSONSerialization.data(withJSONObject: operation), print: false)
-                UPI.Listen.say(isRefund ? "refunded" : "captured")
+            case .capture(let amount):
+                try await operate("capture", id: id, amount: amount)
+                UPI.Listen.say("captured")
+            case .refund(let amount):
+                try await operate("refund", id: id, amount: amount)
+                UPI.Listen.say("refunded")
             }
+        }
+
+        /// A capture or a refund (`kind`) of the charge, all of it or `amount` in its currency.
+        private func operate(_ kind: String, id: String, amount: String?) async throws {
+            var operation: [String: Any] = ["id": id, "reference": kind + "-" + UUID().uuidString.lowercased().prefix(18)]
+            if let amount {
+                let currency = try await connection.call("GET", "/v1/transactions/\(id)", body: nil, print: false)["currency"] as? String
+                operation["amount"] = try AmountOptions.minorUnits(amount, currency: currency)
+            }
+            _ = try await connection.call("POST", "/v1/\(kind)s", body: try JSONSerialization.data(withJSONObject: operation), print: false)
         }
 
         /// Applies `field=value` overrides: a dotted path into the body; `transaction.amount`
@@ -166,9 +168,7 @@ extension UPI {
 
             func run() async throws {
                 try await Self.withOwnUsage {
-                    guard connection.token == nil, let key = connection.merchantKey else {
-                        throw ValidationError("upi ipn list reads the sandbox's IPNs with the merchant key: give --key (or set CHARGEKIT_MERCHANT_KEY)")
-                    }
+                    let key = try connection.operatorKey("ipn list")
                     let query = try charge.map { charge -> String in
                         guard charge.utf8.count <= 128, charge.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
                             throw ValidationError("--charge must be a charge's id")
@@ -200,11 +200,7 @@ extension UPI {
 
             func run() async throws {
                 try await Self.withOwnUsage {
-                    guard connection.token == nil, let key = connection.merchantKey else {
-                        throw ValidationError("upi ipn resend presses the dashboard's button with the merchant key: give --key (or set CHARGEKIT_MERCHANT_KEY)")
-                    }
-                    guard let root = connection.root else { throw ValidationError("--base-url is not a URL") }
-                    try await SandboxDashboard(root: root, key: key).post(["action": "resend", "ipn": String(ipn)])
+                    try await connection.dashboard("ipn resend").post(["action": "resend", "ipn": String(ipn)])
                     UPI.Listen.say("IPN \(ipn) is due again")
                 }
             }

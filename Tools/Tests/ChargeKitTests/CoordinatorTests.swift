@@ -313,7 +313,7 @@ actor OpenedURLs {
     @Test(arguments: [
         (ChargeOutcome.failed, "note", ChargeKitError.invalidField("outcome", rule: "must be approved, declined or cancelled: what the payment app's history shows")),
         (.approved, "  ", .invalidField("note", rule: "must say how the outcome was checked")),
-        (.approved, "a\u{1B}[31m", .invalidField("note", rule: "must not hold a control character")),
+        (.approved, "a\u{1B}[31m", .invalidField("note", rule: "must not contain control characters")),
         (.approved, String(repeating: "n", count: 1001), .fieldTooLong("note", limit: 1000)),
     ])
     func aSettlementIsCheckedBeforeItIsKept(outcome: ChargeOutcome, note: String, error: ChargeKitError) async throws {

@@ -16,3 +16,16 @@ struct FormTokens: Sendable {
 
     func check(_ token: String, for id: String) -> Bool { constantTimeEquals(self.token(for: id), token) }
 }
+
+/// A page's form token read back out of the HTML the sandbox rendered, as a browser
+/// posts it back: for what drives the sandbox's forms without a browser (`chargekit
+/// upi pay`, the headless wallet of `CitconSandboxTesting`).
+public enum RenderedForm {
+    /// The value of the page's `form_token` field, if it has one.
+    public static func token(in html: String) -> String? {
+        guard let start = html.range(of: #"name="form_token" value=""#) else { return nil }
+        let rest = html[start.upperBound...]
+        guard let end = rest.firstIndex(of: "\"") else { return nil }
+        return String(rest[..<end])
+    }
+}
