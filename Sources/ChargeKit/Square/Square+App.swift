@@ -11,15 +11,12 @@ extension Square: PaymentAppDefinition {
     /// A `data` parameter whose JSON has a `status`.
     static func recognises(_ url: QueryURL) -> Bool {
         let data = url.items.filter { $0.name == "data" }
-        guard data.count == 1, let members = try? members(ofData: data.first?.value) else { return false }
-        if case .string? = members[Callback.Member.status.slot].value { return true }
-        return false
+        return data.count == 1 && string(.status, ofData: data.first?.value) != nil
     }
 
     static func nonceItems(in fields: FieldReader) -> [QueryItem] {
         let data = fields.indices.filter { fields.name($0, is: "data") }
-        guard data.count == 1, let index = data.first, let members = try? members(ofData: fields.value(index)),
-              case .string(let state)? = members[Callback.Member.state.slot].value,
+        guard data.count == 1, let index = data.first, let state = string(.state, ofData: fields.value(index)),
               let nonce = splitState(state).nonce else { return [] }
         return [QueryItem(nonceField, nonce.value)]
     }

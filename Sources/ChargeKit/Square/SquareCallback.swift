@@ -45,7 +45,7 @@ extension Square {
         /// Parses and validates a callback URL.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
             if let answer = Self.readAnswer(url, maximumLength: maximumLength) {
-                try self.init(base: answer.base, found: answer.found, extraItems: [])
+                self = answer
             } else {
                 try self.init(scanning: url, maximumLength: maximumLength)
             }
@@ -58,22 +58,22 @@ extension Square {
         /// and names what is wrong in. (The scan's every check, and its cutting of
         /// the query into pairs, cost as much as the JSON; this reading gives the same
         /// callback, which `SquareTests` and `FuzzSquare` hold it to.)
-        static func readAnswer(_ url: String, maximumLength: Int) -> (base: String, found: [SquareJSON.Found])? {
+        static func readAnswer(_ url: String, maximumLength: Int) -> Callback? {
             guard url.utf8.count <= Swift.min(maximumLength, TextPlace.maximumSourceLength) else { return nil }
             var url = url
             return url.withUTF8 { bytes in
                 guard let parts = URLBytes.singlePair(bytes, named: "data"), !parts.value.isEmpty else { return nil }
                 let escaped = UnsafeBufferPointer(rebasing: bytes[parts.value])
-                let found = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: escaped.count) { out -> [SquareJSON.Found]? in
-                    guard let (count, ascii) = PercentEncoding.unescape(escaped, into: out.baseAddress), ascii else { return nil }
-                    return SquareJSON.values(of: UnsafeBufferPointer(rebasing: out[0..<count]), named: Member.texts)
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: escaped.count) { out -> Callback? in
+                    guard let (count, ascii) = PercentEncoding.unescape(escaped, into: out), ascii else { return nil }
+                    let base = String(decoding: UnsafeBufferPointer(rebasing: bytes[parts.base]), as: UTF8.self)
+                    return try? Callback(base: base, data: UnsafeMutableBufferPointer(rebasing: out[0..<count]), extraItems: [])
                 }
-                return found.map { (String(decoding: UnsafeBufferPointer(rebasing: bytes[parts.base]), as: UTF8.self), $0) }
             }
         }
 
         /// Reads any callback URL with the scanner every callback shares: `data` found
-        /// among the query's pairs, read as JSON on its decoded bytes.
+        /// among the query's pairs, read as JSON on a copy of its decoded bytes.
         init(scanning url: String, maximumLength: Int) throws(ChargeKitError) {
             self = try FieldReader.read(url, maximumLength: maximumLength) { fields throws(ChargeKitError) -> Callback in
                 var data: Int?
@@ -87,8 +87,10 @@ extension Square {
                     data = index
                 }
                 guard let data else { throw .missingField("data") }
-                let found = try fields.withValue(data) { bytes throws(ChargeKitError) in try Square.members(ofData: bytes) }
-                return try Callback(base: fields.base, found: found, extraItems: extras)
+                var text = Array(fields.value(data).utf8)
+                return try text.withUnsafeMutableBufferPointer { bytes throws(ChargeKitError) in
+                    try Callback(base: fields.base, data: bytes, extraItems: extras)
+                }
             }
         }
 
@@ -103,46 +105,99 @@ extension Square {
             static let texts: [StaticString] = ["status", "error_code", "transaction_id", "client_transaction_id", "state"]
         }
 
-        private init(base: String, found: [SquareJSON.Found], extraItems: [QueryItem]) throws(ChargeKitError) {
-            func text(_ member: Member) throws(ChargeKitError) -> String? {
-                let found = found[member.slot]
+        /// What one ``Member`` of `data` held.
+        struct Found: Equatable {
+            /// The value (the last, when the name came more than once).
+            var value: SquareJSON.Value?
+            /// Whether the name came more than once.
+            var repeated = false
+        }
+
+        /// What `data`'s object held under each ``Member``'s name (plain values, kept
+        /// in the reader's frame: no array is allocated for a callback read).
+        struct Members: Equatable {
+            private var status = Found(), errorCode = Found(), transactionID = Found()
+            private var clientTransactionID = Found(), state = Found()
+
+            /// The members of the JSON object in the UTF-8 `bytes` (its strings decoded
+            /// in place), or `nil` when they are not exactly one object.
+            init?(_ bytes: UnsafeMutableBufferPointer<UInt8>) {
+                var members = Members()
+                let read = SquareJSON.values(of: bytes, named: Member.texts) { slot, value in
+                    guard let member = Member(rawValue: slot) else { return }
+                    members[member].repeated = members[member].value != nil
+                    members[member].value = value
+                }
+                guard read else { return nil }
+                self = members
+            }
+
+            private init() {}
+
+            subscript(member: Member) -> Found {
+                get {
+                    switch member {
+                    case .status: status
+                    case .errorCode: errorCode
+                    case .transactionID: transactionID
+                    case .clientTransactionID: clientTransactionID
+                    case .state: state
+                    }
+                }
+                set {
+                    switch member {
+                    case .status: status = newValue
+                    case .errorCode: errorCode = newValue
+                    case .transactionID: transactionID = newValue
+                    case .clientTransactionID: clientTransactionID = newValue
+                    case .state: state = newValue
+                    }
+                }
+            }
+        }
+
+        /// Reads `data`'s decoded bytes (its JSON's strings are decoded in place).
+        private init(base: String, data: UnsafeMutableBufferPointer<UInt8>, extraItems: [QueryItem]) throws(ChargeKitError) {
+            guard !data.isEmpty else { throw .missingField("data") }
+            guard let found = Members(data) else { throw .invalidField("data", rule: "must be a JSON object") }
+            func text(_ member: Member) throws(ChargeKitError) -> UnsafeBufferPointer<UInt8>? {
+                let found = found[member]
                 guard !found.repeated else { throw .duplicateField("data.\(member.text)") }
                 switch found.value {
                 case nil: return nil
-                case .string(let value)?: return value
+                case .string(let place)?: return UnsafeBufferPointer(rebasing: data[place])
                 case .other?: throw .invalidField("data.\(member.text)", rule: "must be a string")
                 }
             }
+            func string(_ member: Member) throws(ChargeKitError) -> String? {
+                try text(member).map { String(decoding: $0, as: UTF8.self) }
+            }
             guard let statusText = try text(.status) else { throw .missingField("data.status") }
-            guard let status = Status(rawValue: statusText) else { throw .invalidField("data.status", rule: "must be ok or error") }
-            self.status = status
+            let statusRange = 0..<statusText.count
+            guard let status = statusText.matches(statusRange, "ok") ? Status.ok : statusText.matches(statusRange, "error") ? .error : nil else {
+                throw .invalidField("data.status", rule: "must be ok or error")
+            }
+            var errorCode: ErrorCode?
             if status == .error {
-                guard let code = try text(.errorCode), !code.isEmpty else { throw .missingField("data.error_code") }
+                guard let code = try string(.errorCode), !code.isEmpty else { throw .missingField("data.error_code") }
                 errorCode = ErrorCode(rawValue: code)
             }
-            transactionID = try text(.transactionID)
-            clientTransactionID = try text(.clientTransactionID)
-            rawState = try text(.state)
-            openedURL = base
-            self.extraItems = extraItems
+            let transactionID = try string(.transactionID), clientTransactionID = try string(.clientTransactionID)
+            let rawState = try string(.state)
+            // Every check made before `self` is set: the callback is built once, in place.
+            (openedURL, self.status, self.transactionID, self.clientTransactionID, self.errorCode, self.rawState, self.extraItems) =
+                (base, status, transactionID, clientTransactionID, errorCode, rawState, extraItems)
         }
     }
 
-    /// What a callback's `data` JSON object holds under ``Callback/Member``'s names.
-    static func members(ofData data: String?) throws(ChargeKitError) -> [SquareJSON.Found] {
-        guard var data else { throw .missingField("data") }
-        let read = data.withUTF8 { bytes in Result { () throws(ChargeKitError) in try members(ofData: bytes) } }
-        return try read.get()
-    }
-
-    /// What a callback's `data` JSON object holds under ``Callback/Member``'s names,
-    /// from its decoded bytes.
-    static func members(ofData bytes: UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> [SquareJSON.Found] {
-        guard !bytes.isEmpty else { throw .missingField("data") }
-        guard let found = SquareJSON.values(of: bytes, named: Callback.Member.texts) else {
-            throw .invalidField("data", rule: "must be a JSON object")
+    /// The text `data`'s JSON object holds under `member`; `nil` when `data` is not a
+    /// JSON object or `member` is absent or not a string.
+    static func string(_ member: Callback.Member, ofData data: String?) -> String? {
+        var bytes = Array((data ?? "").utf8)
+        return bytes.withUnsafeMutableBufferPointer { bytes in
+            guard let members = Callback.Members(bytes), case .string(let place)? = members[member].value else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[place]), as: UTF8.self)
         }
-        return found
     }
 
     /// ChargeKit's nonce and the app's own state in a returned `state`: the nonce is

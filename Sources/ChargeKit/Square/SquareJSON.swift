@@ -1,55 +1,55 @@
 /// Reads the `data` JSON of a Point of Sale answer: one JSON object (RFC 8259,
 /// strictly: valid UTF-8, every escape checked, at most 32 levels), on the text's
 /// bytes, without Foundation's `JSONSerialization` (which made the answer ten times as
-/// costly to read). Every value is checked; only the string values asked for become
-/// strings, and a member's name is compared as bytes.
+/// costly to read). Every value is checked; strings are decoded in place and read
+/// as places in the bytes, so that the caller makes a `String` only of those it keeps.
 enum SquareJSON {
-    /// A member's value.
+    /// A member's value as read.
     enum Value: Equatable {
-        case string(String)
+        /// A string: where its text (UTF-8, its escapes decoded) now lies in the bytes
+        /// read, which are decoded in place (a string's text is never longer than what
+        /// it was read from).
+        case string(Range<Int>)
         /// Any value that is not a string.
         case other
     }
 
-    /// What an object held under one of the names asked for.
-    struct Found: Equatable {
-        /// The value (the last, when the name came more than once).
-        var value: Value?
-        /// Whether the name came more than once.
-        var repeated = false
-    }
-
-    /// The values of the object's members named `names` (by their position in
-    /// `names`), or `nil` when the UTF-8 `bytes` are not exactly one JSON object.
-    static func values(of bytes: UnsafeBufferPointer<UInt8>, named names: [StaticString]) -> [Found]? {
-        var found = [Found](repeating: Found(), count: names.count)
-        let read = read(bytes) { name, reader in
-            guard let slot = reader.slot(of: name, in: names) else { return reader.value(depth: 1, keeping: false) != nil }
-            guard let value = reader.value(depth: 1, keeping: true) else { return false }
-            found[slot].repeated = found[slot].value != nil
-            found[slot].value = value
+    /// Gives `keep` the value of each of the object's members named one of `names`
+    /// (with the name's position in `names`), in order; whether the UTF-8 `bytes` are
+    /// exactly one JSON object. The strings read are decoded in place in `bytes`.
+    /// (The caller keeps what it is given where it likes: an array made here would
+    /// cost as much as reading the object.)
+    static func values(of bytes: UnsafeMutableBufferPointer<UInt8>, named names: [StaticString], _ keep: (Int, Value) -> Void) -> Bool {
+        read(bytes) { name, reader in
+            guard let slot = reader.slot(of: name, in: names) else { return reader.value(depth: 1) != nil }
+            guard let value = reader.value(depth: 1) else { return false }
+            keep(slot, value)
             return true
         }
-        return read ? found : nil
     }
 
-    /// The members in order, or `nil` when `text` is not exactly one JSON object.
-    static func members(of text: String) -> [(name: String, value: Value)]? {
-        var text = text
-        return text.withUTF8 { bytes in
-            var members: [(name: String, value: Value)] = []
+    /// The members in order, each with its text when it is a string, or `nil` when
+    /// `text` is not exactly one JSON object.
+    static func members(of text: String) -> [(name: String, string: String?)]? {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBufferPointer { bytes in
+            var members: [(name: String, string: String?)] = []
             let read = read(bytes) { name, reader in
-                guard let value = reader.value(depth: 1, keeping: true) else { return false }
-                members.append((reader.text(name), value))
+                guard let value = reader.value(depth: 1) else { return false }
+                guard case .string(let place) = value else {
+                    members.append((reader.text(name), nil))
+                    return true
+                }
+                members.append((reader.text(name), reader.text(place)))
                 return true
             }
             return read ? members : nil
         }
     }
 
-    /// Reads `bytes` as one object, handing each member's name to `member`, which
-    /// reads the value; whether the whole text is one object.
-    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, member: (Reader.Name, inout Reader) -> Bool) -> Bool {
+    /// Reads `bytes` as one object, handing the place of each member's name to
+    /// `member`, which reads the value; whether the whole text is one object.
+    private static func read(_ bytes: UnsafeMutableBufferPointer<UInt8>, member: (Range<Int>, inout Reader) -> Bool) -> Bool {
         guard let base = bytes.baseAddress else { return false }
         var reader = Reader(base: base, count: bytes.count)
         reader.skipSpace()
@@ -59,16 +59,11 @@ enum SquareJSON {
     }
 
     private struct Reader {
-        let base: UnsafePointer<UInt8>
+        // (Offsets never pass `count`, which a buffer's size bounds: `&+` cannot overflow.)
+        let base: UnsafeMutablePointer<UInt8>
         let count: Int
         var index = 0
         static let maximumDepth = 32
-
-        /// A member's name as read: its plain bytes when it has no escape, else its text.
-        enum Name {
-            case plain(UnsafeBufferPointer<UInt8>)
-            case decoded(String)
-        }
 
         var next: UInt8? { index < count ? base[index] : nil }
 
@@ -76,43 +71,36 @@ enum SquareJSON {
             while index < count {
                 let byte = base[index]
                 guard byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else { return }
-                index += 1
+                index &+= 1
             }
         }
 
         mutating func take(_ byte: UInt8) -> Bool {
             guard index < count, base[index] == byte else { return false }
-            index += 1
+            index &+= 1
             return true
         }
 
-        /// The position in `names` of the name, if it is one of them.
-        func slot(of name: Name, in names: [StaticString]) -> Int? {
-            switch name {
-            case .plain(let bytes):
-                return names.firstIndex { bytes.matches(0..<bytes.count, $0) }
-            case .decoded(let text):
-                return names.firstIndex { $0.description == text }
-            }
+        /// The position in `names` of the name at `place`, if it is one of them.
+        func slot(of place: Range<Int>, in names: [StaticString]) -> Int? {
+            let bytes = UnsafeBufferPointer(start: base + place.lowerBound, count: place.count)
+            return names.firstIndex { bytes.matches(0..<bytes.count, $0) }
         }
 
-        /// The name's text.
-        func text(_ name: Name) -> String {
-            switch name {
-            case .plain(let bytes): String(decoding: bytes, as: UTF8.self)
-            case .decoded(let text): text
-            }
+        /// The text at `place`.
+        func text(_ place: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(start: base + place.lowerBound, count: place.count), as: UTF8.self)
         }
 
         /// `{ "name": value, … }` (the `{` not yet read), each member's value read by
         /// `member`.
-        mutating func object(depth: Int, member: (Name, inout Reader) -> Bool) -> Bool {
+        mutating func object(depth: Int, member: (Range<Int>, inout Reader) -> Bool) -> Bool {
             guard depth < Self.maximumDepth, take(0x7B) else { return false }
             skipSpace()
             if take(0x7D) { return true }
             while true {
                 skipSpace()
-                guard let name = name() else { return false }
+                guard take(0x22), let name = string() else { return false }
                 skipSpace()
                 guard take(0x3A) else { return false }
                 skipSpace()
@@ -123,24 +111,13 @@ enum SquareJSON {
             }
         }
 
-        /// A member's name (the `"` not yet read): its bytes in place when it is one
-        /// plain run, else decoded.
-        mutating func name() -> Name? {
-            guard take(0x22) else { return nil }
-            let start = index
-            if run(), take(0x22) { return .plain(UnsafeBufferPointer(start: base + start, count: index - start - 1)) }
-            index = start
-            return string(keeping: true).map(Name.decoded)
-        }
-
-        /// A value; a string is made only when `keeping` (else it is checked, and read
-        /// as empty).
-        mutating func value(depth: Int, keeping: Bool) -> Value? {
+        /// A value.
+        mutating func value(depth: Int) -> Value? {
             switch next {
             case 0x22:
-                index += 1
-                return string(keeping: keeping).map(Value.string)
-            case 0x7B: return object(depth: depth) { _, reader in reader.value(depth: depth + 1, keeping: false) != nil } ? .other : nil
+                index &+= 1
+                return string().map(Value.string)
+            case 0x7B: return object(depth: depth) { _, reader in reader.value(depth: depth + 1) != nil } ? .other : nil
             case 0x5B: return array(depth: depth) ? .other : nil
             case 0x74: return literal("true") ? .other : nil
             case 0x66: return literal("false") ? .other : nil
@@ -155,7 +132,7 @@ enum SquareJSON {
             if take(0x5D) { return true }
             while true {
                 skipSpace()
-                guard value(depth: depth + 1, keeping: false) != nil else { return false }
+                guard value(depth: depth + 1) != nil else { return false }
                 skipSpace()
                 if take(0x2C) { continue }
                 return take(0x5D)
@@ -164,8 +141,8 @@ enum SquareJSON {
 
         mutating func literal(_ word: StaticString) -> Bool {
             let length = word.utf8CodeUnitCount
-            guard index + length <= count, UnsafeBufferPointer(start: base + index, count: length).matches(0..<length, word) else { return false }
-            index += length
+            guard index &+ length <= count, UnsafeBufferPointer(start: base + index, count: length).matches(0..<length, word) else { return false }
+            index &+= length
             return true
         }
 
@@ -173,8 +150,8 @@ enum SquareJSON {
         mutating func number() -> Bool {
             _ = take(0x2D)
             guard let first = next, DecimalText.isDigit(first) else { return false }
-            index += 1
-            if first != 0x30 { while let byte = next, DecimalText.isDigit(byte) { index += 1 } }
+            index &+= 1
+            if first != 0x30 { while let byte = next, DecimalText.isDigit(byte) { index &+= 1 } }
             if take(0x2E) {
                 guard digits() else { return false }
             }
@@ -187,41 +164,53 @@ enum SquareJSON {
 
         mutating func digits() -> Bool {
             let start = index
-            while let byte = next, DecimalText.isDigit(byte) { index += 1 }
+            while let byte = next, DecimalText.isDigit(byte) { index &+= 1 }
             return index > start
         }
 
-        /// A string's rest (its `"` read), its escapes decoded; `nil` for a control
-        /// character, a broken escape, a lone surrogate or bytes that are not UTF-8.
-        /// Made only when `keeping`; else checked and read as empty.
-        mutating func string(keeping: Bool) -> String? {
+        /// A string's rest (its `"` read): the place of its text, its escapes decoded
+        /// in place; `nil` for a control character, a broken escape, a lone surrogate
+        /// or bytes that are not UTF-8.
+        mutating func string() -> Range<Int>? {
+            let start = index
             // The common case: one run of plain ASCII, then the quote.
-            var start = index
-            if run(), take(0x22) {
-                return keeping ? String(decoding: UnsafeBufferPointer(start: base + start, count: index - start - 1), as: UTF8.self) : ""
-            }
-            var scalars = String.UnicodeScalarView()
+            if run(), take(0x22) { return start..<(index &- 1) }
+            index = start
+            var written = start
             while true {
-                if index > start {
-                    let plain = UnsafeBufferPointer(start: base + start, count: index - start)
-                    guard let text = String(validating: plain, as: UTF8.self) else { return nil }
-                    if keeping { scalars.append(contentsOf: text.unicodeScalars) }
-                }
+                let plain = index
+                if !run(), !Self.isUTF8(UnsafeBufferPointer(start: base + plain, count: index - plain)) { return nil }
+                if written < plain { (base + written).update(from: base + plain, count: index - plain) }
+                written &+= index &- plain
                 guard let byte = next, byte >= 0x20 else { return nil }
-                index += 1
-                if byte == 0x22 { return keeping ? String(scalars) : "" }
+                index &+= 1
+                if byte == 0x22 { return start..<written }
                 // byte is a backslash: `run` stops only at a quote, a backslash or a control character.
                 guard let scalar = escape() else { return nil }
-                if keeping { scalars.append(scalar) }
-                start = index
-                _ = run()
+                // An escape is longer than its UTF-8 (`\n` gives one byte, `\u00E9` two, two `\u`s four).
+                UTF8.encode(scalar) { byte in
+                    base[written] = byte
+                    written &+= 1
+                }
+            }
+        }
+
+        /// Whether `bytes` are UTF-8.
+        static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var parser = Unicode.UTF8.ForwardParser(), bytes = bytes.makeIterator()
+            while true {
+                switch parser.parseScalar(from: &bytes) {
+                case .valid: continue
+                case .emptyInput: return true
+                case .error: return false
+                }
             }
         }
 
         /// The escape after a backslash.
         mutating func escape() -> Unicode.Scalar? {
             guard let escape = next else { return nil }
-            index += 1
+            index &+= 1
             switch escape {
             case 0x22: return "\""
             case 0x5C: return "\\"
@@ -246,7 +235,7 @@ enum SquareJSON {
         mutating func run() -> Bool {
             var high: UInt64 = 0
             var at = index
-            while at + 8 <= count {
+            while at &+ 8 <= count {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
                 // A byte's high bit in `stop` marks a quote, a backslash or a byte below
                 // 0x20 (each found as a zero byte); a byte of 0x80 or more may mark itself,
@@ -256,26 +245,26 @@ enum SquareJSON {
                 let stop = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- 0x20 &* ones)) & highs
                 guard stop == 0 else {
                     let lanes = stop.trailingZeroBitCount >> 3   // the plain bytes before the stop
-                    high |= word & ((1 as UInt64) << UInt64(lanes * 8) &- 1)
-                    at += lanes
+                    high |= word & ((1 as UInt64) << UInt64(lanes &* 8) &- 1)
+                    at &+= lanes
                     break
                 }
                 high |= word
-                at += 8
+                at &+= 8
             }
             var ascii = high & 0x8080_8080_8080_8080 == 0
             while at < count {
                 let byte = base[at]
                 if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
                 if byte >= 0x80 { ascii = false }
-                at += 1
+                at &+= 1
             }
             index = at
             return ascii
         }
 
         mutating func hex4() -> UInt32? {
-            guard index + 4 <= count else { return nil }
+            guard index &+ 4 <= count else { return nil }
             var value: UInt32 = 0
             for _ in 0..<4 {
                 let byte = base[index]
@@ -287,7 +276,7 @@ enum SquareJSON {
                 default: return nil
                 }
                 value = value << 4 | digit
-                index += 1
+                index &+= 1
             }
             return value
         }

@@ -205,8 +205,8 @@ struct SquarePropertyTests {
             let foundation = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
             #expect((ours != nil) == (foundation != nil), "\(text)")
             guard let ours, let foundation else { return }
-            for (name, value) in ours {
-                if case .string(let string) = value { #expect(foundation[name] as? String == string, "\(text): \(name)") }
+            for (name, string) in ours {
+                if let string { #expect(foundation[name] as? String == string, "\(text): \(name)") }
                 else { #expect(!(foundation[name] is String), "\(text): \(name)") }
             }
         }

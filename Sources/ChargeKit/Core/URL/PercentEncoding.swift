@@ -38,7 +38,7 @@
     private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) -> String {
         var failure: ChargeKitError?
         let text = String(unsafeUninitializedCapacity: Swift.max(bytes.count, 1)) { out in
-            guard let (count, ascii) = unescape(bytes, into: out.baseAddress) else {
+            guard let (count, ascii) = unescape(bytes, into: out) else {
                 failure = .malformedPercentEncoding(field: field(), rule: malformedEscapeRule)
                 return 0
             }
@@ -54,62 +54,76 @@
     }
 
     /// Checks that `bytes` would decode (``decode(_:field:)-(Bytes,_)``'s rules and
-    /// errors) without making a string: every `%` followed by two hex digits, and the
-    /// decoded bytes UTF-8 (decoded in full only when an escape gives a non-ASCII byte).
+    /// errors): every `%` followed by two hex digits, and the decoded bytes UTF-8.
     @inline(never)   // rare (escapes the scan could not vouch for): kept out of its caller
     static func check(_ bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
-        guard let (_, ascii) = unescape(bytes, into: nil) else {
-            throw .malformedPercentEncoding(field: field(), rule: malformedEscapeRule)
-        }
-        if !ascii { _ = try decode(bytes, field: field()) }
+        _ = try decode(bytes, field: field())
     }
 
     /// The one reading of `%XX` escapes, for ``decode(_:field:)-(Bytes,_)``,
-    /// ``check(_:field:)`` and ``withDecodedChecked(_:_:)``: copies `bytes` to `out`
-    /// (when given; it must hold `bytes.count` bytes) with each escape decoded.
+    /// ``withDecodedChecked(_:_:)`` and Square's answer: copies `bytes` to `buffer`
+    /// (which must hold `bytes.count` bytes) with each escape decoded.
     ///
     /// Plain bytes are copied eight at a time while eight are left, the first `%` of a
     /// word found with one subtraction (the output never gets ahead of the input, so
     /// a whole word always fits, and what it writes past the `%` is overwritten next).
     /// - Returns: the number of bytes written and whether every escape gave an ASCII
-    ///   byte; `nil` at a `%` that is not followed by two hex digits.
+    ///   byte; `nil` at a `%` that is not followed by two hex digits (or when
+    ///   `buffer` is too small).
     @inline(__always)
-    static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>?) -> (count: Int, ascii: Bool)? {
+    static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>) -> (count: Int, ascii: Bool)? {
         guard let from = bytes.baseAddress else { return (0, true) }
-        let count = bytes.count
-        var index = 0, written = 0, ascii = true
+        guard let out = buffer.baseAddress, buffer.count >= bytes.count else { return nil }
+        let count = bytes.count, values = hexValues
+        // (Offsets stay below `count`, and `count` below Int.max - 8: `&+` cannot overflow.)
+        var index = 0, written = 0, decodedBits: UInt8 = 0
         while index < count {
-            while index + 8 <= count {
+            while index &+ 8 <= count {
                 let word = UnsafeRawPointer(from + index).loadUnaligned(as: UInt64.self)
-                if let out { UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: UInt64.self) }
+                UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: UInt64.self)
                 // A zero byte of `word ^ %%%%%%%%` is a `%`: the lowest high bit marks the first.
                 let percents = UInt64(littleEndian: word) ^ 0x2525_2525_2525_2525
                 let first = (percents &- 0x0101_0101_0101_0101) & ~percents & 0x8080_8080_8080_8080
                 guard first == 0 else {
-                    let plain = first.trailingZeroBitCount >> 3
-                    index += plain
-                    written += plain
+                    let plain = first.trailingZeroBitCount &>> 3
+                    index &+= plain
+                    written &+= plain
                     break
                 }
-                index += 8
-                written += 8
+                index &+= 8
+                written &+= 8
             }
             while index < count && from[index] != 0x25 {
-                out?[written] = from[index]
-                index += 1
-                written += 1
+                out[written] = from[index]
+                index &+= 1
+                written &+= 1
             }
-            guard index < count else { break }
-            guard index + 2 < count, let high = hexValue(from[index + 1]), let low = hexValue(from[index + 2]) else {
-                return nil
+            // The escapes here, as many as come one after another (`%22%3A%22`).
+            while index < count && from[index] == 0x25 {
+                guard index &+ 2 < count else { return nil }
+                let high = from[index &+ 1], low = from[index &+ 2]
+                // A byte of 0x80 or more keeps its high bit, and so is refused with the rest.
+                let highValue = values[Int(high & 0x7F)] | high & 0x80, lowValue = values[Int(low & 0x7F)] | low & 0x80
+                guard highValue | lowValue < 0x10 else { return nil }
+                let decoded = highValue &<< 4 | lowValue
+                decodedBits |= decoded
+                out[written] = decoded
+                written &+= 1
+                index &+= 3
             }
-            let decoded = high << 4 | low
-            ascii = ascii && decoded < 0x80
-            out?[written] = decoded
-            written += 1
-            index += 3
         }
-        return (written, ascii)
+        return (written, decodedBits < 0x80)
+    }
+
+    /// Each ASCII byte's value as a hex digit (`0`–`9`, `A`–`F`, `a`–`f`), 0xFF for
+    /// any other: one load instead of three comparisons.
+    private static let hexValues: [UInt8] = (0..<128).map { byte in
+        switch byte {
+        case 0x30...0x39: UInt8(byte - 0x30)
+        case 0x41...0x46: UInt8(byte - 0x41 + 10)
+        case 0x61...0x66: UInt8(byte - 0x61 + 10)
+        default: 0xFF
+        }
     }
 
     private static let malformedEscapeRule = "'%' must be followed by two hex digits"
@@ -133,7 +147,7 @@
         _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Result
     ) throws(ChargeKitError) -> Result {
         try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out throws(ChargeKitError) in
-            guard let (count, _) = unescape(bytes, into: out.baseAddress) else { return try body(bytes) }
+            guard let (count, _) = unescape(bytes, into: out) else { return try body(bytes) }
             return try body(UnsafeBufferPointer(rebasing: out[0..<count]))
         }
     }
@@ -155,17 +169,8 @@
     /// (`%00`–`%7F`): one that decodes, and to UTF-8, whatever surrounds it.
     @inline(__always)
     static func isASCIIEscape(_ high: UInt8, _ low: UInt8) -> Bool {
-        guard let high = hexValue(high), hexValue(low) != nil else { return false }
-        return high < 8
+        let values = hexValues
+        return high < 0x80 && low < 0x80 && values[Int(high)] < 8 && values[Int(low)] < 0x10
     }
 
-    @inline(__always)
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: return byte - 0x30
-        case 0x41...0x46: return byte - 0x41 + 10
-        case 0x61...0x66: return byte - 0x61 + 10
-        default: return nil
-        }
-    }
 }
