@@ -67,7 +67,9 @@ extension Square {
                 return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: escaped.count) { out -> Callback? in
                     guard let (count, ascii) = PercentEncoding.unescape(escaped, into: out), ascii else { return nil }
                     let base = String(decoding: UnsafeBufferPointer(rebasing: bytes[parts.base]), as: UTF8.self)
-                    return try? Callback(base: base, data: UnsafeMutableBufferPointer(rebasing: out[0..<count]), extraItems: [])
+                    let data = UnsafeMutableBufferPointer(rebasing: out[0..<count])
+                    guard let checked = try? check(data: data) else { return nil }
+                    return Callback(base: base, data: data, checked: checked, extraItems: [])
                 }
             }
         }
@@ -89,7 +91,7 @@ extension Square {
                 guard let data else { throw .missingField("data") }
                 var text = Array(fields.value(data).utf8)
                 return try text.withUnsafeMutableBufferPointer { bytes throws(ChargeKitError) in
-                    try Callback(base: fields.base, data: bytes, extraItems: extras)
+                    Callback(base: fields.base, data: bytes, checked: try Callback.check(data: bytes), extraItems: extras)
                 }
             }
         }
@@ -106,87 +108,71 @@ extension Square {
         }
 
         /// What one ``Member`` of `data` held.
-        struct Found: Equatable {
+        struct Found {
             /// The value (the last, when the name came more than once).
             var value: SquareJSON.Value?
             /// Whether the name came more than once.
             var repeated = false
         }
 
-        /// What `data`'s object held under each ``Member``'s name (plain values, kept
-        /// in the reader's frame: no array is allocated for a callback read).
-        struct Members: Equatable {
-            private var status = Found(), errorCode = Found(), transactionID = Found()
-            private var clientTransactionID = Found(), state = Found()
+        /// Where the members a callback keeps lie in `data`'s decoded bytes, each
+        /// checked (plain values: the callback's strings are made once it is known
+        /// to be valid).
+        struct Checked {
+            var status: Status
+            var errorCode: Range<Int>?, transactionID: Range<Int>?, clientTransactionID: Range<Int>?, state: Range<Int>?
+        }
 
-            /// The members of the JSON object in the UTF-8 `bytes` (its strings decoded
-            /// in place), or `nil` when they are not exactly one object.
-            init?(_ bytes: UnsafeMutableBufferPointer<UInt8>) {
-                var members = Members()
-                let read = SquareJSON.values(of: bytes, named: Member.texts) { slot, value in
-                    guard let member = Member(rawValue: slot) else { return }
-                    members[member].repeated = members[member].value != nil
-                    members[member].value = value
+        /// Checks `data`'s decoded bytes (its JSON's strings are decoded in place).
+        static func check(data: UnsafeMutableBufferPointer<UInt8>) throws(ChargeKitError) -> Checked {
+            guard !data.isEmpty else { throw .missingField("data") }
+            // What each member held, by its slot, on the stack.
+            return try withUnsafeTemporaryAllocation(of: Found.self, capacity: Member.texts.count) { found throws(ChargeKitError) in
+                found.initialize(repeating: Found())
+                let read = SquareJSON.values(of: data, named: Member.texts) { slot, value in
+                    found[slot].repeated = found[slot].value != nil
+                    found[slot].value = value
                 }
-                guard read else { return nil }
-                self = members
-            }
-
-            private init() {}
-
-            subscript(member: Member) -> Found {
-                get {
-                    switch member {
-                    case .status: status
-                    case .errorCode: errorCode
-                    case .transactionID: transactionID
-                    case .clientTransactionID: clientTransactionID
-                    case .state: state
-                    }
-                }
-                set {
-                    switch member {
-                    case .status: status = newValue
-                    case .errorCode: errorCode = newValue
-                    case .transactionID: transactionID = newValue
-                    case .clientTransactionID: clientTransactionID = newValue
-                    case .state: state = newValue
-                    }
-                }
+                guard read else { throw .invalidField("data", rule: "must be a JSON object") }
+                return try check(found, in: data)
             }
         }
 
-        /// Reads `data`'s decoded bytes (its JSON's strings are decoded in place).
-        private init(base: String, data: UnsafeMutableBufferPointer<UInt8>, extraItems: [QueryItem]) throws(ChargeKitError) {
-            guard !data.isEmpty else { throw .missingField("data") }
-            guard let found = Members(data) else { throw .invalidField("data", rule: "must be a JSON object") }
-            func text(_ member: Member) throws(ChargeKitError) -> UnsafeBufferPointer<UInt8>? {
-                let found = found[member]
+        /// ``check(data:)`` on what `data`'s members held.
+        private static func check(_ found: UnsafeMutableBufferPointer<Found>, in data: UnsafeMutableBufferPointer<UInt8>) throws(ChargeKitError) -> Checked {
+            func place(_ member: Member) throws(ChargeKitError) -> Range<Int>? {
+                let found = found[member.slot]
                 guard !found.repeated else { throw .duplicateField("data.\(member.text)") }
                 switch found.value {
                 case nil: return nil
-                case .string(let place)?: return UnsafeBufferPointer(rebasing: data[place])
+                case .string(let place)?: return place
                 case .other?: throw .invalidField("data.\(member.text)", rule: "must be a string")
                 }
             }
-            func string(_ member: Member) throws(ChargeKitError) -> String? {
-                try text(member).map { String(decoding: $0, as: UTF8.self) }
-            }
-            guard let statusText = try text(.status) else { throw .missingField("data.status") }
-            let statusRange = 0..<statusText.count
-            guard let status = statusText.matches(statusRange, "ok") ? Status.ok : statusText.matches(statusRange, "error") ? .error : nil else {
+            guard let statusPlace = try place(.status) else { throw .missingField("data.status") }
+            let statusText = UnsafeBufferPointer(rebasing: data[statusPlace]), all = 0..<statusText.count
+            guard let status = statusText.matches(all, "ok") ? Status.ok : statusText.matches(all, "error") ? .error : nil else {
                 throw .invalidField("data.status", rule: "must be ok or error")
             }
-            var errorCode: ErrorCode?
-            if status == .error {
-                guard let code = try string(.errorCode), !code.isEmpty else { throw .missingField("data.error_code") }
-                errorCode = ErrorCode(rawValue: code)
-            }
-            let transactionID = try string(.transactionID), clientTransactionID = try string(.clientTransactionID)
-            let rawState = try string(.state)
-            // Every check made before `self` is set: the callback is built once, in place.
-            (openedURL, self.status, self.transactionID, self.clientTransactionID, self.errorCode, self.rawState, self.extraItems) =
-                (base, status, transactionID, clientTransactionID, errorCode, rawState, extraItems)
+            let errorCode = try status == .error ? place(.errorCode) : nil   // (looked at only on an error)
+            if status == .error, errorCode?.isEmpty ?? true { throw .missingField("data.error_code") }
+            return Checked(status: status, errorCode: errorCode, transactionID: try place(.transactionID),
+                           clientTransactionID: try place(.clientTransactionID), state: try place(.state))
+        }
+
+        /// The callback `check(data:)` found in `data`.
+        init(base: String, data: UnsafeMutableBufferPointer<UInt8>, checked: Checked, extraItems: [QueryItem]) {
+            openedURL = base
+            status = checked.status
+            errorCode = Self.string(at: checked.errorCode, in: data).map(ErrorCode.init(rawValue:))
+            transactionID = Self.string(at: checked.transactionID, in: data)
+            clientTransactionID = Self.string(at: checked.clientTransactionID, in: data)
+            rawState = Self.string(at: checked.state, in: data)
+            self.extraItems = extraItems
+        }
+
+        private static func string(at place: Range<Int>?, in data: UnsafeMutableBufferPointer<UInt8>) -> String? {
+            place.map { String(decoding: UnsafeBufferPointer(rebasing: data[$0]), as: UTF8.self) }
         }
     }
 
@@ -195,8 +181,12 @@ extension Square {
     static func string(_ member: Callback.Member, ofData data: String?) -> String? {
         var bytes = Array((data ?? "").utf8)
         return bytes.withUnsafeMutableBufferPointer { bytes in
-            guard let members = Callback.Members(bytes), case .string(let place)? = members[member].value else { return nil }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[place]), as: UTF8.self)
+            var text: String?
+            let read = SquareJSON.values(of: bytes, named: [member.text]) { _, value in
+                guard case .string(let place) = value else { return text = nil }
+                text = String(decoding: UnsafeBufferPointer(rebasing: bytes[place]), as: UTF8.self)
+            }
+            return read ? text : nil
         }
     }
 

@@ -20,8 +20,8 @@ enum SquareJSON {
     /// (The caller keeps what it is given where it likes: an array made here would
     /// cost as much as reading the object.)
     static func values(of bytes: UnsafeMutableBufferPointer<UInt8>, named names: [StaticString], _ keep: (Int, Value) -> Void) -> Bool {
-        read(bytes) { name, reader in
-            guard let slot = reader.slot(of: name, in: names) else { return reader.value(depth: 1) != nil }
+        read(bytes, names: names) { name, reader in
+            guard let slot = name.slot else { return reader.value(depth: 1) != nil }
             guard let value = reader.value(depth: 1) else { return false }
             keep(slot, value)
             return true
@@ -34,26 +34,29 @@ enum SquareJSON {
         var bytes = Array(text.utf8)
         return bytes.withUnsafeMutableBufferPointer { bytes in
             var members: [(name: String, string: String?)] = []
-            let read = read(bytes) { name, reader in
+            let read = read(bytes, names: []) { name, reader in
                 guard let value = reader.value(depth: 1) else { return false }
                 guard case .string(let place) = value else {
-                    members.append((reader.text(name), nil))
+                    members.append((reader.text(name.place), nil))
                     return true
                 }
-                members.append((reader.text(name), reader.text(place)))
+                members.append((reader.text(name.place), reader.text(place)))
                 return true
             }
             return read ? members : nil
         }
     }
 
-    /// Reads `bytes` as one object, handing the place of each member's name to
-    /// `member`, which reads the value; whether the whole text is one object.
-    private static func read(_ bytes: UnsafeMutableBufferPointer<UInt8>, member: (Range<Int>, inout Reader) -> Bool) -> Bool {
+    /// Reads `bytes` as one object, handing each member's name (its place, and its
+    /// position in `names` if it is one of them) to `member`, which reads the value;
+    /// whether the whole text is one object.
+    private static func read(
+        _ bytes: UnsafeMutableBufferPointer<UInt8>, names: [StaticString], member: (Reader.Name, inout Reader) -> Bool
+    ) -> Bool {
         guard let base = bytes.baseAddress else { return false }
         var reader = Reader(base: base, count: bytes.count)
         reader.skipSpace()
-        guard reader.object(depth: 0, member: member) else { return false }
+        guard reader.object(depth: 0, names: names, member: member) else { return false }
         reader.skipSpace()
         return reader.index == bytes.count
     }
@@ -81,10 +84,30 @@ enum SquareJSON {
             return true
         }
 
-        /// The position in `names` of the name at `place`, if it is one of them.
-        func slot(of place: Range<Int>, in names: [StaticString]) -> Int? {
-            let bytes = UnsafeBufferPointer(start: base + place.lowerBound, count: place.count)
-            return names.firstIndex { bytes.matches(0..<bytes.count, $0) }
+        /// A member's name as read.
+        struct Name {
+            /// Where its text lies.
+            var place: Range<Int>
+            /// Its position among the names looked for, if it is one of them.
+            var slot: Int?
+        }
+
+        /// A member's name (its `"` read). A name that is one of `names` as it stands,
+        /// then a quote, is taken as it is; any other is read as a string (a name
+        /// with an escape may still spell one of `names`).
+        @inline(__always)
+        mutating func name(in names: [StaticString]) -> Name? {
+            let start = index
+            for slot in names.indices {
+                let length = names[slot].utf8CodeUnitCount, end = start &+ length
+                guard end < count, base[end] == 0x22,
+                      UnsafeBufferPointer(start: base + start, count: length).matches(0..<length, names[slot]) else { continue }
+                index = end &+ 1
+                return Name(place: start..<end, slot: slot)
+            }
+            guard let place = string() else { return nil }
+            let text = UnsafeBufferPointer(start: base + place.lowerBound, count: place.count)
+            return Name(place: place, slot: names.isEmpty ? nil : names.firstIndex { text.matches(0..<text.count, $0) })
         }
 
         /// The text at `place`.
@@ -94,13 +117,13 @@ enum SquareJSON {
 
         /// `{ "name": value, … }` (the `{` not yet read), each member's value read by
         /// `member`.
-        mutating func object(depth: Int, member: (Range<Int>, inout Reader) -> Bool) -> Bool {
+        mutating func object(depth: Int, names: [StaticString] = [], member: (Name, inout Reader) -> Bool) -> Bool {
             guard depth < Self.maximumDepth, take(0x7B) else { return false }
             skipSpace()
             if take(0x7D) { return true }
             while true {
                 skipSpace()
-                guard take(0x22), let name = string() else { return false }
+                guard take(0x22), let name = name(in: names) else { return false }
                 skipSpace()
                 guard take(0x3A) else { return false }
                 skipSpace()
@@ -232,6 +255,7 @@ enum SquareJSON {
         /// Moves past the plain bytes up to the next quote, backslash or control
         /// character (or the end); whether they were all ASCII. Eight bytes are looked
         /// at together while eight are left.
+        @inline(__always)
         mutating func run() -> Bool {
             var high: UInt64 = 0
             var at = index

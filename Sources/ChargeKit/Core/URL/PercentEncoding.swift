@@ -74,57 +74,55 @@
     static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>) -> (count: Int, ascii: Bool)? {
         guard let from = bytes.baseAddress else { return (0, true) }
         guard let out = buffer.baseAddress, buffer.count >= bytes.count else { return nil }
-        let count = bytes.count, values = hexValues
+        let count = bytes.count
         // (Offsets stay below `count`, and `count` below Int.max - 8: `&+` cannot overflow.)
         var index = 0, written = 0, decodedBits: UInt8 = 0
-        while index < count {
-            while index &+ 8 <= count {
-                let word = UnsafeRawPointer(from + index).loadUnaligned(as: UInt64.self)
-                UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: UInt64.self)
-                // A zero byte of `word ^ %%%%%%%%` is a `%`: the lowest high bit marks the first.
-                let percents = UInt64(littleEndian: word) ^ 0x2525_2525_2525_2525
-                let first = (percents &- 0x0101_0101_0101_0101) & ~percents & 0x8080_8080_8080_8080
-                guard first == 0 else {
-                    let plain = first.trailingZeroBitCount &>> 3
-                    index &+= plain
-                    written &+= plain
-                    break
+        // (The table's buffer: no bounds check on a lookup whose index is below 128.)
+        let finished = hexValues.withUnsafeBufferPointer { values -> Bool in
+            while index < count {
+                while index &+ 8 <= count {
+                    let word = UnsafeRawPointer(from + index).loadUnaligned(as: UInt64.self)
+                    UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: UInt64.self)
+                    // A zero byte of `word ^ %%%%%%%%` is a `%`: the lowest high bit marks the first.
+                    let percents = UInt64(littleEndian: word) ^ 0x2525_2525_2525_2525
+                    let first = (percents &- 0x0101_0101_0101_0101) & ~percents & 0x8080_8080_8080_8080
+                    guard first == 0 else {
+                        let plain = first.trailingZeroBitCount &>> 3
+                        index &+= plain
+                        written &+= plain
+                        break
+                    }
+                    index &+= 8
+                    written &+= 8
                 }
-                index &+= 8
-                written &+= 8
+                while index < count && from[index] != 0x25 {
+                    out[written] = from[index]
+                    index &+= 1
+                    written &+= 1
+                }
+                // The escapes here, as many as come one after another (`%22%3A%22`).
+                while index < count && from[index] == 0x25 {
+                    guard index &+ 2 < count else { return false }
+                    let high = from[index &+ 1], low = from[index &+ 2]
+                    // A byte of 0x80 or more keeps its high bit, and so is refused with the rest.
+                    let highValue = values[Int(high & 0x7F)] | high & 0x80, lowValue = values[Int(low & 0x7F)] | low & 0x80
+                    guard highValue | lowValue < 0x10 else { return false }
+                    let decoded = highValue &<< 4 | lowValue
+                    decodedBits |= decoded
+                    out[written] = decoded
+                    written &+= 1
+                    index &+= 3
+                }
             }
-            while index < count && from[index] != 0x25 {
-                out[written] = from[index]
-                index &+= 1
-                written &+= 1
-            }
-            // The escapes here, as many as come one after another (`%22%3A%22`).
-            while index < count && from[index] == 0x25 {
-                guard index &+ 2 < count else { return nil }
-                let high = from[index &+ 1], low = from[index &+ 2]
-                // A byte of 0x80 or more keeps its high bit, and so is refused with the rest.
-                let highValue = values[Int(high & 0x7F)] | high & 0x80, lowValue = values[Int(low & 0x7F)] | low & 0x80
-                guard highValue | lowValue < 0x10 else { return nil }
-                let decoded = highValue &<< 4 | lowValue
-                decodedBits |= decoded
-                out[written] = decoded
-                written &+= 1
-                index &+= 3
-            }
+            return true
         }
+        guard finished else { return nil }
         return (written, decodedBits < 0x80)
     }
 
-    /// Each ASCII byte's value as a hex digit (`0`–`9`, `A`–`F`, `a`–`f`), 0xFF for
-    /// any other: one load instead of three comparisons.
-    private static let hexValues: [UInt8] = (0..<128).map { byte in
-        switch byte {
-        case 0x30...0x39: UInt8(byte - 0x30)
-        case 0x41...0x46: UInt8(byte - 0x41 + 10)
-        case 0x61...0x66: UInt8(byte - 0x61 + 10)
-        default: 0xFF
-        }
-    }
+    /// Each ASCII byte's ``hexValue(_:)``, 0xFF for any other: in a run of escapes, one
+    /// load instead of three comparisons.
+    private static let hexValues: [UInt8] = (0..<128).map { hexValue(UInt8($0)) ?? 0xFF }
 
     private static let malformedEscapeRule = "'%' must be followed by two hex digits"
 
@@ -169,8 +167,18 @@
     /// (`%00`–`%7F`): one that decodes, and to UTF-8, whatever surrounds it.
     @inline(__always)
     static func isASCIIEscape(_ high: UInt8, _ low: UInt8) -> Bool {
-        let values = hexValues
-        return high < 0x80 && low < 0x80 && values[Int(high)] < 8 && values[Int(low)] < 0x10
+        guard let high = hexValue(high), hexValue(low) != nil else { return false }
+        return high < 8
     }
 
+    /// A hex digit's value (`0`–`9`, `A`–`F`, `a`–`f`).
+    @inline(__always)
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
+    }
 }

@@ -106,7 +106,7 @@ struct URLBytes {
     static func singlePair(_ bytes: UnsafeBufferPointer<UInt8>, named name: StaticString) -> (base: Range<Int>, value: Range<Int>)? {
         let count = bytes.count, nameLength = name.utf8CodeUnitCount
         guard let start = bytes.baseAddress else { return nil }
-        var colon = -1, question = -1, plain = true
+        var colon = -1, question = -1
         // (The closures throw nothing: `visit` is written for those that do.)
         do throws(ChargeKitError) {
             _ = try visit(start, from: 0, count: count, baseDelimiters) { index, byte in
@@ -121,14 +121,11 @@ struct URLBytes {
                   question + nameLength + 1 < count,
                   UnsafeBufferPointer(start: start + question + 1, count: nameLength).matches(0..<nameLength, name),
                   start[question + nameLength + 1] == 0x3D else { return nil }
-            _ = try visit(start, from: question + nameLength + 2, count: count, Delimiters(0x26, 0x23, 0x23, 0x23)) { _, _ in
-                plain = false
-                return false
-            }
         } catch {
             return nil
         }
-        return plain ? (0..<question, (question + nameLength + 2)..<count) : nil
+        let value = (question + nameLength + 2)..<count
+        return anyMarked(start, in: value, Delimiters(0x26, 0x23, 0x23, 0x23)) ? nil : (0..<question, value)
     }
 
     /// Gives `visit` each byte from `chunk` on that ``flags(_:at:count:_:)`` marks, with
@@ -235,6 +232,12 @@ struct URLBytes {
     /// The bits of ``flags(_:at:count:_:)`` for sixteen bytes in a vector.
     @inline(__always)
     private static func flags(_ word: Bytes16, _ delimiters: Delimiters) -> UInt32 {
+        bits(marks(word, delimiters))
+    }
+
+    /// The lanes of `word` that ``flags(_:at:count:_:)`` marks.
+    @inline(__always)
+    private static func marks(_ word: Bytes16, _ delimiters: Delimiters) -> SIMDMask<SIMD16<Int8>> {
         // Bytes below `!` wrap round to the top, so one unsigned comparison finds both ends.
         let shifted: Bytes16 = word &- Bytes16(repeating: 0x21)
         var marked: SIMDMask<SIMD16<Int8>> = shifted .> Bytes16(repeating: 0x7E - 0x21)
@@ -244,7 +247,19 @@ struct URLBytes {
         marked = marked .| (word .== Bytes16(repeating: delimiters[1]))
         marked = marked .| (word .== Bytes16(repeating: delimiters[2]))
         marked = marked .| (word .== Bytes16(repeating: delimiters[3]))
-        return bits(marked)
+        return marked
+    }
+
+    /// Whether ``flags(_:at:count:_:)`` marks any byte in `range`: the marks of its
+    /// chunks gathered into one vector, looked at once (where they are is not needed).
+    @inline(__always)
+    private static func anyMarked(_ start: UnsafePointer<UInt8>, in range: Range<Int>, _ delimiters: Delimiters) -> Bool {
+        var marked = SIMDMask<SIMD16<Int8>>(repeating: false), chunk = range.lowerBound
+        while chunk &+ 16 <= range.upperBound {
+            marked = marked .| marks(UnsafeRawPointer(start + chunk).loadUnaligned(as: Bytes16.self), delimiters)
+            chunk &+= 16
+        }
+        return any(marked) || chunk < range.upperBound && flags(start, at: chunk, count: range.upperBound, delimiters) != 0
     }
 
     /// One bit per lane of `mask`, the first lane in bit 0.
