@@ -24,6 +24,28 @@ import Testing
         }
     }
 
+    @Test func everyHexDigitAndNoOtherByte() throws {
+        let digits = Array("0123456789ABCDEFabcdef".utf8)
+        // Every ASCII pair (0 to 7, then any digit), as escapes one after another and
+        // between plain bytes; letters as the first digit in UTF-8's escapes.
+        #expect(try PercentEncoding.decode("%C3%A9%e2%82%Ac", field: "x") == "é€")
+        var escaped: [UInt8] = [], expected: [UInt8] = []
+        for high in digits.prefix(8) {
+            for low in digits {
+                escaped += [0x25, high, low] + (low == UInt8(ascii: "f") ? Array("plain".utf8) : [])
+                expected.append(UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) ?? 0)
+                if low == UInt8(ascii: "f") { expected += Array("plain".utf8) }
+            }
+        }
+        #expect(Array(try PercentEncoding.decode(escaped, field: "x").utf8) == expected)
+        // Any other byte in either place is refused, a byte of 0x80 or more among them
+        // (0xB1 is "1" with the high bit set).
+        for byte in (0...255).map(UInt8.init) where !digits.contains(byte) {
+            #expect(throws: ChargeKitError.self) { try PercentEncoding.decode([0x25, byte, 0x31], field: "x") }
+            #expect(throws: ChargeKitError.self) { try PercentEncoding.decode([0x25, 0x31, byte], field: "x") }
+        }
+    }
+
     @Test func parsesOrderedItems() throws {
         let url = try QueryURL(parsing: "my-app://path/?b=2&a=1&&flag&empty=&$ifcc_x=%24#frag")
         #expect(url.base == "my-app://path/")
