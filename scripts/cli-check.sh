@@ -252,6 +252,16 @@ for _ in $(seq 1 50); do [ "$(count_json "$work/received/json")" -ge 6 ] && brea
 check "upi listen --json prints one JSON object per IPN, with its event and answer" "6 yes" \
   "$(python3 -c 'import json,sys; rows=[json.loads(l) for l in open(sys.argv[1]) if l.strip()]; print(len(rows), "yes" if all(r["delivered"] and r["answer"] == "HTTP 200" and r["event"].count(".") == 1 for r in rows) else "no")' "$work/listen-json.log")"
 kill $json_listener 2>/dev/null; wait $json_listener 2>/dev/null
+# A new listener resumes after an IPN an earlier one printed: the three after the third.
+third=$(python3 -c 'import json,sys; rows=[json.loads(l) for l in open(sys.argv[1]) if l.strip()]; print(rows[2]["ipn"])' "$work/listen-json.log")
+"$bin" upi listen --forward-to "http://127.0.0.1:$(cat "$work/received.port")/resumed" --after "$third" >/dev/null 2>&1 &
+resumed_listener=$!
+for _ in $(seq 1 100); do [ "$(count_json "$work/received/resumed")" -ge 3 ] && break; sleep 0.1; done
+sleep 0.3
+check "upi listen --after an IPN it printed sends the ones after it, once" 3 "$(count_json "$work/received/resumed")"
+kill $resumed_listener 2>/dev/null; wait $resumed_listener 2>/dev/null
+"$bin" upi listen --forward-to "http://127.0.0.1:1/x" --after latest >/dev/null 2>&1
+check "upi listen --after with no IPN number exits 64" 64 "$?"
 port=${base##*:}
 kill -TERM $pid; wait $pid
 CHARGEKIT_DB_URL="$work/env.sqlite" "$bin" sandbox serve --port "$port" >"$work/log" 2>&1 & pid=$!

@@ -12,7 +12,8 @@ extension UPI {
             abstract: "Receive every IPN of the merchant from a sandbox over one long-lived connection, and post each to a local URL.",
             discussion: "Each IPN is posted byte for byte, signed as the sandbox signs it, whether or not its charge named an IPN URL; "
                 + "one line is printed per IPN: time, charge, event, the local answer (with --json, one JSON object a line: "
-                + "time, charge, event, answer, delivered, ipn). A dropped connection is resumed where it stopped. Runs until interrupted."
+                + "time, charge, event, answer, delivered, ipn). A dropped connection is resumed where it stopped; a new listener "
+                + "resumes after the IPN given with --after (the ipn of a line printed before). Runs until interrupted."
         )
         @OptionGroup var connection: Connection
         @Option(name: .customLong("forward-to"), help: "Where each IPN is posted, such as http://127.0.0.1:4242/ipn.") var forwardTo: String
@@ -20,6 +21,8 @@ extension UPI {
         var events: String?
         @Flag(name: .customLong("print-secret"), help: "Print the IPN secret to verify with (upi verify-ipn --secret), then listen.")
         var printSecret = false
+        @Option(help: "Resume after this IPN: the ipn of a line printed before (each --json line has it); 0 sends every IPN the sandbox keeps. Without it, the IPNs to come.")
+        var after: String?
 
         func run() async throws {
             try await Self.withOwnUsage {
@@ -28,12 +31,16 @@ extension UPI {
                       target.host != nil else { throw ValidationError("--forward-to must be an http(s) URL, got \(forwardTo)") }
                 guard let root = connection.root else { throw ValidationError("--base-url is not a URL") }
                 let wanted = events.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
-                try await listen(URL(string: root.absoluteString + "v1/ipn-events")!, key: key, target: target, wanted: wanted)
+                if let after, after.isEmpty || after.count > 18 || !after.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+                    throw ValidationError("--after must be the ipn of an IPN printed before (digits), got \(after)")
+                }
+                guard let stream = URL(string: root.absoluteString + "v1/ipn-events") else { throw ValidationError("--base-url is not a URL") }
+                try await listen(stream, key: key, target: target, wanted: wanted)
             }
         }
 
         private func listen(_ stream: URL, key: String, target: URL, wanted: Set<String>?) async throws {
-            var last: String?
+            var last = after
             var secretShown = false
             var failures = 0
             while !Task.isCancelled {

@@ -191,7 +191,8 @@ sandbox signs it, and prints one line per IPN (time, charge, event, the local
 answer), and reports that answer back: the dashboard and `upi ipn list` show it
 beside the sandbox's own attempts (as `upi listen`, numbered -1, -2…). A dropped
 connection resumes after the last IPN it had; a new listener gets the IPNs from then
-on; several listeners each get all. `--print-secret` prints the
+on, or those after `--after IPN` (the `ipn` of a line an earlier listener printed, so
+that a restarted listener misses none; `0` for all); several listeners each get all. `--print-secret` prints the
 IPN secret to verify with; `--events` keeps some (`charge.succeeded`,
 `refund.succeeded`…). `upi trigger EVENT` creates a charge and drives it there so
 that its IPNs fire; `upi ipn list` and `upi ipn resend` do what the dashboard does.
