@@ -171,7 +171,8 @@ extension Square {
             self.extraItems = extraItems
         }
 
-        private static func string(at place: Range<Int>?, in data: UnsafeMutableBufferPointer<UInt8>) -> String? {
+        /// The text at `place` in `data`.
+        fileprivate static func string(at place: Range<Int>?, in data: UnsafeMutableBufferPointer<UInt8>) -> String? {
             place.map { String(decoding: UnsafeBufferPointer(rebasing: data[$0]), as: UTF8.self) }
         }
     }
@@ -184,7 +185,7 @@ extension Square {
             var text: String?
             let read = SquareJSON.values(of: bytes, named: [member.text]) { _, value in
                 guard case .string(let place) = value else { return text = nil }
-                text = String(decoding: UnsafeBufferPointer(rebasing: bytes[place]), as: UTF8.self)
+                text = Callback.string(at: place, in: bytes)
             }
             return read ? text : nil
         }

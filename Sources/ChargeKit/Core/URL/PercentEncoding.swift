@@ -171,9 +171,10 @@
         return high < 8
     }
 
-    /// A hex digit's value (`0`–`9`, `A`–`F`, `a`–`f`).
+    /// A hex digit's value (`0`–`9`, `A`–`F`, `a`–`f`); also what `SquareJSON` reads a
+    /// `\u` escape's digits with.
     @inline(__always)
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
+    static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case 0x30...0x39: byte - 0x30
         case 0x41...0x46: byte - 0x41 + 10
