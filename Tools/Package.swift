@@ -37,10 +37,17 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The tools' one HTTP client (ToolsHTTP): no redirect followed, bounded, deadlines, idle streams asleep.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // `swift package generate-documentation` (scripts/docs.sh); a plugin, linked by nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // The one HTTP client of every command (and of the sandbox's testing helpers), on AsyncHTTPClient.
+        .target(name: "ToolsHTTP", dependencies: [
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         .target(name: "ChargeKitPostgres", dependencies: [
             .product(name: "ChargeKit", package: sdk),
             .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
@@ -78,6 +85,7 @@ let package = Package(
                 .product(name: "ChargeKitTesting", package: sdk),
                 .product(name: "CitconUPI", package: sdk),
                 "CitconSandbox",
+                "ToolsHTTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -104,6 +112,7 @@ let package = Package(
                 "CitconSandboxTesting",
                 "ChargeKitPostgres",
                 "CitconSandboxPostgres",
+                "ToolsHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -150,6 +159,7 @@ let package = Package(
                 "CitconSandboxTesting",
                 "CitconSandboxPostgres",
                 "ChargeKitPostgres",
+                "ToolsHTTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

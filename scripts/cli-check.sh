@@ -144,13 +144,14 @@ work="$(mktemp -d)"
 serve() { "$bin" sandbox serve --port 0 --db "$work/s.sqlite" "$@" >"$work/log" 2>&1 & pid=$!; for _ in $(seq 1 100); do grep -qs "merchant key:" "$work/log" && break; sleep 0.1; done; }
 "$bin" sandbox serve --port 0 --db "$work/json.sqlite" --merchant-key sk_cli_check_json_0123 --json >"$work/json.log" 2>&1 & pid=$!
 for _ in $(seq 1 100); do grep -qs "merchant_key" "$work/json.log" && break; sleep 0.1; done
-check "sandbox serve --json prints its start line as one JSON object" "sk_cli_check_json_0123 yes yes" \
+check "sandbox serve --json prints its start line as one JSON object, the key given masked" "sk_c…0123 yes yes" \
   "$(head -1 "$work/json.log" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["merchant_key"], "yes" if d["base_url"].startswith("http://127.0.0.1:") else "no", "yes" if d["ipn_secret"] else "no")')"
 kill -TERM $pid; wait $pid
 serve --merchant-key sk_cli_check_0123456789
 base="$(sed -n 's/^Citcon UPI sandbox listening on //p' "$work/log")"
 check "sandbox serve prints a loopback base URL" yes "$(echo "$base" | grep -qE '^http://127\.0\.0\.1:[0-9]+$' && echo yes)"
-check "sandbox serve prints the merchant key given" "merchant key: sk_cli_check_0123456789" "$(grep '^merchant key:' "$work/log")"
+check "sandbox serve shows the merchant key given masked, and no secret it was given in full" "merchant key: sk_c…6789 no" \
+  "$(grep '^merchant key:' "$work/log") $(grep -q 'sk_cli_check_0123456789' "$work/log" && echo yes || echo no)"
 status=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$base/v1/access-tokens" -H 'Authorization: Bearer sk_cli_check_0123456789' -d '{"token_type":"server"}')
 check "sandbox issues a token for the key" 200 "$status"
 kill -TERM $pid; wait $pid; check "sandbox exits 0 on SIGTERM" 0 $?
@@ -162,7 +163,7 @@ kill -INT $pid; wait $pid; check "sandbox exits 0 on SIGINT" 0 $?
 CHARGEKIT_IPN_SECRET=short "$bin" sandbox serve --port 0 --db "$work/short.sqlite" >/dev/null 2>&1; check "a short CHARGEKIT_IPN_SECRET exits 64" 64 $?
 CHARGEKIT_MERCHANT_KEY=sk_from_environment_0123 CHARGEKIT_DB_URL="$work/env.sqlite" "$bin" sandbox serve --port 0 >"$work/log" 2>&1 & pid=$!
 for _ in $(seq 1 100); do grep -qs "merchant key:" "$work/log" && break; sleep 0.1; done
-check "sandbox serve takes the key from CHARGEKIT_MERCHANT_KEY" "merchant key: sk_from_environment_0123" "$(grep '^merchant key:' "$work/log")"
+check "sandbox serve takes the key from CHARGEKIT_MERCHANT_KEY (shown masked)" "merchant key: sk_f…0123" "$(grep '^merchant key:' "$work/log")"
 check "sandbox serve takes the database from CHARGEKIT_DB_URL" yes "$([ -f "$work/env.sqlite" ] && echo yes)"
 base="$(sed -n 's/^Citcon UPI sandbox listening on //p' "$work/log")"
 out=$(CHARGEKIT_MERCHANT_KEY=sk_from_environment_0123 "$bin" upi token --base-url "$base/v1"); code=$?

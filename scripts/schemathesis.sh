@@ -12,7 +12,7 @@ openapi-spec-validator Tools/openapi/sandbox.yaml
 
 work=$(mktemp -d)
 bin="$(swift build --package-path Tools --show-bin-path)/chargekit-server"
-"$bin" sandbox serve --port 0 --db "$work/s.sqlite" --merchant-key sk_schemathesis_0123456789 > "$work/out" 2>&1 &
+CHARGEKIT_MERCHANT_KEY=sk_schemathesis_0123456789 "$bin" sandbox serve --port 0 --db "$work/s.sqlite" > "$work/out" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 report_server() { kill -0 "$pid" 2>/dev/null || { echo "schemathesis: the sandbox died; its last output:" >&2; tail -20 "$work/out" >&2; }; }

@@ -7,7 +7,8 @@ wait_for_sandbox() {
     local log="$1" name="$2" tenths="${3:-100}"
     for _ in $(seq 1 "$tenths"); do grep -q "^merchant key:" "$log" && break; sleep 0.1; done
     base="$(sed -n 's/^Citcon UPI sandbox listening on //p' "$log")"
-    key="$(sed -n 's/^merchant key: //p' "$log")"
+    # A key given (CHARGEKIT_MERCHANT_KEY) is printed masked; a generated one in full.
+    key="${CHARGEKIT_MERCHANT_KEY:-$(sed -n 's/^merchant key: //p' "$log")}"
     [ -n "$base" ] && [ -n "$key" ] || { echo "$name: the sandbox did not start" >&2; cat "$log" >&2; exit 1; }
 }
 

@@ -30,18 +30,26 @@ import FoundationNetworking
     public var retryDelay: Duration
     /// Receives one line per request (method, redacted path, HTTP status, duration).
     public var log: (@Sendable (String) -> Void)?
-    private let session: URLSession
+    private let transport: any UPITransport
 
-    /// Makes a client.
+    /// Makes a client on URLSession (`session`'s configuration, or an ephemeral one).
     public init(baseURL: URL, timeout: TimeInterval = 15, inquiryRetries: Int = 2,
                 retryDelay: Duration = .milliseconds(200), session: URLSession? = nil,
+                log: (@Sendable (String) -> Void)? = nil) {
+        self.init(baseURL: baseURL, timeout: timeout, inquiryRetries: inquiryRetries, retryDelay: retryDelay,
+                  transport: URLSessionTransport(configuration: (session ?? Self.session(timeout: timeout)).configuration), log: log)
+    }
+
+    /// Makes a client whose requests go through `transport` (the tools' own HTTP client).
+    public init(baseURL: URL, timeout: TimeInterval = 15, inquiryRetries: Int = 2,
+                retryDelay: Duration = .milliseconds(200), transport: any UPITransport,
                 log: (@Sendable (String) -> Void)? = nil) {
         self.baseURL = baseURL
         self.timeout = timeout
         self.inquiryRetries = inquiryRetries
         self.retryDelay = retryDelay
         self.log = log
-        self.session = session ?? Self.session(timeout: timeout)
+        self.transport = transport
     }
 
     /// An ephemeral session whose requests time out after `timeout` seconds. (URLSession
@@ -152,11 +160,10 @@ import FoundationNetworking
             request.httpBody = body
         }
         let started = ContinuousClock.now
+        let status: Int
         let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await BoundedTransfer.exchange(request, configuration: session.configuration,
-                                                                  limit: UPIWire.maximumBodyBytes, deadline: .seconds(timeout))
+        do throws(UPITransportFailure) {
+            (status, data) = try await transport.exchange(request, limit: UPIWire.maximumBodyBytes, deadline: .seconds(timeout))
         } catch {
             switch error {
             case .tooLarge:
@@ -165,15 +172,11 @@ import FoundationNetworking
             case .deadline:
                 log?("\(method) \(shown) timed out")
                 throw .timeout
-            case .transport(let error as URLError) where error.code == .timedOut:
-                log?("\(method) \(shown) timed out")
-                throw .timeout
-            case .transport(let error):
-                log?("\(method) \(shown) failed: \(error.localizedDescription)")
-                throw .transport(error.localizedDescription)
+            case .transport(let reason):
+                log?("\(method) \(shown) failed: \(reason)")
+                throw .transport(reason)
             }
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         log?("\(method) \(shown) → \(status) in \(ContinuousClock.now - started)")
         // The API never redirects; a 3xx was not followed (it would carry the key elsewhere).
         if (300..<400).contains(status) {

@@ -12,6 +12,12 @@ public enum Environment {
     /// `CHARGEKIT_DB_URL`: the sandbox's database (`--db`), which may carry a password.
     public static var databaseURL: String? { value("CHARGEKIT_DB_URL") }
 
+    /// `secret` as a start line or a log may show it: its first and last four
+    /// characters (`k-54…3e53`), enough to tell which one it is and too little to use it.
+    public static func masked(_ secret: String) -> String {
+        secret.count <= 12 ? String(repeating: "*", count: secret.count) : "\(secret.prefix(4))…\(secret.suffix(4))"
+    }
+
     /// A variable's value; an empty one counts as unset.
     private static func value(_ name: String) -> String? {
         guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }

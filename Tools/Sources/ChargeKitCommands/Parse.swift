@@ -127,9 +127,11 @@ struct Simulate: AsyncParsableCommand {
 }
 
 extension String {
-    /// The text with control characters (C0, DEL, C1, and the Unicode line and
-    /// paragraph separators) and backslashes written as escapes (`\n`, `\u{1B}`), so
-    /// that untrusted text prints as one line and cannot drive the terminal.
+    /// The text with control characters (C0, DEL, C1), Unicode format characters
+    /// (bidirectional overrides and isolates such as U+202E, zero-width characters, the
+    /// byte order mark), the line and paragraph separators, and backslashes written as
+    /// escapes (`\n`, `\u{202E}`), so that untrusted text prints as one line, reads in
+    /// the order it is stored, and cannot drive the terminal.
     public var escapedForTerminal: String {
         var out = ""
         for scalar in unicodeScalars {
@@ -139,10 +141,10 @@ extension String {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.properties.generalCategory == .control || scalar.value == 0x2028 || scalar.value == 0x2029
-                    || scalar.properties.generalCategory == .format && (0x202A...0x202E).contains(scalar.value) {
+                switch scalar.properties.generalCategory {
+                case .control, .format, .lineSeparator, .paragraphSeparator:
                     out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                } else {
+                default:
                     out.unicodeScalars.append(scalar)
                 }
             }

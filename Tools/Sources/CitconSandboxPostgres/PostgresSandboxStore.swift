@@ -436,6 +436,13 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         for try await _ in try await client.query("""
             UPDATE \(unescaped: outbox) SET state = 'pending', next_attempt_at = \(now) WHERE id = \(id) AND url <> '' RETURNING id
             """, logger: PostgresSupport.silent).decode(Int64.self) { found = true }
+        if found { return true }
+        // One kept for the listeners only is written again, as a new IPN they all get.
+        for try await _ in try await client.query("""
+            INSERT INTO \(unescaped: outbox)(transaction_id, status, url, payload, next_attempt_at, state, created_at)
+            SELECT transaction_id, status, url, payload, \(now), state, \(now) FROM \(unescaped: outbox) WHERE id = \(id) AND url = ''
+            RETURNING id
+            """, logger: PostgresSupport.silent).decode(Int64.self) { found = true }
         return found
     }
 

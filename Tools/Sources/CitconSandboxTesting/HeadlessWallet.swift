@@ -1,8 +1,9 @@
 import CitconSandbox
 @_spi(Tools) import ChargeKit
 import Foundation
+import ToolsHTTP
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+import FoundationNetworking  // NoRedirects, for tests that play an app on URLSession
 #endif
 
 /// A wallet without a browser: a ``URLOpener`` that, when the SDK opens the sandbox
@@ -13,7 +14,6 @@ import FoundationNetworking
 public struct HeadlessWallet: URLOpener {
     private let choose: @Sendable (String) async -> SandboxAPI.WalletAction?
     private let reopenApp: @Sendable (URL) async -> Void
-    private let session: URLSession
 
     /// Makes a wallet that decides with `choose` (given the wallet URL) and hands the
     /// return URL to `reopenApp` (typically `{ manager.handle(url: $0) }`).
@@ -21,7 +21,6 @@ public struct HeadlessWallet: URLOpener {
                 reopenApp: @escaping @Sendable (URL) async -> Void) {
         self.choose = choose
         self.reopenApp = reopenApp
-        session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
     }
 
     /// Makes a wallet that always makes the same choice.
@@ -31,32 +30,27 @@ public struct HeadlessWallet: URLOpener {
 
     public func open(_ url: String) async throws(ChargeKitError) {
         var formToken = ""
-        guard let page = URL(string: url), page.scheme == "http" || page.scheme == "https" else {
+        guard let pageURL = URL(string: url), pageURL.scheme == "http" || pageURL.scheme == "https" else {
             throw .appNotInstalled(scheme: URL(string: url)?.scheme ?? url)
         }
-        do {
-            let (html, response) = try await session.data(from: page)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            guard status == 200, String(decoding: html, as: UTF8.self).contains("<html") else {
-                throw ChargeKitError.openFailed("wallet page answered HTTP \(status)")
-            }
-            formToken = HeadlessWallet.formToken(in: String(decoding: html, as: UTF8.self)) ?? ""
-        } catch let error as ChargeKitError {
-            throw error
+        let page: ToolsHTTPClient.Response
+        do throws(ToolsHTTPClient.Failure) {
+            page = try await ToolsHTTPClient.shared.send(.init("GET", pageURL, deadline: .seconds(30), limit: 1 << 20))
         } catch {
-            throw .openFailed("wallet page: \(error.localizedDescription)")
+            throw .openFailed("wallet page: \(error.description)")
         }
+        guard page.status == 200, page.text.contains("<html") else { throw .openFailed("wallet page answered HTTP \(page.status)") }
+        formToken = HeadlessWallet.formToken(in: page.text) ?? ""
         // The wallet app now runs on its own; the SDK's open() returns at once.
-        let choose = self.choose, reopenApp = self.reopenApp, session = self.session, token = formToken
+        let choose = self.choose, reopenApp = self.reopenApp, token = formToken
         Task {
             guard let action = await choose(url) else { return }
-            var request = URLRequest(url: page)
-            request.httpMethod = "POST"
-            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data("form_token=\(token)&action=\(action.rawValue)".utf8)
-            guard let (_, response) = try? await session.data(for: request),
-                  let http = response as? HTTPURLResponse, http.statusCode == 303,
-                  let location = http.value(forHTTPHeaderField: "Location"), let back = URL(string: location)
+            // The wallet's answer is a 303 to the app, read here and never followed.
+            let form = Data("form_token=\(token)&action=\(action.rawValue)".utf8)
+            guard let answer = try? await ToolsHTTPClient.shared.send(
+                      .init("POST", pageURL, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: form,
+                            deadline: .seconds(30), limit: 1 << 20, readsRedirects: true)),
+                  answer.status == 303, let location = answer.header("Location"), let back = URL(string: location)
             else { return }
             await reopenApp(back)
         }

@@ -30,7 +30,7 @@ public enum SandboxStoreConformance {
         check("a charge whose id or charge token is taken is refused whole; its reference stays free", takenIdentifiers),
         check("charges written at once with taken ids are refused alone; their references stay free", concurrentTakenIdentifiers),
         check("an update that throws changes nothing", failedUpdate),
-        check("a status change writes one outbox entry (posted with an IPN URL, kept for listeners without); no change, none", outboxPerChange),
+        check("a status change writes one outbox entry (posted with an IPN URL, kept for listeners without, which a resend writes again); no change, none", outboxPerChange),
         check("listeners read the IPNs after an id, in order, from the latest on", listenersRead),
         check("due IPNs: the oldest pending one per transaction, when due", dueInOrder),
         check("unpaid charges past their expiry are overdue", overdue),
@@ -275,7 +275,15 @@ public enum SandboxStoreConformance {
         try expect(kept.count == 1 && kept[0].state == .listeners && kept[0].url.isEmpty, "a charge without an IPN URL did not keep its IPN for listeners: \(kept)")
         try expect(try await store.dueNotifications(now: 100, limit: 10, leaseUntil: 150).allSatisfy { $0.transactionID != "5002" },
                    "an IPN without a URL is due for posting")
-        try expect(try await store.resendNotification(id: kept[0].id, now: 8) == false, "an IPN without a URL can be sent again")
+        // Sent again, it is written again for the listeners: a new IPN after the newest, same body, still posted nowhere.
+        try expect(try await store.resendNotification(id: kept[0].id, now: 8), "an IPN kept for the listeners could not be sent again")
+        let again = try await store.notifications(transactionID: "5002")
+        let latest = try await store.latestNotificationID()
+        try expect(again.count == 2 && again[1].id > kept[0].id && again[1].payload == kept[0].payload && again[1].state == .listeners
+                   && again[1].url.isEmpty && latest == again[1].id,
+                   "a listener-only IPN sent again is not a new IPN for the listeners: \(again)")
+        try expect(try await store.dueNotifications(now: 100, limit: 10, leaseUntil: 150).allSatisfy { $0.transactionID != "5002" },
+                   "an IPN sent again to the listeners is due for posting")
     }
 
     static func listenersRead(_ store: any SandboxStore) async throws {

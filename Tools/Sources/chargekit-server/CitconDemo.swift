@@ -28,7 +28,7 @@ enum CitconDemo {
         print("   merchant IPN receiver at \(receiver.url)")
 
         // The merchant's server: a server token, then the charge.
-        let merchant = UPIClient(baseURL: sandbox.baseURL)
+        let merchant = UPIClient.tools(sandbox.baseURL)
         let serverToken = try await merchant.accessToken(merchantKey: sandbox.info.merchantKey, type: "server")
         var order = CPayRequest()
         order.transaction.reference = "demo_\(Int(Date().timeIntervalSince1970 * 1000))"

@@ -159,7 +159,13 @@ struct Sandbox: AsyncParsableCommand {
                 }
                 let server = try await SandboxServer(configuration: configuration, store: store)
                 let json = self.json
-                try await server.run(handlingSignals: true) { info in
+                // A secret it was given (a flag, the environment) is shown masked: container
+                // logs keep start lines. One it generated or had stored is shown in full, once.
+                let given = (key: configuration.merchantKey != nil, secret: configuration.ipnSecret != nil)
+                try await server.run(handlingSignals: true) { started in
+                    var info = started
+                    if given.key { info.merchantKey = Environment.masked(info.merchantKey) }
+                    if given.secret { info.ipnSecret = Environment.masked(info.ipnSecret) }
                     if json {
                         struct Started: Encodable {
                             let baseURL: String, merchantKey: String, ipnSecret: String, database: String, schemaVersion: Int, dashboard: String

@@ -4,9 +4,7 @@ import ChargeKitCommands
 import CitconSandbox
 @_spi(Tools) import CitconUPI
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import ToolsHTTP
 
 /// `chargekit upi …`: the merchant-server side of the Citcon UPI API, for the local
 /// sandbox or the live service.
@@ -114,7 +112,7 @@ struct UPI: AsyncParsableCommand {
         /// The request's answer `data` (printed when `print`); exits on a failure.
         func call(_ method: String, _ path: String, body: Data?, print shown: Bool, tokenType: String = "server") async throws -> [String: Any] {
             guard let root else { throw ValidationError("--base-url is not a URL") }
-            let client = UPIClient(baseURL: root)
+            let client = UPIClient.tools(root)
             let (status, answer) = try await exchange(client, method, path, bearer: try await bearer(client, tokenType), body: body)
             return try report(status: status, body: answer, print: shown)
         }
@@ -122,7 +120,7 @@ struct UPI: AsyncParsableCommand {
         /// A `GET` answered with a list in its `data`, authenticated with `bearer` as is.
         func callArray(_ path: String, bearer: String) async throws -> [[String: Any]] {
             guard let root else { throw ValidationError("--base-url is not a URL") }
-            let (status, answer) = try await exchange(UPIClient(baseURL: root), "GET", path, bearer: bearer, body: nil)
+            let (status, answer) = try await exchange(UPIClient.tools(root), "GET", path, bearer: bearer, body: nil)
             guard let envelope = (try? JSONSerialization.jsonObject(with: answer)) as? [String: Any] else {
                 throw fail(status >= 500 || status == 0 ? 1 : 2, "HTTP \(status): not a UPI envelope")
             }
@@ -486,33 +484,38 @@ struct SandboxDashboard {
     /// Posts one of the dashboard's forms with `fields`, its form token added.
     func post(_ fields: [String: String]) async throws {
         let page = root.appendingPathComponent("sandbox/dashboard")
-        let (html, _) = try await exchange(URLRequest(url: page))
+        let (html, _) = try await exchange("GET", page)
         guard let token = RenderedForm.token(in: html) else { throw fail(2, "the sandbox's dashboard has no form token: is \(root) a ChargeKit sandbox?") }
-        var post = URLRequest(url: page)
-        post.httpMethod = "POST"
-        post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         let form = (["form_token": token].merging(fields) { $1 }).sorted { $0.key < $1.key }
-        post.httpBody = Data(form.map { "\($0.key)=\(PercentEncoding.encode($0.value))" }.joined(separator: "&").utf8)
-        let (answer, status) = try await exchange(post)
-        // The dashboard answers 303 back to itself, which is followed to its page.
-        guard status == 200 else { throw fail(2, "HTTP \(status): \(Self.message(in: answer) ?? "the dashboard refused")") }
+        let body = Data(form.map { "\($0.key)=\(PercentEncoding.encode($0.value))" }.joined(separator: "&").utf8)
+        let (answer, status) = try await exchange("POST", page, body: body)
+        // The dashboard answers a done form with 303 back to itself (read, not followed).
+        guard status == 303 || status == 200 else { throw fail(2, "HTTP \(status): \(Self.message(in: answer) ?? "the dashboard refused")") }
     }
 
-    private func exchange(_ request: URLRequest) async throws -> (String, Int) {
-        var request = request
-        request.setValue("Bearer " + key, forHTTPHeaderField: "Authorization")
-        request.timeoutInterval = 30
-        do {
-            let (data, response) = try await URLSession.shared.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            let text = String(decoding: data.prefix(1 << 20), as: UTF8.self)
-            if status == 401 { throw fail(2, "HTTP 401: the merchant key is not this sandbox's") }
-            return (text, status)
-        } catch let exit as ExitCode {
-            throw exit
+    /// One request with the merchant key, through the tools' client: a redirect is read,
+    /// never followed, and the page is bounded.
+    private func exchange(_ method: String, _ url: URL, body: Data? = nil) async throws -> (String, Int) {
+        var headers: [(name: String, value: String)] = [("Authorization", "Bearer " + key)]
+        if body != nil { headers.append(("Content-Type", "application/x-www-form-urlencoded")) }
+        let answer: ToolsHTTPClient.Response
+        do throws(ToolsHTTPClient.Failure) {
+            answer = try await ToolsHTTPClient.shared.send(.init(method, url, headers: headers, body: body, deadline: .seconds(30),
+                                                                 limit: 1 << 20, readsRedirects: true))
         } catch {
-            throw fail(1, "\(request.url?.absoluteString ?? ""): \(error.localizedDescription)")
+            throw fail(1, error.description)
         }
+        if answer.status == 401 { throw fail(2, "HTTP 401: the merchant key is not this sandbox's") }
+        if (300..<400).contains(answer.status), method == "GET" || !Self.isDashboard(answer.header("Location"), root: root) {
+            throw fail(1, "HTTP \(answer.status) from \(ToolsHTTPClient.shown(url)): a redirect, not followed (the merchant key stays here)")
+        }
+        return (answer.text, answer.status)
+    }
+
+    /// Whether a `Location` names the dashboard itself (a path on the same sandbox).
+    static func isDashboard(_ location: String?, root: URL) -> Bool {
+        guard let location else { return false }
+        return location.hasPrefix("/sandbox/dashboard") || location.hasPrefix(root.absoluteString + "sandbox/dashboard")
     }
 
     /// The message of the dashboard's error page.

@@ -2,18 +2,18 @@ import ArgumentParser
 @_spi(Tools) import ChargeKit
 import ChargeKitCommands
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import ToolsHTTP
 
 extension UPI {
     struct Listen: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Receive every IPN of the merchant from a sandbox over one long-lived connection, and post each to a local URL.",
             discussion: "Each IPN is posted byte for byte, signed as the sandbox signs it, whether or not its charge named an IPN URL; "
-                + "one line is printed per IPN: time, charge, event, the local answer (with --json, one JSON object a line: "
-                + "time, charge, event, answer, delivered, ipn). A dropped connection is resumed where it stopped; a new listener "
-                + "resumes after the IPN given with --after (the ipn of a line printed before). Runs until interrupted."
+                + "one line is printed per IPN: time (ISO 8601), ipn number, charge, event, the local answer (with --json, one JSON "
+                + "object a line: time, charge, event, answer, delivered, ipn); text the server sent is escaped. Standard error says "
+                + "when it is connected, and to what. A dropped connection is resumed where it stopped; a new listener resumes after "
+                + "the IPN given with --after (the ipn of a line printed before; one beyond the sandbox's newest exits 65). "
+                + "Runs until interrupted."
         )
         @OptionGroup var connection: Connection
         @Option(name: .customLong("forward-to"), help: "Where each IPN is posted, such as http://127.0.0.1:4242/ipn.") var forwardTo: String
@@ -42,72 +42,101 @@ extension UPI {
         private func listen(_ stream: URL, key: String, target: URL, wanted: Set<String>?) async throws {
             var last = after
             var secretShown = false
+            var connected = false
             var failures = 0
             while !Task.isCancelled {
-                var request = URLRequest(url: stream)
-                request.setValue("Bearer " + key, forHTTPHeaderField: "Authorization")
-                request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
-                if let last { request.setValue(last, forHTTPHeaderField: "Last-Event-ID") }
-                request.timeoutInterval = 60
+                var headers: [(name: String, value: String)] = [("Authorization", "Bearer " + key)]
+                if let last { headers.append(("Last-Event-ID", last)) }
                 do {
-                    for try await event in ServerSentEvents.connect(request) {
+                    let events = try await ToolsHTTPClient.shared.events(.init("GET", stream, headers: headers, deadline: .seconds(30)),
+                                                                         maximumEventBytes: Self.maximumEvent)
+                    for try await event in events {
                         failures = 0
                         if event.name == "hello" {
-                            if printSecret && !secretShown, let secret = Self.field("ipn_secret", of: event.data) {
-                                Self.say(connection.json ? Self.json(["ipn_secret": secret]) : "ipn secret: \(secret)")
+                            let hello = Self.fields(of: event.data)
+                            try Self.checkResume(last, latest: hello["latest"], fromFlag: last == after)
+                            if printSecret && !secretShown, let secret = hello["ipn_secret"] {
+                                Self.say(connection.json ? Self.json(["ipn_secret": secret]) : "ipn secret: \(secret.escapedForTerminal)")
                                 secretShown = true
+                            }
+                            if !connected {
+                                let merchant = (hello["merchant"] ?? "the merchant").escapedForTerminal
+                                Self.note("connected to \(ToolsHTTPClient.shown(stream)): forwarding IPNs of \(merchant) to \(forwardTo.escapedForTerminal)")
+                                connected = true
                             }
                             continue
                         }
                         if let id = event.id { last = id }
                         guard wanted?.contains(event.name) ?? true else { continue }
-                        let charge = Self.field("id", of: event.data)
+                        let charge = Self.fields(of: event.data)["id"]
                         let (answer, delivered) = await forward(event.data, charge: charge, to: target)
                         if let id = event.id { await report(id, answer: answer, delivered: delivered, stream: stream, key: key) }
                         let time = ISO8601DateFormatter().string(from: Date())
+                        let ipn = event.id ?? ""
                         Self.say(connection.json
-                            ? Self.json(["time": time, "charge": charge ?? "?", "event": event.name, "answer": answer, "delivered": delivered, "ipn": event.id ?? ""])
-                            : "\(time)  \(charge ?? "?")  \(event.name)  \(answer)")
+                            ? Self.json(["time": time, "charge": charge ?? "?", "event": event.name, "answer": answer, "delivered": delivered, "ipn": ipn])
+                            : "\(time)  ipn \(ipn.escapedForTerminal)  \((charge ?? "?").escapedForTerminal)  \(event.name.escapedForTerminal)  \(answer.escapedForTerminal)")
                     }
-                } catch ServerSentEvents.Failure.refused(let status, let message) {
-                    throw fail(status == 401 ? 2 : 1, "HTTP \(status): \(message)")
+                } catch let refusal as ToolsHTTPClient.StreamRefusal {
+                    let message = Self.fields(of: refusal.body, in: "data")["message"] ?? String(refusal.body.prefix(200))
+                    throw fail(refusal.status == 401 ? 2 : 1, "HTTP \(refusal.status): \(message)")
+                } catch let exit as ExitCode {
+                    throw exit
+                } catch ToolsHTTPClient.Failure.redirect(let status, let url) {
+                    // Never followed: it would carry the merchant key elsewhere.
+                    throw fail(1, "HTTP \(status) from \(url): the stream redirects, which a sandbox never does; not followed (the merchant key stays here)")
                 } catch {
                     failures += 1
                     if failures == 1 || failures.isMultiple(of: 30) {
-                        FileHandle.standardError.write(Data("chargekit upi listen: \(error.localizedDescription); reconnecting\n".utf8))
+                        Self.note("chargekit upi listen: \(String(describing: error).escapedForTerminal); reconnecting")
                     }
                 }
                 try await Task.sleep(nanoseconds: 1_000_000_000)
             }
         }
 
+        /// The most bytes one IPN event may take.
+        static let maximumEvent = 256 * 1024
+
+        /// Stops with exit 65 when the IPN to resume after is beyond the sandbox's newest
+        /// (its database was recreated, say): the listener would otherwise wait forever.
+        static func checkResume(_ resume: String?, latest: String?, fromFlag: Bool) throws {
+            guard let resume, let after = Int64(resume), let latest = latest.flatMap({ Int64($0) }), after > latest else { return }
+            let hint = latest == 0 ? "it has no IPN yet" : "its newest is \(latest)"
+            throw fail(65, fromFlag
+                ? "--after \(after) is beyond the newest IPN of this sandbox (\(hint)): give --after \(latest) or less, or leave --after out for the IPNs to come"
+                : "the sandbox no longer has IPN \(after), the last one this listener had (\(hint); was its database recreated?): restart with --after \(latest) or less")
+        }
+
         /// Tells the sandbox how the forward went (shown on its dashboard); best effort.
         private func report(_ id: String, answer: String, delivered: Bool, stream: URL, key: String) async {
-            var post = URLRequest(url: stream.appendingPathComponent(id).appendingPathComponent("forwards"))
-            post.httpMethod = "POST"
-            post.setValue("Bearer " + key, forHTTPHeaderField: "Authorization")
-            post.setValue("application/json", forHTTPHeaderField: "Content-Type")
             let text = String(answer.unicodeScalars.filter { $0.properties.generalCategory != .control }.prefix(200).map(Character.init))
-            post.httpBody = try? JSONSerialization.data(withJSONObject: ["answer": text.isEmpty ? "?" : text, "delivered": delivered])
-            post.timeoutInterval = 10
-            _ = try? await URLSession.shared.data(for: post)
+            guard let body = try? JSONSerialization.data(withJSONObject: ["answer": text.isEmpty ? "?" : text, "delivered": delivered]) else { return }
+            let url = stream.appendingPathComponent(id).appendingPathComponent("forwards")
+            _ = try? await ToolsHTTPClient.shared.send(.init("POST", url, headers: [("Authorization", "Bearer " + key), ("Content-Type", "application/json")],
+                                                             body: body, deadline: .seconds(10), limit: 4096))
         }
 
         /// Posts the IPN as the sandbox would; the local answer in words, and whether it was a 2xx.
         private func forward(_ body: String, charge: String?, to target: URL) async -> (String, Bool) {
-            var post = URLRequest(url: target)
-            post.httpMethod = "POST"
-            post.httpBody = Data(body.utf8)
-            post.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            if let charge { post.setValue(charge, forHTTPHeaderField: "X-Citcon-Transaction") }
-            post.timeoutInterval = 10
-            do {
-                let (_, response) = try await URLSession.shared.data(for: post)
-                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                return ("HTTP \(status)", (200..<300).contains(status))
-            } catch {
-                return ("not delivered: \(error.localizedDescription)", false)
+            var headers: [(name: String, value: String)] = [("Content-Type", "application/json")]
+            // A header carries the charge's id only when it is one (a server's text never reaches a header raw).
+            if let charge, (1...128).contains(charge.utf8.count), charge.utf8.allSatisfy({ $0 < 0x80 && isalnum(Int32($0)) != 0 }) {
+                headers.append(("X-Citcon-Transaction", charge))
             }
+            do throws(ToolsHTTPClient.Failure) {
+                let answer = try await ToolsHTTPClient.shared.send(.init("POST", target, headers: headers, body: Data(body.utf8),
+                                                                         deadline: .seconds(10), limit: 64 * 1024, readsRedirects: true))
+                let redirect = (300..<400).contains(answer.status) ? " (a redirect, not followed)" : ""
+                return ("HTTP \(answer.status)\(redirect)", (200..<300).contains(answer.status))
+            } catch {
+                return ("not delivered: \(error.description)", false)
+            }
+        }
+
+        /// A line on standard error, at once.
+        static func note(_ line: String) {
+            FileHandle.standardError.write(Data((line + "\n").utf8))
         }
 
         /// Prints a line at once (standard output may be a pipe or a file, which would hold it).
@@ -121,99 +150,11 @@ extension UPI {
                    as: UTF8.self)
         }
 
-        /// A string member of a flat JSON object.
-        static func field(_ name: String, of json: String) -> String? {
-            ((try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any])?[name] as? String
-        }
-    }
-}
-
-/// A server-sent events stream read with URLSession (a data delegate, so that events
-/// arrive as they are written), each event at most 256 KiB.
-enum ServerSentEvents {
-    struct Event: Sendable {
-        var id: String?
-        var name: String
-        var data: String
-    }
-
-    enum Failure: Error {
-        case refused(status: Int, message: String)
-        case tooLarge
-    }
-
-    static func connect(_ request: URLRequest) -> AsyncThrowingStream<Event, any Error> {
-        AsyncThrowingStream { continuation in
-            let reader = Reader(continuation)
-            let session = URLSession(configuration: .ephemeral, delegate: reader, delegateQueue: nil)
-            let task = session.dataTask(with: request)
-            continuation.onTermination = { _ in
-                task.cancel()
-                session.invalidateAndCancel()
-            }
-            task.resume()
-        }
-    }
-
-    final class Reader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        // (@unchecked: the delegate's calls come one at a time, on its session's queue.)
-        private let continuation: AsyncThrowingStream<Event, any Error>.Continuation
-        private var buffer = Data()
-        private var status = 0
-        static let maximumEvent = 256 * 1024
-
-        init(_ continuation: AsyncThrowingStream<Event, any Error>.Continuation) { self.continuation = continuation }
-
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-            status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            completionHandler(.allow)
-        }
-
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            buffer.append(data)
-            guard status == 200 else { return }
-            while let end = buffer.range(of: Data("\n\n".utf8)) {
-                let block = String(decoding: buffer[buffer.startIndex..<end.lowerBound], as: UTF8.self)
-                buffer.removeSubrange(buffer.startIndex..<end.upperBound)
-                if let event = Self.event(block) { continuation.yield(event) }
-            }
-            if buffer.count > Self.maximumEvent {
-                continuation.finish(throwing: Failure.tooLarge)
-                dataTask.cancel()
-            }
-        }
-
-        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            if status != 200 && status != 0 {
-                let message = String(decoding: buffer.prefix(2048), as: UTF8.self)
-                let text = ((try? JSONSerialization.jsonObject(with: Data(message.utf8))) as? [String: Any])
-                    .flatMap { ($0["data"] as? [String: Any])?["message"] as? String } ?? message
-                continuation.finish(throwing: Failure.refused(status: status, message: text))
-            } else {
-                continuation.finish(throwing: error)
-            }
-            session.finishTasksAndInvalidate()
-        }
-
-        /// One event's lines (`id:`, `event:`, `data:`; comments and others ignored).
-        static func event(_ block: String) -> Event? {
-            var id: String?, name = "message", data: [String] = []
-            for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
-                if line.hasPrefix(":") { continue }
-                let parts = line.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-                let field = String(parts[0])
-                var value = parts.count > 1 ? String(parts[1]) : ""
-                if value.hasPrefix(" ") { value.removeFirst() }
-                switch field {
-                case "id": id = value
-                case "event": name = value
-                case "data": data.append(value)
-                default: continue
-                }
-            }
-            guard !data.isEmpty else { return nil }
-            return Event(id: id, name: name, data: data.joined(separator: "\n"))
+        /// The string members of a JSON object (of its member `member`, when given).
+        static func fields(of json: String, in member: String? = nil) -> [String: String] {
+            var object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] ?? [:]
+            if let member { object = object[member] as? [String: Any] ?? [:] }
+            return object.compactMapValues { $0 as? String }
         }
     }
 }

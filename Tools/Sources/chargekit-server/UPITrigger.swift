@@ -49,7 +49,7 @@ extension UPI {
                 guard let id = created["id"] as? String, let token = created["charge_token"] as? String else {
                     throw ValidationError("the create answer has no id or charge_token")
                 }
-                UPI.Listen.say("created \(id)")
+                UPI.Listen.say("created \(id.escapedForTerminal)")
                 for step in steps { try await play(step, id: id, chargeToken: token, dashboard: dashboard) }
                 try await connection.send("GET", "/v1/transactions/\(id)", body: nil)
             }
@@ -79,7 +79,12 @@ extension UPI {
 
         static func step(_ entry: [String: Any], at index: Int) throws -> Step {
             switch entry["step"] as? String {
-            case "confirm": return .confirm(entry["method"] as? String ?? "alipay")
+            case "confirm":
+                let method = entry["method"] as? String ?? "alipay"
+                guard (1...32).contains(method.utf8.count), method.utf8.allSatisfy({ $0 < 0x80 && (isalnum(Int32($0)) != 0 || $0 == UInt8(ascii: "_")) }) else {
+                    throw ValidationError("--fixture: step \(index)'s method must be 1 to 32 letters, digits or '_', such as alipay")
+                }
+                return .confirm(method)
             case let name? where ["pay", "decline", "cancel", "expire"].contains(name): return .button(name)
             case "capture": return .capture(entry["amount"] as? String)
             case "refund": return .refund(entry["amount"] as? String)
@@ -90,8 +95,9 @@ extension UPI {
         private func play(_ step: Step, id: String, chargeToken: String, dashboard: SandboxDashboard) async throws {
             switch step {
             case .confirm(let method):
-                _ = try await connection.call("POST", "/v1/charges/\(chargeToken)", body: Data(#"{"payment":{"method":"\#(method)"}}"#.utf8),
-                                              print: false, tokenType: "client")
+                // Written by the encoder: a method is a string value, never JSON pasted into the body.
+                let body = try JSONSerialization.data(withJSONObject: ["payment": ["method": method]], options: [.sortedKeys])
+                _ = try await connection.call("POST", "/v1/charges/\(chargeToken)", body: body, print: false, tokenType: "client")
                 UPI.Listen.say("confirmed with \(method)")
             case .button(let action):
                 try await dashboard.press(action, charge: id)
@@ -120,8 +126,10 @@ extension UPI {
         static func apply(_ overrides: [String], to body: inout [String: Any]) throws {
             for override in overrides {
                 let parts = override.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, !parts[0].isEmpty else { throw ValidationError("--override must be field=value, got \(override)") }
-                let path = parts[0].split(separator: ".").map(String.init)
+                guard parts.count == 2, !parts[0].isEmpty else {
+                    throw ValidationError("--override must be field=value, got \(String(override.prefix(80)))")
+                }
+                let path = try keyPath(parts[0])
                 var value: Any = String(parts[1])
                 if path == ["transaction", "amount"] {
                     let currency = (body["transaction"] as? [String: Any])?["currency"] as? String
@@ -133,6 +141,23 @@ extension UPI {
                 }
                 body = set(value, at: path[...], in: body)
             }
+        }
+
+        /// The most fields a key path of `--override` goes through, and the longest one.
+        static let maximumKeyPathDepth = 8
+        static let maximumKeyLength = 64
+
+        /// `--override`'s field, such as `transaction.currency`: at most
+        /// ``maximumKeyPathDepth`` names of 1 to ``maximumKeyLength`` letters, digits or `_`.
+        static func keyPath(_ field: Substring) throws -> [String] {
+            let names = field.split(separator: ".", omittingEmptySubsequences: false)
+            guard names.count <= maximumKeyPathDepth,
+                  names.allSatisfy({ (1...maximumKeyLength).contains($0.utf8.count) && $0.utf8.allSatisfy { $0 < 0x80 && (isalnum(Int32($0)) != 0 || $0 == UInt8(ascii: "_")) } })
+            else {
+                throw ValidationError("--override: the field must be up to \(maximumKeyPathDepth) names of 1 to \(maximumKeyLength) letters, digits or '_' "
+                                      + "joined by '.', such as transaction.currency; got \(String(field.prefix(80)).escapedForTerminal)\(field.count > 80 ? "…" : "")")
+            }
+            return names.map(String.init)
         }
 
         private static func set(_ value: Any, at path: ArraySlice<String>, in object: [String: Any]) -> [String: Any] {
@@ -181,12 +206,16 @@ extension UPI {
                         print(String(decoding: data, as: UTF8.self))
                         return
                     }
+                    // Every field is the server's text: escaped, so that it cannot forge a line or drive the terminal.
+                    func text(_ value: Any?) -> String { value.map { "\($0)" }?.escapedForTerminal ?? "?" }
+                    let iso = ISO8601DateFormatter()
                     for ipn in listing {
                         let attempts = (ipn["attempts"] as? [[String: Any]] ?? []).map { attempt in
-                            ((attempt["number"] as? Int ?? 0) < 0 ? "upi listen " : "") + (attempt["answer"] as? String ?? "?")
+                            let time = (attempt["time"] as? NSNumber).map { iso.string(from: Date(timeIntervalSince1970: $0.doubleValue)) + " " } ?? ""
+                            return time + ((attempt["number"] as? Int ?? 0) < 0 ? "upi listen " : "") + text(attempt["answer"])
                         }
                         let url = (ipn["url"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? "(listeners only)"
-                        print("\(ipn["id"] ?? "?")  \(ipn["charge"] ?? "?")  \(ipn["event"] ?? "?")  \(ipn["state"] ?? "?")  "
+                        print("\(text(ipn["id"]))  \(text(ipn["charge"]))  \(text(ipn["event"]))  \(text(ipn["state"]))  "
                               + "\(url.escapedForTerminal)  \(attempts.isEmpty ? "no attempt" : attempts.joined(separator: ", "))")
                     }
                 }
@@ -201,7 +230,7 @@ extension UPI {
             func run() async throws {
                 try await Self.withOwnUsage {
                     try await connection.dashboard("ipn resend").post(["action": "resend", "ipn": String(ipn)])
-                    UPI.Listen.say("IPN \(ipn) is due again")
+                    UPI.Listen.say("IPN \(ipn) is due again (one kept for the listeners is sent to them again, under a new number)")
                 }
             }
         }

@@ -1,4 +1,5 @@
 @_spi(Tools) import CitconUPI
+import ChargeKit
 import Foundation
 
 /// A charge as the sandbox stores it.
@@ -296,3 +297,13 @@ extension ChargeRecord {
 
 /// `milliseconds` cut to the whole second, as the live API reports times.
 func wholeSeconds(_ milliseconds: Int64) -> Int64 { milliseconds - milliseconds % 1000 }
+
+extension ChargeRecord {
+    /// `minorUnits` of the charge's currency as people read them, with the minor units
+    /// the API took: `50.00 USD (5000)`. Messages use it, so that they speak in the
+    /// units of `--amount` (major) and of the API and `--amount-minor` (minor) alike.
+    func money(_ minorUnits: Int) -> String {
+        guard let currency = try? Currency(code: currency) else { return "\(minorUnits) \(self.currency)" }
+        return "\(Money(minorUnits: Int64(minorUnits), currency: currency)) (\(minorUnits))"
+    }
+}

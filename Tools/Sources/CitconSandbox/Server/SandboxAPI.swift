@@ -429,7 +429,7 @@ public struct SandboxAPI: Sendable {
             }
             let amount = request.amount ?? charge.amount
             guard amount <= charge.amount else {
-                throw APIError(.amountExceeded, "amount: \(amount) exceeds the authorized \(charge.amount)")
+                throw APIError(.amountExceeded, "amount: \(charge.money(amount)) exceeds the authorized \(charge.money(charge.amount))")
             }
             charge.amountCaptured = amount
             charge.timeCaptured = now
@@ -454,11 +454,11 @@ public struct SandboxAPI: Sendable {
             let refundable = charge.refundable
             let amount = request.amount ?? refundable
             guard amount > 0, amount <= refundable else {
-                throw APIError(.amountExceeded, "amount: \(amount) exceeds the refundable \(refundable)")
+                throw APIError(.amountExceeded, "amount: \(charge.money(amount)) exceeds the refundable \(charge.money(refundable))")
             }
             if amount < refundable, let method = charge.method.flatMap(SandboxMethod.named), !method.allowsPartialRefund {
                 throw APIError(.partialRefundIneligible,
-                               "amount: \(method.name) does not allow a partial refund (refund all \(refundable) or nothing)")
+                               "amount: \(method.name) does not allow a partial refund (refund all \(charge.money(refundable)) or nothing)")
             }
             charge.amountRefunded = (charge.amountRefunded ?? 0) + amount
             charge.refunds.append(CPayOperation(id: randomDigits(19), object: "refund", reference: request.reference,

@@ -15,7 +15,9 @@ import ServiceLifecycle
 /// posts it, signed with the IPN secret. A listener that reconnects with
 /// `Last-Event-ID` (or `?after=`) gets every IPN after that one; several listeners,
 /// on one instance or on several instances of a shared sandbox, each get all. The
-/// first event, `hello`, carries the IPN secret to verify with. A new listener (no
+/// first event, `hello`, carries the IPN secret to verify with, the merchant's name and
+/// `latest`, the newest IPN's number (a listener resuming after a larger one was given
+/// a number this sandbox never wrote, as after its database was recreated). A new listener (no
 /// `Last-Event-ID`) gets the IPNs written from then on; `?after=0` gets them all. A stream ends after
 /// ``streamLifetime`` or when the sandbox stops; the listener reconnects.
 extension SandboxRoutes {
@@ -44,14 +46,15 @@ extension SandboxRoutes {
         await forMerchant(request, client: client) {
             let resume = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters["after"].map(String.init)
             // A new listener starts with the IPNs to come; one that resumes, after the last it had.
+            let latest = try await api.store.latestNotificationID()
             let after: Int64
-            if let resume { after = Int64(resume) ?? -1 } else { after = try await api.store.latestNotificationID() }
+            if let resume { after = Int64(resume) ?? -1 } else { after = latest }
             guard after >= 0 else {
                 throw APIError(.invalidRequest, "Last-Event-ID: must be the id of an event this stream sent (digits)")
             }
             let routes = self
             let body = ResponseBody { writer in
-                try await routes.stream(after: after, to: &writer)
+                try await routes.stream(after: after, latest: latest, to: &writer)
                 try await writer.finish(nil)
             }
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
@@ -60,9 +63,9 @@ extension SandboxRoutes {
 
     /// Writes the IPNs after `after` as they come, until the stream's lifetime ends,
     /// the sandbox stops or the listener goes.
-    private func stream(after: Int64, to writer: inout any ResponseBodyWriter) async throws {
-        let hello = String(decoding: (try? UPIWire.encoder().encode(["ipn_secret": ipnSecret, "merchant": merchantName])) ?? Data("{}".utf8),
-                           as: UTF8.self)
+    private func stream(after: Int64, latest: Int64, to writer: inout any ResponseBodyWriter) async throws {
+        let hello = String(decoding: (try? UPIWire.encoder().encode(["ipn_secret": ipnSecret, "merchant": merchantName, "latest": String(latest)]))
+                           ?? Data("{}".utf8), as: UTF8.self)
         try await writer.write(ByteBuffer(string: "retry: 1000\nevent: hello\ndata: \(hello)\n\n"))
         var cursor = after
         var sent = Set<Int64>()
@@ -108,6 +111,7 @@ extension SandboxRoutes {
 
         struct Attempt: Codable, Sendable {
             var number: Int
+            /// When, in Unix seconds (as every time of the API).
             var time: Int64
             var answer: String
         }
@@ -130,7 +134,7 @@ extension SandboxRoutes {
             let listing = entries.map { entry in
                 IPNListing(id: entry.id, charge: entry.transactionID, event: Self.eventName(entry), state: entry.state.rawValue, url: entry.url,
                            attempts: (attempts[entry.transactionID] ?? []).filter { $0.notificationID == entry.id }
-                               .map { IPNListing.Attempt(number: $0.number, time: UPIWire.wireTime($0.time), answer: $0.answer) },
+                               .map { IPNListing.Attempt(number: $0.number, time: $0.time / 1000, answer: $0.answer) },
                            lastError: entry.lastError)
             }
             return Self.envelope(UPIWire.Envelope(data: listing), status: 200)

@@ -140,7 +140,17 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
 
     public func resendNotification(id: Int64, now: Int64) async throws -> Bool {
         lock.withLock {
-            guard let index = outbox.firstIndex(where: { $0.id == id && !$0.url.isEmpty }) else { return false }
+            guard let index = outbox.firstIndex(where: { $0.id == id }) else { return false }
+            guard !outbox[index].url.isEmpty else {
+                var copy = outbox[index]
+                copy.id = nextOutboxID
+                copy.attempts = 0
+                copy.nextAttemptAt = now
+                copy.lastError = nil
+                outbox.append(copy)
+                nextOutboxID += 1
+                return true
+            }
             outbox[index].state = .pending
             outbox[index].nextAttemptAt = now
             return true

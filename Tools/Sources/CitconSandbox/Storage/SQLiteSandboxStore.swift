@@ -510,9 +510,13 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
 
     public func resendNotification(id: Int64, now: Int64) async throws -> Bool {
         try await write { db in
-            // (One kept for the listeners only has no URL to post to.)
-            !(try await db.query("UPDATE outbox SET state = 'pending', next_attempt_at = ? WHERE id = ? AND url <> '' RETURNING id",
-                                 [.int(now), .int(id)]).isEmpty)
+            if !(try await db.query("UPDATE outbox SET state = 'pending', next_attempt_at = ? WHERE id = ? AND url <> '' RETURNING id",
+                                    [.int(now), .int(id)]).isEmpty) { return true }
+            // One kept for the listeners only is written again, as a new IPN they all get.
+            return !(try await db.query("""
+                INSERT INTO outbox(transaction_id, status, url, payload, next_attempt_at, state, created_at)
+                SELECT transaction_id, status, url, payload, ?, state, ? FROM outbox WHERE id = ? AND url = '' RETURNING id
+                """, [.int(now), .int(now), .int(id)]).isEmpty)
         }
     }
 

@@ -55,8 +55,9 @@ public protocol SandboxStore: Sendable {
     /// Every attempt at the IPNs of one transaction, in the order they were made.
     func notificationAttempts(transactionID: String) async throws -> [IPNAttempt]
     /// Sends an IPN again: makes it pending and due at `now`, whatever its state (a
-    /// delivered or dead-lettered one too); its attempts keep counting. Returns whether
-    /// the IPN exists.
+    /// delivered or dead-lettered one too); its attempts keep counting. One kept for the
+    /// listeners only (its charge named no URL) is written again as a new IPN, with the
+    /// same body, so that every running listener gets it. Returns whether the IPN exists.
     @discardableResult
     func resendNotification(id: Int64, now: Int64) async throws -> Bool
     /// Every IPN, optionally of one transaction (for tests and inspection).
