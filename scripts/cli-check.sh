@@ -232,10 +232,11 @@ start_receiver "$work/received"; receiver=$receiver_pid
 received="$work/received/ipn"
 "$bin" upi listen --forward-to "http://127.0.0.1:$(cat "$work/received.port")/ipn" --print-secret >"$work/listen.log" 2>&1 &
 listener=$!
-"$bin" upi listen --forward-to "http://127.0.0.1:$(cat "$work/received.port")/json" --json >"$work/listen-json.log" 2>&1 &
+"$bin" upi listen --forward-to "http://127.0.0.1:$(cat "$work/received.port")/json" --json >"$work/listen-json.log" 2>"$work/listen-json.err" &
 json_listener=$!
-for _ in $(seq 1 50); do grep -qs "^ipn secret:" "$work/listen.log" && break; sleep 0.1; done
-sleep 0.5
+for _ in $(seq 1 50); do grep -qs "^ipn secret:" "$work/listen.log" && grep -qs "forwarding IPNs of" "$work/listen-json.err" && break; sleep 0.1; done
+check "upi listen says what it is connected to and where it forwards" yes \
+  "$(grep -q "^connected to .*/v1/ipn-events: forwarding IPNs of .* to http://127.0.0.1:$(cat "$work/received.port")/ipn$" "$work/listen.log" && echo yes)"
 paid=$("$bin" upi charge --amount 3.00 --currency USD --reference cli-listen-1 --country US --method alipay --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 "$bin" upi pay "$paid" >/dev/null
 "$bin" upi trigger charge.succeeded >/dev/null
@@ -247,8 +248,8 @@ check "upi listen forwards every IPN of pay and two triggers to the receiver" 6 
 secret=$(sed -n 's/^ipn secret: //p' "$work/listen.log")
 verified=0; for file in "$received"/*.json; do "$bin" upi verify-ipn --secret "$secret" "$file" >/dev/null && verified=$((verified + 1)); done
 check "each forwarded IPN verifies with upi verify-ipn and the printed secret" 6 "$verified"
-check "upi listen prints a line per IPN, with its event and the local answer" "yes yes" \
-  "$(grep -q 'refund.succeeded  HTTP 200' "$work/listen.log" && echo yes) $(grep -c 'charge.succeeded  HTTP 200' "$work/listen.log" | grep -q 3 && echo yes)"
+check "upi listen prints a line per IPN, with its number, event and the local answer" "yes yes yes" \
+  "$(grep -q 'refund.succeeded  HTTP 200' "$work/listen.log" && echo yes) $(grep -c 'charge.succeeded  HTTP 200' "$work/listen.log" | grep -q 3 && echo yes) $(grep -qE '^[0-9T:-]+Z  ipn [0-9]+  ' "$work/listen.log" && echo yes)"
 for _ in $(seq 1 50); do [ "$(count_json "$work/received/json")" -ge 6 ] && break; sleep 0.1; done
 check "upi listen --json prints one JSON object per IPN, with its event and answer" "6 yes" \
   "$(python3 -c 'import json,sys; rows=[json.loads(l) for l in open(sys.argv[1]) if l.strip()]; print(len(rows), "yes" if all(r["delivered"] and r["answer"] == "HTTP 200" and r["event"].count(".") == 1 for r in rows) else "no")' "$work/listen-json.log")"
@@ -273,7 +274,8 @@ listed=$("$bin" upi ipn list --charge "$paid" --json)
 check "upi ipn list --charge shows the charge's IPN, its event and state, and the listener's forward" "1 charge.succeeded listeners -1 HTTP 200" \
   "$(echo "$listed" | python3 -c 'import json,sys; d=json.load(sys.stdin); a=d[0]["attempts"]; print(len(d), d[0]["event"], d[0]["state"], a[0]["number"] if a else "-", a[0]["answer"] if a else "-")')"
 out=$("$bin" upi ipn resend "$(echo "$listed" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')" 2>&1); code=$?
-check "upi ipn resend of an IPN with no URL exits 2, saying so" "2 yes" "$code $(echo "$out" | grep -q 'no URL to be sent to' && echo yes)"
+check "upi ipn resend of an IPN with no URL sends it to the running listener again" "0 9 2" \
+  "$code $(wait_for_ipns 9) $("$bin" upi ipn list --charge "$paid" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')"
 "$bin" upi ipn resend 999999 >/dev/null 2>&1
 check "upi ipn resend of an unknown IPN exits 2" 2 "$?"
 hooked=$("$bin" upi charge --amount 1.00 --currency USD --reference cli-hooked-1 --country US --method alipay \
