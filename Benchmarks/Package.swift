@@ -23,6 +23,17 @@ let package = Package(
             dependencies: [.product(name: "ChargeKit", package: parentIdentity)]
         ),
         .executableTarget(name: "InstructionCounts", dependencies: ["HandoffOperations"]),
+        // The system's SQLite (part of Apple's platforms; Debian's libsqlite3-dev), the
+        // ledger benchmark's baseline.
+        .systemLibrary(name: "CSQLite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Issue + verify on the file ledger beside SQLite doing the same work, in one run
+        // (swift run -c release --package-path Benchmarks LedgerBenchmark).
+        .executableTarget(name: "LedgerBenchmark", dependencies: [
+            "CSQLite3", .product(name: "ChargeKit", package: parentIdentity),
+            .product(name: "ChargeKitSimulators", package: parentIdentity),
+            // The PostgreSQL store's figure, where CHARGEKIT_POSTGRES_URL names a server.
+            .product(name: "ChargeKitPostgres", package: "tools"),
+        ]),
         .executableTarget(
             name: "HandoffBenchmarks",
             dependencies: [

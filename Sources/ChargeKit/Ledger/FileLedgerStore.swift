@@ -1,29 +1,34 @@
 import Foundation
 
-/// A store in one JSON file, shared safely by every ledger instance, thread and
-/// process that opens it.
+/// A store in one file, shared safely by every ledger instance, thread and process
+/// that opens it: the embedded default.
 ///
-/// Each operation takes an exclusive lock on `<file>.lock`, reads the file, changes
-/// it and writes it durably (temporary file, `fsync`, rename, `fsync` of the folder)
-/// before releasing the lock; a process killed at any point leaves a ledger that
-/// loads. The file and its folder are created readable by their owner only.
+/// The file is a journal (see the Performance article): a step appends the records it
+/// changes and makes them durable with one `fdatasync`, under an exclusive lock on
+/// `<file>.lock`, so that issuing or verifying a charge costs about one small durable
+/// write however many entries the ledger keeps. Each process keeps the entries in
+/// memory and reads only what others appended since its last step. A process killed at
+/// any point loses no acknowledged step and leaves a ledger that loads. The file and
+/// its folder are created readable by their owner only; a file written by an earlier
+/// version is read as it is and rewritten as a journal on the first change.
 ///
-/// The file never grows past ``maximumFileSize``: new charges may fill it to seven
-/// eighths, which leaves room for every outstanding charge to be consumed; settled
-/// entries are dropped before a new charge is refused with
-/// ``ChargeKitError/storageFull(_:)``.
+/// The file never grows past ``maximumFileSize``: it is compacted before it would, and
+/// new charges may fill the entries it keeps to seven eighths, which leaves room for
+/// every outstanding charge to be consumed; settled entries are dropped before a new
+/// charge is refused with ``ChargeKitError/storageFull(_:)``.
 public struct FileLedgerStore: LedgerStore {
     /// The file's location.
-    public var fileURL: URL { file.fileURL }
+    public var fileURL: URL { journal.fileURL }
     /// The largest file it will read or write (8 MiB by default).
-    public var maximumFileSize: Int { file.maximumFileSize }
+    public let maximumFileSize: Int
     /// The most entries it holds.
     public let maximumEntries: Int
-    private let file: AtomicJSONFile<[PendingCharge]>
+    private let journal: LedgerJournal
 
     /// Makes a store at `fileURL`; the file (and its folder) is created on the first write.
     public init(fileURL: URL, maximumFileSize: Int = 8 * 1024 * 1024, maximumEntries: Int = 20_000) {
-        file = AtomicJSONFile(fileURL: fileURL, kind: "ledger", maximumFileSize: maximumFileSize)
+        journal = LedgerJournal.shared(for: fileURL)
+        self.maximumFileSize = maximumFileSize
         self.maximumEntries = maximumEntries
     }
 
@@ -32,27 +37,23 @@ public struct FileLedgerStore: LedgerStore {
 
     public func insert(_ charge: PendingCharge, now: Date, retention: TimeInterval) throws(ChargeKitError) {
         let highWater = maximumFileSize / 8 * 7
-        let file = self.file
-        // Encoded once: the size is measured on what is written (encoded again only
-        // when settled entries had to be dropped).
-        try file.updateEncoded { (stored: [PendingCharge]?) throws(ChargeKitError) in
-            var entries = LedgerEntries(stored ?? [])
-            try entries.insert(charge, now: now, retention: retention, maximumEntries: maximumEntries)
-            var encoded = try file.encoded(entries.sorted)
-            if encoded.size > highWater {
-                entries.dropSettled(now: now)
-                entries.dropKeptCallbacks()
-                encoded = try file.encoded(entries.sorted)
-                guard encoded.size <= highWater else {
+        let maximumEntries = self.maximumEntries
+        try journal.write(maximumFileSize: maximumFileSize) { change throws(ChargeKitError) in
+            change.drop(try change.entries.insert(charge, now: now, retention: retention, maximumEntries: maximumEntries))
+            try change.put(charge)
+            if change.liveBytes > highWater {
+                change.entries.dropSettled(now: now)
+                change.entries.dropKeptCallbacks()
+                try change.rewriteAll()
+                guard change.liveBytes <= highWater else {
                     throw .storageFull("the ledger file would pass \(highWater) bytes; answer or let expire the outstanding charges")
                 }
             }
-            return ((), encoded)
         }
     }
 
     public func charge(for nonce: Nonce) throws(ChargeKitError) -> PendingCharge? {
-        try (file.load() ?? []).first { $0.nonce == nonce }
+        try journal.read(maximumFileSize: maximumFileSize) { entries in entries.byNonce[nonce.value] }
     }
 
     public func consume(_ nonce: Nonce, at date: Date, accepting accepted: AcceptedCallback?) throws(ChargeKitError) -> PendingCharge {
@@ -63,31 +64,29 @@ public struct FileLedgerStore: LedgerStore {
         try settle(at: resolution.resolvedAt) { entries throws(ChargeKitError) in try entries.resolve(nonce, as: resolution) }
     }
 
-    /// Settles one entry with `change`, in one locked read and replacement of the file;
-    /// over the size bound, kept callbacks and then other settled entries make room.
+    /// Settles one entry with `change`, in one locked step; over the size bound, kept
+    /// callbacks and then other settled entries make room.
     private func settle(
-        at date: Date, _ change: (inout LedgerEntries) throws(ChargeKitError) -> PendingCharge
+        at date: Date, _ settle: (inout LedgerEntries) throws(ChargeKitError) -> PendingCharge
     ) throws(ChargeKitError) -> PendingCharge {
-        let file = self.file
-        let limit = maximumFileSize
-        return try file.updateEncoded { (stored: [PendingCharge]?) throws(ChargeKitError) -> (PendingCharge, AtomicJSONFile<[PendingCharge]>.Encoded?) in
-            var entries = LedgerEntries(stored ?? [])
-            let charge = try change(&entries)
-            var encoded = try file.encoded(entries.sorted)
-            if encoded.size > limit {
-                entries.dropKeptCallbacks()
-                encoded = try file.encoded(entries.sorted)
-                if encoded.size > limit {
-                    entries.dropSettled(now: date)
-                    entries.put(charge)
-                    encoded = try file.encoded(entries.sorted)
+        let limit = maximumFileSize - LedgerJournal.header.count
+        return try journal.write(maximumFileSize: maximumFileSize) { change throws(ChargeKitError) -> PendingCharge in
+            let charge = try settle(&change.entries)
+            try change.put(charge)
+            if change.liveBytes > limit {
+                change.entries.dropKeptCallbacks()
+                try change.rewriteAll()
+                if change.liveBytes > limit {
+                    change.entries.dropSettled(now: date)
+                    change.entries.put(charge)
+                    try change.rewriteAll()
                 }
             }
-            return (charge, encoded)
+            return charge
         }
     }
 
     public func charges() throws(ChargeKitError) -> [PendingCharge] {
-        LedgerEntries(try file.load() ?? []).sorted
+        try journal.read(maximumFileSize: maximumFileSize) { entries in entries.sorted }
     }
 }

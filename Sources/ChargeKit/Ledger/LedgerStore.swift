@@ -54,14 +54,22 @@ extension LedgerStore {
 
 /// The rules every store applies to its entries, written once: stores differ only in
 /// where the entries live and how a step is made atomic.
+///
+/// Every step costs the same however many entries are kept: an entry is found by its
+/// nonce, and the entries due to be pruned are found in a queue ordered by the moment
+/// each settles, not by a scan.
 @_spi(Tools) public struct LedgerEntries: Sendable {
     @_spi(Tools) public private(set) var byNonce: [String: PendingCharge]
+    /// When each entry settles, soonest first (stale items, of entries since consumed or
+    /// dropped, are skipped as they come up).
+    private var settling = SettleQueue()
 
     /// The longest accepted callback URL whose result is kept with a consumed entry.
     @_spi(Tools) public static let maximumKeptCallback = 4096
 
     @_spi(Tools) public init(_ charges: [PendingCharge] = []) {
-        byNonce = Dictionary(charges.map { ($0.nonce.value, $0) }, uniquingKeysWith: { first, _ in first })
+        byNonce = [:]
+        for charge in charges where byNonce[charge.nonce.value] == nil { put(charge) }
     }
 
     /// The entries, oldest first.
@@ -71,32 +79,44 @@ extension LedgerStore {
 
     @_spi(Tools) public var count: Int { byNonce.count }
 
-    /// Drops entries settled more than `retention` before `now`.
-    @_spi(Tools) public mutating func prune(now: Date, retention: TimeInterval) {
-        byNonce = byNonce.filter { _, charge in !charge.isSettled(at: now) || now.timeIntervalSince(charge.settledAt) < retention }
+    /// Drops entries settled more than `retention` before `now`; returns their nonces.
+    @discardableResult
+    @_spi(Tools) public mutating func prune(now: Date, retention: TimeInterval) -> [String] {
+        var dropped: [String] = []
+        while let (settles, nonce) = settling.first, now.timeIntervalSince(settles) >= retention {
+            settling.removeFirst()
+            guard let charge = byNonce[nonce], charge.settledAt == settles, charge.isSettled(at: now) else { continue }
+            byNonce[nonce] = nil
+            dropped.append(nonce)
+        }
+        return dropped
     }
 
-    /// Drops every settled entry (they only serve to report late replays as replays).
-    /// Returns whether anything was dropped.
+    /// Drops every settled entry (they only serve to report late replays as replays);
+    /// returns their nonces.
     @discardableResult
-    @_spi(Tools) public mutating func dropSettled(now: Date) -> Bool {
-        let before = byNonce.count
-        byNonce = byNonce.filter { _, charge in !charge.isSettled(at: now) }
-        return byNonce.count != before
+    @_spi(Tools) public mutating func dropSettled(now: Date) -> [String] {
+        let dropped = byNonce.values.filter { $0.isSettled(at: now) }.map(\.nonce.value)
+        for nonce in dropped { byNonce[nonce] = nil }
+        return dropped
     }
 
     /// Inserts `charge`, pruning first and dropping settled entries when over
-    /// `maximumEntries`.
+    /// `maximumEntries`; returns the nonces dropped. Nothing changes when it throws
+    /// ``ChargeKitError/duplicateField(_:)``; when it throws
+    /// ``ChargeKitError/storageFull(_:)`` only settled entries were dropped.
+    @discardableResult
     @_spi(Tools) public mutating func insert(
         _ charge: PendingCharge, now: Date, retention: TimeInterval, maximumEntries: Int
-    ) throws(ChargeKitError) {
+    ) throws(ChargeKitError) -> [String] {
         guard byNonce[charge.nonce.value] == nil else { throw .duplicateField("nonce") }
-        prune(now: now, retention: retention)
-        if byNonce.count >= maximumEntries { dropSettled(now: now) }
+        var dropped = prune(now: now, retention: retention)
+        if byNonce.count >= maximumEntries { dropped += dropSettled(now: now) }
         guard byNonce.count < maximumEntries else {
             throw .storageFull("\(byNonce.count) charges are outstanding, the most this ledger holds")
         }
-        byNonce[charge.nonce.value] = charge
+        put(charge)
+        return dropped
     }
 
     /// Consumes the outstanding charge for `nonce`.
@@ -105,7 +125,7 @@ extension LedgerStore {
         guard outstanding.consumedAt == nil else { throw .replayedNonce }
         guard date < outstanding.expiresAt else { throw .expiredNonce }
         let charge = outstanding.consumed(at: date, accepting: accepted)
-        byNonce[nonce.value] = charge
+        put(charge)
         return charge
     }
 
@@ -114,18 +134,63 @@ extension LedgerStore {
         guard let entry = byNonce[nonce.value] else { throw .unknownNonce }
         try entry.refuseSettling()
         let charge = entry.resolved(as: resolution)
-        byNonce[nonce.value] = charge
+        put(charge)
         return charge
     }
 
     /// Stores `charge` as it is.
-    @_spi(Tools) public mutating func put(_ charge: PendingCharge) { byNonce[charge.nonce.value] = charge }
+    @_spi(Tools) public mutating func put(_ charge: PendingCharge) {
+        let previous = byNonce.updateValue(charge, forKey: charge.nonce.value)
+        if previous?.settledAt != charge.settledAt { settling.insert(charge.settledAt, charge.nonce.value) }
+    }
 
-    /// Forgets the kept callback URL of every consumed entry (to make room).
-    @_spi(Tools) public mutating func dropKeptCallbacks() {
+    /// Forgets the entry for `nonce`.
+    @_spi(Tools) public mutating func remove(_ nonce: String) { byNonce[nonce] = nil }
+
+    /// Forgets the kept callback URL of every consumed entry (to make room); returns the
+    /// entries changed.
+    @discardableResult
+    @_spi(Tools) public mutating func dropKeptCallbacks() -> [PendingCharge] {
+        var changed: [PendingCharge] = []
         for (key, var charge) in byNonce where charge.accepted != nil {
             charge.accepted = nil
             byNonce[key] = charge
+            changed.append(charge)
+        }
+        return changed
+    }
+}
+
+/// A binary min-heap of (moment, nonce): the entries in the order they settle.
+struct SettleQueue: Sendable {
+    private var items: [(Date, String)] = []
+
+    var first: (Date, String)? { items.first }
+
+    mutating func insert(_ date: Date, _ nonce: String) {
+        items.append((date, nonce))
+        var child = items.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard items[child].0 < items[parent].0 else { break }
+            items.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func removeFirst() {
+        guard !items.isEmpty else { return }
+        items.swapAt(0, items.count - 1)
+        items.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var smallest = parent
+            if left < items.count && items[left].0 < items[smallest].0 { smallest = left }
+            if right < items.count && items[right].0 < items[smallest].0 { smallest = right }
+            guard smallest != parent else { return }
+            items.swapAt(parent, smallest)
+            parent = smallest
         }
     }
 }

@@ -67,4 +67,38 @@ struct LedgerFileTrustTests {
         #expect(!outcome.killed, "it waited for ever")
         Self.expectRefused(outcome, "held the lock")
     }
+
+    @Test("a FIFO at the ledger's or the lock's path is refused at once, never waited on")
+    func fifoAtThePath() async throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["ledger.json", "other.json.lock"] {
+            let path = folder.appendingPathComponent(name).path
+            #expect(mkfifo(path, 0o600) == 0)
+            let ledger = name.hasSuffix(".lock") ? String(path.dropLast(5)) : path
+            let outcome = try await CLI.run(Self.request + [ledger], killAfter: 30)
+            #expect(!outcome.killed, "chargekit blocked on a FIFO at \(name)")
+            Self.expectRefused(outcome, "not a regular file")
+            let pending = try await CLI.run(["pending", "--ledger", ledger], killAfter: 30)
+            #expect(!pending.killed && pending.status == 74, "pending on a FIFO at \(name): exit \(pending.status) \(pending.stderr)")
+        }
+    }
+
+    @Test("a folder above the ledger's that others may write is refused unless sticky (as /tmp is)")
+    func writableAncestor() async throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shared = folder.appendingPathComponent("shared")
+        let own = shared.appendingPathComponent("own")
+        try FileManager.default.createDirectory(at: own, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        chmod(own.path, 0o700)
+        let ledger = own.appendingPathComponent("ledger.json").path
+        chmod(shared.path, 0o777)
+        Self.expectRefused(try await CLI.run(Self.request + [ledger]), "\(shared.path): a folder above the ledger's is writable by its group or others")
+        chmod(shared.path, 0o1777)
+        let sticky = try await CLI.run(Self.request + [ledger])
+        #expect(sticky.status == 0, "\(sticky.stderr)")
+        chmod(shared.path, 0o755)
+        #expect(try await CLI.run(Self.request + [ledger]).status == 0)
+    }
 }

@@ -219,4 +219,47 @@ import Testing
         #expect(charges.count == 1)
         #expect(charges.first?.operation == .charge)
     }
+
+    @Test func aLedgerFileOfTheLastDocumentFormatMigratesToTheJournalOnFirstUse() async throws {
+        let file = temporaryFile()
+        // Written as the version before the journal wrote it: one JSON document.
+        let document = AtomicJSONFile<[PendingCharge]>(fileURL: file, kind: "ledger")
+        let old = ChargeLedger(store: InMemoryLedgerStore())
+        let request = try chargeRequest(extras: [])
+        var urls: [String] = []
+        for _ in 0..<3 { urls.append(try await old.issue { nonce throws(ChargeKitError) in try request.handoff(nonce: nonce) }.request.url) }
+        try document.save(try await old.unanswered())
+        #expect(try Data(contentsOf: file).starts(with: Data(#"{"contents":["#.utf8)))
+
+        let ledger = ChargeLedger(store: FileLedgerStore(fileURL: file))
+        #expect(try await ledger.unanswered().count == 3, "the earlier file's entries are not read")
+        _ = try await ledger.verify(url: try simulator.respond(to: urls[0], outcome: .approved))
+        let migrated = try Data(contentsOf: file)
+        #expect(migrated.starts(with: Data(#"{"chargekit":"ledger-journal","version":2}"#.utf8) + Data([0x0A])), "not rewritten as a journal")
+        // Another instance, as another process would, reads the journal: one consumed, two still to answer.
+        let reopened = FileLedgerStore(fileURL: file)
+        #expect(try reopened.charges().count == 3)
+        for url in urls.dropFirst() { _ = try await ChargeLedger(store: reopened).verify(url: try simulator.respond(to: url, outcome: .declined)) }
+        await #expect(throws: ChargeKitError.replayedNonce) { try await ledger.verify(url: try simulator.respond(to: urls[0], outcome: .approved)) }
+    }
+
+    @Test func aJournalCutMidRecordLoadsWithoutItAndTheNextStepCutsItOff() async throws {
+        let file = temporaryFile()
+        let ledger = ChargeLedger(store: FileLedgerStore(fileURL: file))
+        let request = try chargeRequest(extras: [])
+        let first = try await ledger.issue { nonce throws(ChargeKitError) in try request.handoff(nonce: nonce) }.request.url
+        let whole = try Data(contentsOf: file)
+        // A writer killed half-way through its record (never acknowledged).
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"put":{"nonce":"half"#.utf8))
+        try handle.close()
+        let other = FileLedgerStore(fileURL: file)
+        #expect(try other.charges().count == 1)
+        _ = try await ChargeLedger(store: other).verify(url: try simulator.respond(to: first, outcome: .approved))
+        let after = try Data(contentsOf: file)
+        #expect(after.starts(with: whole) && after.count > whole.count && after.last == 0x0A
+                && !String(decoding: after, as: UTF8.self).contains(#""nonce":"half"#), "the half record was not cut off")
+        #expect(try FileLedgerStore(fileURL: file).charges().first?.consumedAt != nil)
+    }
 }

@@ -101,14 +101,8 @@ import Darwin
 
     private func read() throws(ChargeKitError) -> Contents? {
         let path = fileURL.path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        if descriptor < 0 {
-            if errno == ENOENT { return nil }
-            if errno == ELOOP { throw .storage("\(path): is a symbolic link; refusing to follow it") }
-            throw .storage("cannot read \(path): \(String(cString: strerror(errno)))")
-        }
+        guard let descriptor = try StorageFiles.openTrusted(path, flags: O_RDONLY) else { return nil }
         defer { close(descriptor) }
-        try Self.checkTrusted(descriptor: descriptor, path: path)
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .storage("cannot read \(path): \(String(cString: strerror(errno)))") }
         guard Int64(status.st_size) <= Int64(maximumFileSize) else {
@@ -175,8 +169,8 @@ import Darwin
         guard synced else { throw .storage("cannot write \(temporary): \(reason)") }
         guard rename(temporary, path) == 0 else { throw .storage("cannot replace \(path): \(String(cString: strerror(errno)))") }
         ok = true
-        Self.protect(path)
-        Self.syncFolder(of: fileURL)
+        StorageFiles.protect(path)
+        StorageFiles.syncFolder(of: fileURL)
     }
 
     /// The start of every temporary file's name: `.<file>.`.
@@ -197,94 +191,10 @@ import Darwin
 
     /// How long a caller waits for another process's lock before giving up (a
     /// `chargekit` stopped with ^Z holds it for as long as it stays stopped).
-    @_spi(Tools) public static var lockTimeout: Duration { .seconds(10) }
+    @_spi(Tools) public static var lockTimeout: Duration { StorageFiles.lockTimeout }
 
     private func withLock<T>(exclusive: Bool, _ body: () throws(ChargeKitError) -> T) throws(ChargeKitError) -> T {
-        try Self.makeFolder(for: fileURL)
-        try Self.checkTrusted(folder: fileURL.deletingLastPathComponent().path)
-        let lockPath = fileURL.path + ".lock"
-        // O_NOFOLLOW: a symbolic link planted at the lock's path is refused, never followed.
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else {
-            if errno == ELOOP { throw .storage("\(lockPath): is a symbolic link; refusing to follow it") }
-            throw .storage("cannot open \(lockPath): \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        try Self.checkTrusted(descriptor: descriptor, path: lockPath)
-        let deadline = ContinuousClock.now + Self.lockTimeout
-        while flock(descriptor, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw .storage("cannot lock \(lockPath): \(String(cString: strerror(errno)))")
-            }
-            guard ContinuousClock.now < deadline else {
-                throw .storage("\(lockPath): another process has held the lock for \(Self.lockTimeout) (a stopped chargekit?); giving up")
-            }
-            usleep(5_000)
-        }
-        defer { flock(descriptor, LOCK_UN) }
-        return try body()
-    }
-
-    // MARK: - Trust
-
-    /// Refuses a folder that another user could change: owned by someone other than
-    /// this user (or root), or writable by its group or by others (a sticky bit does not
-    /// help: others may still plant a file under a name not yet taken). As ssh's
-    /// StrictModes does for `~/.ssh`.
-    static func checkTrusted(folder path: String) throws(ChargeKitError) {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { throw .storage("cannot inspect \(path): \(String(cString: strerror(errno)))") }
-        try checkOwnership(status, path: path, what: "folder")
-    }
-
-    /// Refuses an open file that is not a regular file of this user's, or that its
-    /// group or others may write.
-    static func checkTrusted(descriptor: Int32, path: String) throws(ChargeKitError) {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .storage("cannot inspect \(path): \(String(cString: strerror(errno)))") }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw .storage("\(path): not a regular file; refusing it") }
-        try checkOwnership(status, path: path, what: "file")
-    }
-
-    private static func checkOwnership(_ status: stat, path: String, what: String) throws(ChargeKitError) {
-        let me = geteuid()
-        guard status.st_uid == me || (what == "folder" && status.st_uid == 0 && me != 0 && status.st_mode & 0o022 == 0) else {
-            throw .storage("\(path): the \(what) belongs to user \(status.st_uid), not to this user (\(me)); refusing it")
-        }
-        guard status.st_mode & 0o022 == 0 else {
-            let mode = String(status.st_mode & 0o7777, radix: 8)
-            throw .storage("\(path): the \(what) is writable by its group or others (mode \(mode)); refusing it (chmod go-w)")
-        }
-    }
-
-    /// Creates the file's folder (owner only) when it does not exist: Application
-    /// Support, for one, does not exist on a fresh iOS install.
-    static func makeFolder(for fileURL: URL) throws(ChargeKitError) {
-        let folder = fileURL.deletingLastPathComponent()
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue { return }
-        do {
-            try FileManager.default.createDirectory(
-                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
-            )
-        } catch {
-            throw .storage("cannot create the folder \(folder.path): \(error.localizedDescription)")
-        }
-    }
-
-    private static func syncFolder(of fileURL: URL) {
-        let descriptor = open(fileURL.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
-    }
-
-    private static func protect(_ path: String) {
-        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-        try? FileManager.default.setAttributes(
-            [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication], ofItemAtPath: path
-        )
-        #endif
+        try StorageFiles.withLock(for: fileURL, exclusive: exclusive, body)
     }
 }
 
