@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "ChargeKitSimulators", targets: ["ChargeKitSimulators"]),
         // The behaviour suite every LedgerStore must pass, for anyone writing a store.
         .library(name: "ChargeKitTesting", targets: ["ChargeKitTesting"]),
+        // The Objective-C face of ChargeKit and CitconUPI, for apps still in Objective-C
+        // (empty where there is no Objective-C runtime; scripts/objc-typecheck.sh checks it on Linux).
+        .library(name: "ChargeKitObjC", targets: ["ChargeKitObjC"]),
     ],
     targets: [
         // Foundation only.
@@ -22,6 +25,7 @@ let package = Package(
         // Simulators that play each payment app; used by tests, the CLI and apps' own tests.
         .target(name: "ChargeKitSimulators", dependencies: ["ChargeKit"]),
         .target(name: "ChargeKitTesting", dependencies: ["ChargeKit", "ChargeKitSimulators"]),
+        .target(name: "ChargeKitObjC", dependencies: ["ChargeKit", "CitconUPI"]),
         // Links only the SDK libraries; scripts/linkage-check.sh proves they bring nothing else with them.
         .executableTarget(name: "LinkageProbe", dependencies: ["ChargeKit", "CitconUPI"], path: "Tests/LinkageProbe"),
         // Instructions per create body decoded, for scripts/instructions.sh (package access, so not in Benchmarks/).

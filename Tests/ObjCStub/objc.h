@@ -1,0 +1,10 @@
+// <objc/NSObject.h>: the root class, as the runtime declares it.
+#pragma once
+#pragma clang assume_nonnull begin
+__attribute__((objc_root_class))
+@interface NSObject
++ (instancetype)alloc;
++ (instancetype)new;
+- (instancetype)init;
+@end
+#pragma clang assume_nonnull end
