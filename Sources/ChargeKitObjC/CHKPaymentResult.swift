@@ -55,6 +55,18 @@ import ObjectiveC
     @objc public let flags: [String]
     /// The callback URL, as received.
     @objc public let callbackURL: String
+    /// Your parameters, returned untouched (IFChargeResponse's `extraParams`).
+    @objc public let extraParams: [String: String]
+    /// Credit Card Terminal: the tax charged (`0.93`), if the app reported it.
+    @objc public let taxAmount: String?
+    /// Credit Card Terminal: the tax rate applied (`8.5`).
+    @objc public let taxRate: String?
+    /// Credit Card Terminal: the tip (`1.50`).
+    @objc public let tipAmount: String?
+    /// Credit Card Terminal: the card number as redacted by the app (`XXXXXXXXXXXX1111`).
+    @objc public let redactedCardNumber: String?
+    /// Credit Card Terminal: the card type (`Visa`, `MasterCard`…).
+    @objc public let cardType: String?
 
     init(_ result: PaymentResult) {
         outcome = CHKChargeOutcome(result.outcome)
@@ -69,6 +81,13 @@ import ObjectiveC
         nonce = result.charge.nonce.value
         flags = result.flags.map(\.description)
         callbackURL = result.callback.callbackURL
+        extraParams = Dictionary(result.callback.extraItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let terminal = result.callback.creditCardTerminal
+        taxAmount = terminal?.taxAmount?.formatted
+        taxRate = terminal?.taxRate
+        tipAmount = terminal?.tipAmount?.formatted
+        redactedCardNumber = terminal?.redactedCardNumber
+        cardType = terminal?.cardType?.rawValue
     }
 }
 

@@ -44,7 +44,10 @@
         }
         switch (result.outcome) {
             case CHKChargeOutcomeApproved:
+                // Was: response.transactionId, cardType, redactedCardNumber, taxAmount, tipAmount, extraParams.
                 self.status = result.isApprovedSale ? result.transactionID : @"not a sale";
+                NSLog(@"%@ %@ tax %@ tip %@ record %@", result.cardType, result.redactedCardNumber, result.taxAmount,
+                      result.tipAmount, result.extraParams.count > 0 ? @"kept" : @"none");
                 break;
             case CHKChargeOutcomeDeclined:
             case CHKChargeOutcomeCancelled:
