@@ -31,8 +31,10 @@ public enum AppConfiguration {
     /// own), the scene manifest, and for an `https` return URL the associated domain.
     /// - Returns: the findings; empty when everything holds.
     /// - Throws: ``ChargeKitError/invalidField(_:rule:)`` naming `Info.plist` or
-    ///   `entitlements` when a file is not a property list, and
-    ///   ``ChargeKitError/invalidURL(_:rule:)`` naming `returnURL` without a scheme.
+    ///   `entitlements` when a file is not a property list (or is a binary one whose
+    ///   shared references would expand far past its size), and
+    ///   ``ChargeKitError/invalidURL(_:rule:)`` naming `returnURL` without a scheme, or
+    ///   an https one without a host.
     public static func check(
         infoPlist: Data, provider: PaymentProvider, returnURL: String, entitlements: Data? = nil
     ) throws(ChargeKitError) -> [ConfigurationFinding] {
@@ -90,11 +92,13 @@ public enum AppConfiguration {
         }
 
         if scheme == "https" {
-            let host = URLComponents(string: returnURL)?.host ?? ""
+            guard let host = URLComponents(string: returnURL)?.host?.lowercased(), !host.isEmpty else {
+                throw .invalidURL("returnURL", rule: "an https return URL must name a host (https://shop.example/paid)")
+            }
             let domains = try entitlements.map { data throws(ChargeKitError) in
                 try dictionary(data, field: "entitlements")["com.apple.developer.associated-domains"] as? [String] ?? []
             } ?? []
-            if !domains.contains(where: { $0.lowercased().hasPrefix("applinks:\(host.lowercased())") }) {
+            if !domains.contains(where: { Self.applinks($0, covers: host) }) {
                 findings.append(ConfigurationFinding(
                     key: "com.apple.developer.associated-domains",
                     problem: entitlements == nil ? "not checked: give the entitlements file" : "has no applinks:\(host)",
@@ -105,8 +109,23 @@ public enum AppConfiguration {
         return findings
     }
 
+    /// Whether an associated-domains entry (`applinks:shop.example`,
+    /// `applinks:shop.example?mode=developer`, `applinks:*.example.com`) covers `host`:
+    /// the same host, or a subdomain under a wildcard; never a prefix
+    /// (`applinks:pay.example.com.attacker.net` covers no `pay.example.com`).
+    static func applinks(_ entry: String, covers host: String) -> Bool {
+        let entry = entry.lowercased()
+        guard entry.hasPrefix("applinks:") else { return false }
+        var domain = entry.dropFirst("applinks:".count)
+        if let query = domain.firstIndex(of: "?") { domain = domain[..<query] }
+        if domain.hasPrefix("*.") { return host.hasSuffix(domain.dropFirst(1)) && host.count > domain.count - 1 }
+        return domain == host
+    }
+
     /// A property list's top-level dictionary (XML or binary).
     private static func dictionary(_ data: Data, field: String) throws(ChargeKitError) -> [String: Any] {
+        // The work is bounded by the file's size, not by what its references expand to.
+        try BinaryPropertyListBound.check(data, field: field)
         guard let value = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil),
               let dictionary = value as? [String: Any] else {
             throw .invalidField(field, rule: "is not a property list with a dictionary at its top")

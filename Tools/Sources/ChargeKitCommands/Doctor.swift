@@ -9,7 +9,8 @@ struct Doctor: AsyncParsableCommand {
     )
 
     @Option(help: "The app's Info.plist (XML or binary).") var plist: String
-    @Option(help: "ccterminal, sumup, zettle, square, or citcon (the Citcon wallets' schemes).") var provider: String
+    @Option(help: "ccterminal, sumup, zettle, square, or citcon (the Citcon wallets' schemes); repeat it for an app that uses several: each is checked.")
+    var provider: [String]
     @Option(help: "The URL the payment app answers on (your callback or return URL).") var returnUrl: String
     @Option(help: "The app's entitlements file, to check an https return URL's associated domain.") var entitlements: String?
     @Flag(help: "Print one JSON object: ok, and findings with key, problem, consequence and fix.") var json = false
@@ -18,22 +19,28 @@ struct Doctor: AsyncParsableCommand {
         try await Self.withOwnUsage {
             let info = try read(plist, "--plist")
             let rights = try entitlements.map { path in try read(path, "--entitlements") }
-            let app = PaymentProvider(rawValue: provider)
-            guard app != nil || provider == "citcon" else {
-                throw ValidationError("--provider must be one of \((PaymentProvider.allCases.map(\.rawValue) + ["citcon"]).joined(separator: ", "))")
+            guard !provider.isEmpty else { throw ValidationError("give --provider (repeat it for each app the app hands off to)") }
+            var schemes: [String] = []
+            for name in provider {
+                if name == "citcon" {
+                    schemes += CPayWalletSchemes.all
+                } else if let app = PaymentProvider(rawValue: name) {
+                    schemes.append(app.queriedScheme)
+                } else {
+                    throw ValidationError("--provider must be one of \((PaymentProvider.allCases.map(\.rawValue) + ["citcon"]).joined(separator: ", ")), got \(name)")
+                }
             }
+            // Every app given is checked: its scheme queried, the return URL not its own.
+            let unique = schemes.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             let findings: [ConfigurationFinding]
             do throws(ChargeKitError) {
-                if let app {
-                    findings = try AppConfiguration.check(infoPlist: info, provider: app, returnURL: returnUrl, entitlements: rights)
-                } else {
-                    findings = try AppConfiguration.check(infoPlist: info, queriedSchemes: CPayWalletSchemes.all,
-                                                          paymentAppSchemes: CPayWalletSchemes.all, returnURL: returnUrl,
-                                                          entitlements: rights)
-                }
+                findings = try AppConfiguration.check(infoPlist: info, queriedSchemes: unique, paymentAppSchemes: unique,
+                                                      returnURL: returnUrl, entitlements: rights)
             } catch {
-                if case .invalidField = error {
-                    FileHandle.standardError.write(Data("chargekit: \(error.description.escapedForTerminal)\n".utf8))
+                if case .invalidField(let field, let rule) = error {
+                    // The file as the user named it, not the key the library uses for it.
+                    let file = field == "entitlements" ? entitlements ?? field : plist
+                    FileHandle.standardError.write(Data("chargekit: \(file.escapedForTerminal): \(rule)\n".utf8))
                     throw ExitCode(65)
                 }
                 throw ValidationError(error.description)
@@ -42,7 +49,7 @@ struct Doctor: AsyncParsableCommand {
                 struct Report: Encodable { let ok: Bool; let findings: [ConfigurationFinding] }
                 try printJSON(Report(ok: findings.isEmpty, findings: findings))
             } else if findings.isEmpty {
-                print("ok: \(plist) has what a hand-off to \(provider) answering on \(returnUrl) needs")
+                print("ok: \(plist) has what a hand-off to \(provider.joined(separator: ", ")) answering on \(returnUrl) needs")
             } else {
                 for finding in findings {
                     print("\(finding.key): \(finding.problem)")

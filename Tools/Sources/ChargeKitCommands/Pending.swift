@@ -13,6 +13,10 @@ struct Pending: AsyncParsableCommand {
     func run() async throws {
         try await Self.withOwnUsage {
             let charges = try await refusing { () async throws(ChargeKitError) -> [PendingCharge] in
+                // Listing makes nothing: a ledger that is not there is said so, no folder or lock made for it.
+                if !isPostgresURL(ledger), !FileManager.default.fileExists(atPath: ledger) {
+                    throw .storage("\(ledger): there is no ledger file here (request --ledger makes one)")
+                }
                 let opened = try await openLedger(ledger)
                 defer { opened.close() }
                 return try await ChargeLedger(store: opened.store).unanswered()
@@ -65,12 +69,16 @@ struct Resolve: AsyncParsableCommand {
     @Argument(parsing: .allUnrecognized, help: "The hand-off's nonce (chargekit pending lists them); it may start with '-'.")
     var nonce: [String] = []
     @Option(help: "The ledger: a file path, or a postgres:// URL.") var ledger: String
-    @Option(help: "What the payment app's history shows: approved, declined or cancelled.") var outcome: ChargeOutcome
+    @Option(help: "What the payment app's history shows: approved, declined or cancelled.") var outcome: String
     @Option(help: "How it was checked, such as 'in SumUp's history: TX 4711'; kept with the entry.") var note: String
     @Flag(help: "Print the settled hand-off as one JSON object: nonce, provider, outcome, note, resolved_at.") var json = false
 
     func run() async throws {
         try await Self.withOwnUsage {
+            // A history shows a payment taken, declined or cancelled; `failed` is no verdict to settle with.
+            guard let outcome = ChargeOutcome(rawValue: outcome), outcome != .failed else {
+                throw ValidationError("--outcome must be approved, declined or cancelled (what the payment app's history shows), got \(outcome)")
+            }
             guard nonce.count == 1, let given = nonce.first else {
                 throw ValidationError(nonce.isEmpty ? "Missing expected argument '<nonce>'" : "one nonce, not \(nonce.count) arguments: \(nonce.joined(separator: " "))")
             }

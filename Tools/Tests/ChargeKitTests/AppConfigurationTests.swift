@@ -83,4 +83,51 @@ import Testing
             try AppConfiguration.check(infoPlist: Self.plist(Self.complete, binary: false), provider: .sumUp, returnURL: "no scheme")
         }
     }
+
+    /// A binary property list of `levels` arrays, each holding the next one twice: a few
+    /// bytes that a reader expands into 2^levels arrays.
+    static func doublingPlist(levels: Int) -> Data {
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for level in 0..<levels {
+            offsets.append(bytes.count)
+            bytes += [0xA2, UInt8(level + 1), UInt8(level + 1)]
+        }
+        offsets.append(bytes.count)
+        bytes.append(0xA0)
+        let table = bytes.count
+        bytes += offsets.map(UInt8.init)
+        bytes += [0, 0, 0, 0, 0, 0, 1, 1]
+        for value in [offsets.count, 0, table] { bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+        return Data(bytes)
+    }
+
+    @Test func aBinaryPlistWhoseReferencesExplodeIsRefusedBeforeItIsRead() throws {
+        // Four levels read as they should (the format is the one Foundation writes).
+        let small = Self.doublingPlist(levels: 4)
+        #expect((try PropertyListSerialization.propertyList(from: small, options: [], format: nil) as? [Any])?.count == 2)
+        let bomb = Self.doublingPlist(levels: 40)
+        #expect(bomb.count < 256)
+        #expect(throws: ChargeKitError.invalidField("Info.plist", rule: "is a binary property list whose references expand past 8 objects a byte")) {
+            try AppConfiguration.check(infoPlist: bomb, provider: .sumUp, returnURL: "my-shop://paid")
+        }
+        // A real Info.plist in binary, with its strings shared, still reads.
+        var info = Self.complete
+        info["CFBundleURLTypes"] = (0..<200).map { ["CFBundleURLName": "shop", "CFBundleURLSchemes": ["my-shop", "my-shop-\($0)"]] }
+        #expect(try Self.keys(info, binary: true).isEmpty)
+    }
+
+    @Test func anAssociatedDomainCoversItsHostExactlyOrByWildcardNeverByPrefix() throws {
+        let url = "https://pay.example.com/paid"
+        for (entry, covers) in [("applinks:pay.example.com", true), ("applinks:PAY.example.com?mode=developer", true),
+                                ("applinks:*.example.com", true), ("applinks:pay.example.com.attacker.net", false),
+                                ("applinks:pay.example.co", false), ("applinks:*.pay.example.com", false),
+                                ("webcredentials:pay.example.com", false)] {
+            let rights = try Self.plist(["com.apple.developer.associated-domains": [entry]], binary: false)
+            #expect(try Self.keys(Self.complete, returnURL: url, entitlements: rights).isEmpty == covers, "\(entry)")
+        }
+        #expect(throws: ChargeKitError.invalidURL("returnURL", rule: "an https return URL must name a host (https://shop.example/paid)")) {
+            try Self.keys(Self.complete, returnURL: "https:///paid")
+        }
+    }
 }

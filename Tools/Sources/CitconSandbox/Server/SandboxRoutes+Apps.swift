@@ -50,8 +50,14 @@ extension SandboxRoutes {
             let callbacks = try scenario.callbacks(for: url)
             for callback in callbacks {
                 // A callback the browser is sent to must be a URL a phone opens: never a
-                // header with a control character in it.
+                // header with a control character in it, and by the wallet's redirect rule
+                // (an app's own scheme or http(s); never javascript:, data:, file: or an
+                // operating-system handler such as ms-msdt:).
                 _ = try QueryURL(parsing: callback, maximumLength: .max)
+                guard SandboxAPI.isSafeRedirect(callback) else {
+                    throw APIError(.invalidRequest, "callback: the app would answer on \(callback.prefix { $0 != ":" }):, "
+                                   + "which the sandbox never sends a browser to (an app's own scheme or http(s) only)")
+                }
             }
             guard callbacks.count == 1, let callback = callbacks.first else {
                 return html(AppSimulatorPage.played(scenario, callbacks: callbacks))
