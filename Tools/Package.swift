@@ -113,6 +113,7 @@ let package = Package(
                 "ChargeKitPostgres",
                 "CitconSandboxPostgres",
                 "ToolsHTTP",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -82,7 +82,7 @@ check "a nonce starting with '-' is a nonce, not an option (unknown: exit 2)" 2 
 "$bin" resolve --ledger "$settling" --outcome approved --note x >/dev/null 2>&1
 check "resolve without a nonce exits 64" 64 "$?"
 "$bin" resolve "$nonce" --ledger "$settling" --outcome failed --note x >/dev/null 2>&1
-check "resolve --outcome failed is refused" 2 "$?"
+check "resolve --outcome failed is a usage error" 64 "$?"
 
 # --json on every command that prints a result.
 out=$("$bin" request sumup --amount 1.00 --currency EUR --affiliate-key K --callback-success my-app://x --json)
@@ -158,6 +158,19 @@ kill -TERM $pid; wait $pid; check "sandbox exits 0 on SIGTERM" 0 $?
 serve
 check "sandbox keeps the key in the database" "merchant key: sk_cli_check_0123456789" "$(grep '^merchant key:' "$work/log")"
 kill -INT $pid; wait $pid; check "sandbox exits 0 on SIGINT" 0 $?
+# A busy port is named, with what to do (69); --port 0 with --public-url still shows the port it got.
+python3 -c 'import socket, sys, time; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); open(sys.argv[1], "w").write(str(s.getsockname()[1])); time.sleep(30)' "$work/busy.port" & busy=$!
+for _ in $(seq 1 50); do [ -s "$work/busy.port" ] && break; sleep 0.1; done
+held_port=$(cat "$work/busy.port")
+out=$("$bin" sandbox serve --port "$held_port" --db "$work/busy.sqlite" 2>&1); code=$?
+check "sandbox serve on a busy port exits 69 naming the port and what to do" "69 yes" \
+  "$code $(echo "$out" | grep -q "port $held_port on 127.0.0.1 is already in use.*--port 0" && echo yes)"
+kill "$busy" 2>/dev/null; wait "$busy" 2>/dev/null
+"$bin" sandbox serve --port 0 --public-url https://sandbox.example --db "$work/public.sqlite" >"$work/public.log" 2>&1 & pid=$!
+for _ in $(seq 1 100); do grep -qs "merchant key:" "$work/public.log" && break; sleep 0.1; done
+check "sandbox serve --port 0 --public-url shows the public URL and the port it is bound to" yes \
+  "$(grep -q '^Citcon UPI sandbox listening on https://sandbox.example$' "$work/public.log" && grep -qE '^bound to: 127\.0\.0\.1:[0-9]+$' "$work/public.log" && echo yes)"
+kill -TERM $pid; wait $pid
 # Secrets: a short key is refused (64), the key and the database come from the environment.
 "$bin" sandbox serve --port 0 --db "$work/short.sqlite" --merchant-key sk >/dev/null 2>&1; check "a 2-letter --merchant-key exits 64" 64 $?
 CHARGEKIT_IPN_SECRET=short "$bin" sandbox serve --port 0 --db "$work/short.sqlite" >/dev/null 2>&1; check "a short CHARGEKIT_IPN_SECRET exits 64" 64 $?

@@ -5,6 +5,7 @@ import ChargeKitPostgres
 import CitconSandbox
 import CitconSandboxPostgres
 import Foundation
+import NIOCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -158,10 +159,12 @@ struct Sandbox: AsyncParsableCommand {
                     configuration.databasePath = shown?.string ?? "postgres"
                 }
                 let server = try await SandboxServer(configuration: configuration, store: store)
+                defer { server.close() }
                 let json = self.json
                 // A secret it was given (a flag, the environment) is shown masked: container
                 // logs keep start lines. One it generated or had stored is shown in full, once.
                 let given = (key: configuration.merchantKey != nil, secret: configuration.ipnSecret != nil)
+                do {
                 try await server.run(handlingSignals: true) { started in
                     var info = started
                     if given.key { info.merchantKey = Environment.masked(info.merchantKey) }
@@ -169,20 +172,22 @@ struct Sandbox: AsyncParsableCommand {
                     if json {
                         struct Started: Encodable {
                             let baseURL: String, merchantKey: String, ipnSecret: String, database: String, schemaVersion: Int, dashboard: String
+                            let bound: String
                             enum CodingKeys: String, CodingKey {
-                                case database, dashboard
+                                case database, dashboard, bound
                                 case baseURL = "base_url", merchantKey = "merchant_key", ipnSecret = "ipn_secret", schemaVersion = "schema_version"
                             }
                         }
                         let started = Started(baseURL: info.baseURL, merchantKey: info.merchantKey, ipnSecret: info.ipnSecret,
                                               database: info.databasePath, schemaVersion: info.schemaVersion,
-                                              dashboard: info.baseURL + "/sandbox/dashboard")
+                                              dashboard: info.baseURL + "/sandbox/dashboard", bound: info.boundAddress)
                         try? printJSON(started)
                         return
                     }
                     // Unbuffered, so that a script reading the pipe sees it at once.
                     FileHandle.standardOutput.write(Data("""
                         Citcon UPI sandbox listening on \(info.baseURL)
+                        bound to: \(info.boundAddress)
                         merchant key: \(info.merchantKey)
                         IPN secret: \(info.ipnSecret)
                         database: \(info.databasePath) (schema v\(info.schemaVersion))
@@ -190,7 +195,11 @@ struct Sandbox: AsyncParsableCommand {
 
                         """.utf8))
                 }
-                server.close()
+                } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                    FileHandle.standardError.write(Data(("chargekit sandbox serve: port \(port) on \(host) is already in use (another sandbox, "
+                        + "or another server): stop it, or choose another port with --port (--port 0 takes a free one and prints it)\n").utf8))
+                    throw ExitCode(69)
+                }
                 // With --json, standard output holds the start line alone.
                 (json ? FileHandle.standardError : FileHandle.standardOutput).write(Data("sandbox stopped\n".utf8))
                 // The shutdown finishes on its own: IPN deliveries use SwiftNIO, not

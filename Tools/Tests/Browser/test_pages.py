@@ -103,9 +103,45 @@ class Pages:
         self.driver.find_element(By.CSS_SELECTOR, selector).click()
 
     def assert_fits(self):
+        """The page fits the device's width (not the window's, which a page without a
+        mobile viewport widens to its own 980 px), and every control is a touch target
+        at least 44 px high."""
+        device = SIZES[self.SIZE][0]
+        self.assertTrue(self.driver.find_elements(By.CSS_SELECTOR, 'meta[name="viewport"][content*="width=device-width"]'),
+                        "the page has no mobile viewport")
         width = self.driver.execute_script("return document.documentElement.scrollWidth")
-        viewport = self.driver.execute_script("return window.innerWidth")
-        self.assertLessEqual(width, viewport, f"the page is {width} px wide in a {viewport} px window")
+        self.assertLessEqual(width, device, f"the page is {width} px wide on a {device} px screen")
+        small = self.driver.execute_script("""
+            return [...document.querySelectorAll('button, select, a[href], input[type=submit]')]
+                .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
+                .map(e => e.tagName + ' ' + (e.textContent || e.name || '').trim().slice(0, 30) + ' ' + e.getBoundingClientRect().height);""")
+        self.assertEqual(small, [], "touch targets under 44 px")
+
+    def test_every_page_fits(self):
+        """The pages the other tests do not reach: the wallet's result and error pages,
+        the dashboard's error page, and the simulated app's error page."""
+        charge_id, charge_token, _ = create()
+        confirmed = api("POST", "/v1/charges/" + charge_token, CLIENT, {"payment": {"method": "alipay"}})
+        self.driver.get(confirmed["data"]["next_action"]["url"])
+        self.click("button.pay")
+        self.wait_for(charge_id, "succeeded")
+        self.assert_fits()   # the result page, or the merchant's page it redirected to
+        self.driver.get(confirmed["data"]["next_action"]["url"] + "x")
+        self.assert_fits()   # the wallet's error page
+        parts = urlsplit(BASE)
+        self.driver.get(f"{parts.scheme}://merchant:{KEY}@{parts.netloc}/sandbox/dashboard")
+        self.driver.execute_script("""
+            const form = document.createElement('form'); form.method = 'post'; form.action = '/sandbox/dashboard';
+            for (const [k, v] of [['form_token', document.querySelector('input[name=form_token]').value], ['action', 'resend'], ['ipn', '999999']]) {
+                const i = document.createElement('input'); i.type = 'hidden'; i.name = k; i.value = v; form.appendChild(i); }
+            document.body.appendChild(form); form.submit();""")
+        WebDriverWait(self.driver, 10).until(lambda d: "Cannot do that" in d.page_source)
+        self.assert_fits()   # the dashboard's error page
+        self.driver.get(BASE + "/apps/open?url=" + quote("https://not-an-app.example/" + "x" * 300, safe=""))
+        self.assert_fits()   # the simulated app's error page
+        self.driver.get(BASE + "/apps/open?url=" + quote(
+            "square-commerce-v1://payment/create?data=" + quote('{"amount_money":{"amount":1250,"currency_code":"USD"},"callback_url":"my-app://square","client_id":"sq0idp-' + "a" * 60 + '","version":"1.3","notes":"' + "n" * 200 + '"}', safe=""), safe=""))
+        self.assert_fits()   # Square's page, long values and all
 
     def test_confirmed_charge_pay_decline_cancel(self):
         for button, expected in (("pay", "succeeded"), ("decline", "failed"), ("cancel", "canceled")):
@@ -207,10 +243,11 @@ class AppSimulatorPages(unittest.TestCase):
     ledger, opened as SandboxAppOpener opens it, approved with its button; the browser
     follows the 303 to the app's (https-style) callback URL, and the callback is
     verified against the ledger by another process."""
+    SIZE = "phone"
 
     @classmethod
     def setUpClass(cls):
-        cls.driver = browser(*SIZES["phone"])
+        cls.driver = browser(*SIZES[cls.SIZE])
         cls.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), App)
         threading.Thread(target=cls.server.serve_forever, daemon=True).start()
         cls.folder = tempfile.mkdtemp()
@@ -244,7 +281,7 @@ class AppSimulatorPages(unittest.TestCase):
         self.assertIn("12.50", self.driver.find_element(By.ID, "amount").text)
         self.assertEqual(self.driver.find_element(By.ID, "description").text, "Flat white")
         width = self.driver.execute_script("return document.documentElement.scrollWidth")
-        self.assertLessEqual(width, self.driver.execute_script("return window.innerWidth"), "the page fits the phone")
+        self.assertLessEqual(width, SIZES[self.SIZE][0], "the page fits the device")
         self.driver.find_element(By.CSS_SELECTOR, f'button[value="{button}"]').click()
         WebDriverWait(self.driver, 10).until(lambda _: App.opened)
         callback = f"http://127.0.0.1:{self.server.server_address[1]}" + App.opened[0]

@@ -251,10 +251,20 @@ struct ToolsClientTests {
 
     @Test("upi listen sleeps when idle: at most 1 % of a core over 20 seconds")
     func listenerIdlesCheaply() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
-            let child = try Child(ServerProcess.executable.path, ["upi", "listen", "--base-url", harness.sandbox.info.baseURL + "/v1",
-                                                                   "--key", harness.merchantKey, "--forward-to", "http://127.0.0.1:1/x"])
+        // Both as real processes: the sandbox's own stream polling stays out of this test
+        // process, whose other tests run servers of their own.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sandbox = try Child(ServerProcess.executable.path, ["sandbox", "serve", "--port", "0", "--merchant-key", Self.key,
+                                                                 "--db", folder.appendingPathComponent("s.sqlite").path])
+        defer { sandbox.signal(SIGKILL); _ = sandbox.wait() }
+        #expect(await eventually(.seconds(30)) { sandbox.stdout.contains("merchant key: ") }, "\(sandbox.stderr)")
+        let base = try #require(sandbox.stdout.split(separator: "\n").first { $0.hasPrefix("Citcon UPI sandbox listening on ") })
+            .dropFirst("Citcon UPI sandbox listening on ".count)
+        do {
+            let child = try Child(ServerProcess.executable.path, ["upi", "listen", "--base-url", base + "/v1",
+                                                                   "--key", Self.key, "--forward-to", "http://127.0.0.1:1/x"])
             defer { child.signal(SIGKILL); _ = child.wait() }
             #expect(await eventually(.seconds(20)) { child.stderr.contains("forwarding IPNs of") }, "\(child.stderr)")
             try await Task.sleep(for: .seconds(1))

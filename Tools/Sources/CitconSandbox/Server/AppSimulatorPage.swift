@@ -16,11 +16,7 @@ enum AppSimulatorPage {
     """
 
     private static func page(_ title: String, _ body: String) -> String {
-        """
-        <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">\
-        <title>\(WalletPage.escape(title))</title><style>\(WalletPage.style)\(extraStyle)</style></head>\
-        <body><div class="card">\(body)</div></body></html>
-        """
+        PageLayout.page(title: title, style: WalletPage.style + extraStyle, body: "<div class=\"card\">\(body)</div>")
     }
 
     /// The app's page for a request it would take. `refusal` is the app's own answer

@@ -22,7 +22,7 @@ enum DashboardPage {
     .initiated{background:#ddf4ff;color:#0550ae}
     .history{font-size:12px;color:#424a53;margin:8px 0 4px} .history b{font-weight:600}
     .actions{margin-left:auto;display:flex;gap:6px} form{margin:0}
-    button{font-size:12px;padding:5px 11px;border-radius:7px;border:0;cursor:pointer;background:#e4e7eb;color:#222}
+    button{font-size:13px;padding:5px 14px;border-radius:7px;border:0;cursor:pointer;background:#e4e7eb;color:#222}
     .pay{background:#1a7f37;color:#fff} .decline{background:#d1242f;color:#fff}
     .ipns{overflow-x:auto;max-width:100%}
     table{border-collapse:collapse;width:100%;font-size:12px;margin-top:6px}
@@ -144,27 +144,22 @@ enum DashboardPage {
         let body = entries.isEmpty
             ? "<div class=\"empty\">No charges yet. Create one with POST /v1/charges (or `chargekit upi demo`).</div>"
             : entries.map { charge($0, now: now, formToken: formToken) }.joined(separator: "\n")
-        return """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-        <title>Citcon UPI sandbox dashboard</title><style>\(style)</style></head>
-        <body><h1>\(WalletPage.escape(merchant)) · sandbox dashboard</h1>
+        return PageLayout.page(title: "Citcon UPI sandbox dashboard", style: style, body: """
+        <h1>\(WalletPage.escape(merchant)) · sandbox dashboard</h1>
         <div class="sub">The \(SandboxAPI.dashboardLimit) most recent charges, newest first · times UTC · \
         <a href="\(path)">refresh</a></div>
         <div class="summary"><span><b>\(entries.count)</b> charges</span>\(summary)\
         <span><b>\(ipns.count)</b> IPNs, <b>\(ipns.filter { $0.state == .pending }.count)</b> waiting, \
         <b>\(ipns.filter { $0.state == .dead }.count)</b> dead</span></div>
         \(body)
-        </body></html>
-        """
+        """)
     }
 
     /// The page of a refused action, with a way back.
     static func error(_ message: String) -> String {
-        """
-        <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sandbox dashboard</title><style>\(style)</style></head>
-        <body><div class="charge"><h1>Cannot do that</h1><p>\(WalletPage.escape(message))</p>\
-        <p><a href="\(path)">Back to the dashboard</a></p></div></body></html>
-        """
+        PageLayout.page(title: "Sandbox dashboard", style: style, body: """
+        <div class="charge"><h1>Cannot do that</h1><p>\(WalletPage.escape(message))</p>\
+        <p><a href="\(path)">Back to the dashboard</a></p></div>
+        """)
     }
 }

@@ -12,11 +12,8 @@ enum LandingPage {
     /// The page, with `baseURL` in its examples.
     static func render(merchant: String, baseURL: String) -> String {
         let base = WalletPage.escape(baseURL)
-        return """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-        <title>ChargeKit Citcon UPI sandbox</title><style>\(style)</style></head>
-        <body><main>
+        return PageLayout.page(title: "ChargeKit Citcon UPI sandbox", style: style, body: """
+        <main>
         <h1>ChargeKit Citcon UPI sandbox</h1>
         <div class="sub">\(WalletPage.escape(merchant)) · a local stand-in for the Citcon UPI API; no real money moves</div>
         <ul>
@@ -32,7 +29,7 @@ enum LandingPage {
         <pre>curl -X POST \(base)/v1/access-tokens \\
           -H "Authorization: Bearer $CHARGEKIT_MERCHANT_KEY" \\
           -d '{"token_type":"server"}'</pre>
-        </main></body></html>
-        """
+        </main>
+        """)
     }
 }

@@ -19,6 +19,9 @@ public struct SandboxInfo: Sendable, Equatable {
     public var databasePath: String
     /// The schema version after migration.
     public var schemaVersion: Int
+    /// The address and port it is bound to, such as `127.0.0.1:54321` (the port `--port 0`
+    /// got; `baseURL` is the public URL when one was given).
+    public var boundAddress: String = ""
 }
 
 /// The local Citcon UPI sandbox: Hummingbird 2 on an SQLite file.
@@ -151,7 +154,7 @@ public struct SandboxServer: Sendable {
                 let url = publicURL ?? "http://\(shownHost):\(port)"
                 baseURL.set(url)
                 await onStarted(SandboxInfo(baseURL: url, merchantKey: key, ipnSecret: secret, databasePath: path,
-                                              schemaVersion: version))
+                                              schemaVersion: version, boundAddress: "\(shownHost):\(port)"))
             },
             logger: logger
         )

@@ -57,11 +57,8 @@ enum WalletPage {
         // late choice gets the charge's state rather than a forgery refusal.
         let status = open ? "" : "<div class=\"status\">This charge is <b>\(escape(charge.status.rawValue))</b>; nothing to pay.</div>"
             + "<form hidden method=\"post\" action=\"\(escape(action))\"><input type=\"hidden\" name=\"form_token\" value=\"\(escape(formToken))\"></form>"
-        return """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-        <title>Citcon UPI sandbox wallet</title><style>\(style)</style></head>
-        <body><div class="card">
+        return PageLayout.page(title: "Citcon UPI sandbox wallet", style: style, body: """
+        <div class="card">
         <h1>\(escape(merchant))</h1><div class="sub">Citcon UPI sandbox wallet · no real money moves</div>
         <div class="amount">\(escape(amount(charge.amount, charge.currency)))</div>
         <dl><dt>Merchant</dt><dd>\(escape(merchant))</dd>
@@ -71,8 +68,8 @@ enum WalletPage {
         <dt>Reference</dt><dd>\(escape(charge.reference))</dd>
         <dt>Status</dt><dd id="status">\(escape(charge.status.rawValue))</dd></dl>
         \(picker)<div class="actions">\(actions)</div>\(status)
-        </div></body></html>
-        """
+        </div>
+        """)
     }
 
     /// The QR page of a charge (the `qr` entry of the create answer's
@@ -80,32 +77,27 @@ enum WalletPage {
     /// and the link itself.
     static func qr(charge: ChargeRecord, walletURL: String, merchant: String) -> String {
         let code = QRCode(walletURL)?.svg ?? "<div class=\"status\">The wallet URL is too long for a QR code here; use the link.</div>"
-        return """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-        <title>Scan to pay</title><style>\(style)</style></head>
-        <body><div class="card">
+        return PageLayout.page(title: "Scan to pay", style: style, body: """
+        <div class="card">
         <h1>\(escape(merchant))</h1><div class="sub">Scan with your phone to pay \(escape(amount(charge.amount, charge.currency)))</div>
         <div id="qr">\(code)</div>
         <p><a href="\(escape(walletURL))">\(escape(walletURL))</a></p>
-        </div></body></html>
-        """
+        </div>
+        """)
     }
 
     static func done(charge: ChargeRecord) -> String {
-        """
-        <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment \(escape(charge.status.rawValue))</title>
-        <style>\(style)</style></head><body><div class="card"><h1>Payment \(escape(charge.status.rawValue))</h1>
-        <div class="sub">You can return to the app.</div></div></body></html>
-        """
+        PageLayout.page(title: "Payment \(charge.status.rawValue)", style: style, body: """
+        <div class="card"><h1>Payment \(escape(charge.status.rawValue))</h1>
+        <div class="sub">You can return to the app.</div></div>
+        """)
     }
 
     static func error(_ message: String) -> String {
-        """
-        <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sandbox wallet error</title>
-        <style>\(style)</style></head><body><div class="card"><h1>Cannot continue</h1>
-        <div class="status">\(escape(message))</div></div></body></html>
-        """
+        PageLayout.page(title: "Sandbox wallet error", style: style, body: """
+        <div class="card"><h1>Cannot continue</h1>
+        <div class="status">\(escape(message))</div></div>
+        """)
     }
 
     /// Reads an `application/x-www-form-urlencoded` body; each name at most once.
