@@ -43,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // The sandbox's own scenarios (the ChargeKit-Scenario header), for the sandbox and `chargekit scenarios`.
+        .target(name: "SandboxScenarios"),
         // The one HTTP client of every command (and of the sandbox's testing helpers), on AsyncHTTPClient.
         .target(name: "ToolsHTTP", dependencies: [
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -59,6 +61,7 @@ let package = Package(
                 .product(name: "ChargeKit", package: sdk),
                 .product(name: "ChargeKitSimulators", package: sdk),
                 .product(name: "CitconUPI", package: sdk),
+                "SandboxScenarios",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
@@ -95,6 +98,7 @@ let package = Package(
         .target(name: "ChargeKitCommands", dependencies: [
             .product(name: "ChargeKit", package: sdk), .product(name: "ChargeKitSimulators", package: sdk),
             .product(name: "CitconUPI", package: sdk), .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "SandboxScenarios",
         ]),
         // `chargekit`: what the README's demo builds (no NIO, Hummingbird or database driver).
         .executableTarget(name: "chargekit", dependencies: [
@@ -113,6 +117,7 @@ let package = Package(
                 "ChargeKitPostgres",
                 "CitconSandboxPostgres",
                 "ToolsHTTP",
+                "SandboxScenarios",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -120,8 +120,11 @@ import FoundationNetworking
     /// Sends a request body as given (JSON bytes, or none) and returns the answer's
     /// HTTP status and body, unread: for tools that pass a merchant's own JSON through
     /// (`chargekit upi`). The body is bounded like every other answer.
-    public func exchange(_ method: String, path: String, bearer: String, body: Data?) async throws(CPayError) -> (status: Int, body: Data) {
-        try await exchange(method, path, redacted: nil, bearer: bearer, body: body)
+    /// `headers` are added to the request as given (the local sandbox's
+    /// `ChargeKit-Scenario`, say).
+    public func exchange(_ method: String, path: String, bearer: String, body: Data?,
+                         headers: [(name: String, value: String)] = []) async throws(CPayError) -> (status: Int, body: Data) {
+        try await exchange(method, path, redacted: nil, bearer: bearer, body: body, headers: headers)
     }
 
     // MARK: Transport
@@ -146,7 +149,8 @@ import FoundationNetworking
 
     /// The one HTTP round trip: the request, a timeout, a bounded answer, one log line
     /// (with the path redacted where it holds a secret).
-    private func exchange(_ method: String, _ path: String, redacted: String?, bearer: String, body: Data?)
+    private func exchange(_ method: String, _ path: String, redacted: String?, bearer: String, body: Data?,
+                          headers: [(name: String, value: String)] = [])
         async throws(CPayError) -> (status: Int, body: Data)
     {
         let shown = redacted ?? path
@@ -155,6 +159,7 @@ import FoundationNetworking
         request.httpMethod = method
         request.setValue(UPIWire.bearer + bearer, forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = body

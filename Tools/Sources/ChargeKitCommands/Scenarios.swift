@@ -2,19 +2,26 @@ import ArgumentParser
 @_spi(Tools) import ChargeKit
 import ChargeKitSimulators
 import Foundation
+import SandboxScenarios
 
 struct Scenarios: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the scenarios the simulators play (simulate --scenario NAME, the sandbox's /apps/open), each app's own and the hand-off failures.",
-        discussion: "outcome is what parse --json reports for the scenario's callback; none where no callback comes."
+        abstract: "List the scenarios the simulators play (simulate --scenario NAME, the sandbox's /apps/open), each app's own and the hand-off failures, and the local sandbox's own (its ChargeKit-Scenario header).",
+        discussion: "outcome is what parse --json reports for the scenario's callback (none where no callback comes); for the sandbox's, the charge's status once paid."
     )
 
-    @Option(help: "Only this app's scenarios: ccterminal, sumup, zettle or square.") var provider: PaymentProvider?
+    @Option(help: "Only this app's scenarios: ccterminal, sumup, zettle, square, or sandbox (the Citcon sandbox's ChargeKit-Scenario header).")
+    var provider: String?
     @Flag(help: "Print one JSON array of objects with provider, name, outcome and description.") var json = false
 
     func run() async throws {
         try await Self.withOwnUsage {
-            let rows = Scenario.catalog.filter { provider == nil || $0.provider == provider }.map(Row.init)
+            if let provider, provider != "sandbox", PaymentProvider(rawValue: provider) == nil {
+                throw ValidationError("--provider must be one of \((PaymentProvider.allCases.map(\.rawValue) + ["sandbox"]).joined(separator: ", ")), got \(provider)")
+            }
+            let apps = Scenario.catalog.filter { provider == nil || $0.provider.rawValue == provider }.map(Row.init)
+            let sandbox = provider == nil || provider == "sandbox" ? SandboxScenario.allCases.map(Row.init) : []
+            let rows = apps + sandbox
             if json {
                 try printJSON(rows)
                 return
@@ -39,6 +46,13 @@ struct Scenarios: AsyncParsableCommand {
             provider = scenario.provider.rawValue
             name = scenario.name
             outcome = scenario.outcome?.rawValue ?? "none"
+            description = scenario.description
+        }
+
+        init(_ scenario: SandboxScenario) {
+            provider = "sandbox"
+            name = scenario.rawValue
+            outcome = scenario.outcome
             description = scenario.description
         }
     }

@@ -4,6 +4,7 @@ import ChargeKitCommands
 import CitconSandbox
 @_spi(Tools) import CitconUPI
 import Foundation
+import SandboxScenarios
 import ToolsHTTP
 
 /// `chargekit upi …`: the merchant-server side of the Citcon UPI API, for the local
@@ -17,7 +18,7 @@ struct UPI: AsyncParsableCommand {
         commandName: "upi",
         abstract: "Call the Citcon UPI API as a merchant's server does, or verify an IPN.",
         subcommands: [Token.self, Charge.self, Inquire.self, Capture.self, Refund.self, Cancel.self, Confirm.self, Pay.self, Decline.self,
-                      Listen.self, Trigger.self, IPN.self, VerifyIPN.self]
+                      Listen.self, Trigger.self, IPN.self, Clock.self, VerifyIPN.self]
     )
 
     /// What every API operation takes.
@@ -105,15 +106,27 @@ struct UPI: AsyncParsableCommand {
 
         /// Sends the request (getting a server token first with `--key`) and reports the
         /// answer; returns only on success.
-        func send(_ method: String, _ path: String, body: Data?, tokenType: String = "server") async throws {
-            _ = try await call(method, path, body: body, print: true, tokenType: tokenType)
+        func send(_ method: String, _ path: String, body: Data?, tokenType: String = "server", scenario: String? = nil) async throws {
+            _ = try await call(method, path, body: body, print: true, tokenType: tokenType, scenario: scenario)
         }
 
         /// The request's answer `data` (printed when `print`); exits on a failure.
-        func call(_ method: String, _ path: String, body: Data?, print shown: Bool, tokenType: String = "server") async throws -> [String: Any] {
+        /// `scenario` is sent as the sandbox's `ChargeKit-Scenario` header.
+        func call(_ method: String, _ path: String, body: Data?, print shown: Bool, tokenType: String = "server",
+                  scenario: String? = nil) async throws -> [String: Any] {
             guard let root else { throw ValidationError("--base-url is not a URL") }
             let client = UPIClient.tools(root)
-            let (status, answer) = try await exchange(client, method, path, bearer: try await bearer(client, tokenType), body: body)
+            let headers = scenario.map { [(name: SandboxScenario.header, value: $0)] } ?? []
+            let (status, answer) = try await exchange(client, method, path, bearer: try await bearer(client, tokenType), body: body, headers: headers)
+            return try report(status: status, body: answer, print: shown)
+        }
+
+        /// A request of the sandbox's operator (the merchant key as the bearer, as the
+        /// dashboard and the clock take it); its `data`, printed when `print`.
+        func operatorCall(_ method: String, _ path: String, body: Data?, print shown: Bool, command: String) async throws -> [String: Any] {
+            let key = try operatorKey(command)
+            guard let root else { throw ValidationError("--base-url is not a URL") }
+            let (status, answer) = try await exchange(UPIClient.tools(root), method, path, bearer: key, body: body)
             return try report(status: status, body: answer, print: shown)
         }
 
@@ -141,11 +154,11 @@ struct UPI: AsyncParsableCommand {
             return access
         }
 
-        private func exchange(_ client: UPIClient, _ method: String, _ path: String, bearer: String, body: Data?)
-            async throws -> (Int, Data)
+        private func exchange(_ client: UPIClient, _ method: String, _ path: String, bearer: String, body: Data?,
+                              headers: [(name: String, value: String)] = []) async throws -> (Int, Data)
         {
             do throws(CPayError) {
-                return try await client.exchange(method, path: path, bearer: bearer, body: body)
+                return try await client.exchange(method, path: path, bearer: bearer, body: body, headers: headers)
             } catch {
                 throw fail(1, error.description)
             }
@@ -236,6 +249,7 @@ struct UPI: AsyncParsableCommand {
         @Option(help: "ISO 3166 country.") var country: String?
         @Option(help: "Payment method: alipay, wechatpay, upop, paypal, venmo, card…") var method: String?
         @Option(name: .customLong("ipn-url"), help: "Where IPNs go (urls.ipn).") var ipnURL: String?
+        @OptionGroup var scenario: ScenarioOption
 
         func run() async throws {
             try await Self.withOwnUsage {
@@ -254,7 +268,7 @@ struct UPI: AsyncParsableCommand {
                     set("payment", "method", method)
                     set("urls", "ipn", ipnURL)
                 }
-                try await connection.send("POST", "/v1/charges", body: body)
+                try await connection.send("POST", "/v1/charges", body: body, scenario: scenario.scenario)
             }
         }
     }
@@ -271,6 +285,18 @@ struct UPI: AsyncParsableCommand {
         }
 
         func run() async throws { try await Self.withOwnUsage { try await connection.send("GET", "/v1/transactions/\(id)", body: nil) } }
+    }
+
+    /// `--scenario NAME`: the outcome the local sandbox plays (its `ChargeKit-Scenario` header).
+    struct ScenarioOption: ParsableArguments {
+        @Option(help: "The outcome the local sandbox plays, sent as its ChargeKit-Scenario header: succeeds, declined, expires, canceled, stays-pending, capture-fails, refund-declined (chargekit scenarios --provider sandbox).")
+        var scenario: String?
+
+        func validate() throws {
+            if let scenario, SandboxScenario.named(scenario) == nil {
+                throw ValidationError("--scenario must be one of \(SandboxScenario.names), got \(scenario)")
+            }
+        }
     }
 
     /// One way to write an amount: `--amount` in the currency's major units (`10.99`,
@@ -326,9 +352,11 @@ struct UPI: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "POST /v1/captures: capture an authorized charge.")
         @OptionGroup var connection: Connection
         @OptionGroup var operation: OperationOptions
+        @OptionGroup var scenario: ScenarioOption
         func run() async throws {
             try await Self.withOwnUsage {
-                try await connection.send("POST", "/v1/captures", body: try connection.requestBody(try await operation.overrides(connection)))
+                try await connection.send("POST", "/v1/captures", body: try connection.requestBody(try await operation.overrides(connection)),
+                                          scenario: scenario.scenario)
             }
         }
     }
@@ -338,11 +366,12 @@ struct UPI: AsyncParsableCommand {
         @OptionGroup var connection: Connection
         @OptionGroup var operation: OperationOptions
         @Option(help: "Why (the refund's note).") var note: String?
+        @OptionGroup var scenario: ScenarioOption
         func run() async throws {
             try await Self.withOwnUsage {
                 var overrides = try await operation.overrides(connection)
                 overrides["note"] = note
-                try await connection.send("POST", "/v1/refunds", body: try connection.requestBody(overrides))
+                try await connection.send("POST", "/v1/refunds", body: try connection.requestBody(overrides), scenario: scenario.scenario)
             }
         }
     }
@@ -378,6 +407,7 @@ struct UPI: AsyncParsableCommand {
         @OptionGroup var connection: Connection
         @Argument(help: "The charge token the create answer gave.") var chargeToken: String
         @Option(help: "Payment method: alipay, wechatpay, upop, paypal, venmo, card…") var method: String
+        @OptionGroup var scenario: ScenarioOption
 
         func run() async throws {
             try await Self.withOwnUsage {
@@ -389,7 +419,7 @@ struct UPI: AsyncParsableCommand {
                     payment["method"] = method
                     object["payment"] = payment
                 }
-                try await connection.send("POST", "/v1/charges/\(chargeToken)", body: body, tokenType: "client")
+                try await connection.send("POST", "/v1/charges/\(chargeToken)", body: body, tokenType: "client", scenario: scenario.scenario)
             }
         }
     }

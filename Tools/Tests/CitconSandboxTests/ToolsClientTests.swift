@@ -13,7 +13,7 @@ import Glibc
 /// The tools' one HTTP client, and the commands that once bypassed it (the third round
 /// of attacks): no redirect followed with the merchant key, nothing unbounded, server
 /// text escaped, fixtures that cannot inject, and a listener that sleeps when idle.
-@Suite("The tools' one HTTP client")
+@Suite("The tools' one HTTP client", .serialized)
 struct ToolsClientTests {
     static let key = "sk_live_looking_merchant_key_0123"
 

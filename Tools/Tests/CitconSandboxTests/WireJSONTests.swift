@@ -124,6 +124,7 @@ struct WireJSONTests {
         record.timeCanceled = random.optional { $0.time() }
         record.amountCaptured = random.optional { $0.below(1_000_000) }
         record.amountRefunded = random.optional { $0.below(1_000_000) }
+        record.scenario = random.optional { $0.text() }
         return record
     }
 

@@ -46,6 +46,9 @@ public struct ChargeRecord: Sendable, Equatable, Codable {
     public var captures: [CPayOperation] = []
     /// Refunds made.
     public var refunds: [CPayOperation] = []
+    /// The outcome a test asked for with the `ChargeKit-Scenario` header
+    /// (``SandboxScenarios/SandboxScenario``'s raw value), if any.
+    public var scenario: String?
     /// The status changes as stored (absent from records written before the sandbox
     /// kept them); read ``statusHistory``.
     private var history: [StatusChange]?
@@ -284,6 +287,7 @@ extension ChargeRecord {
         members.append(("reference", .string(reference)))
         members.append(("refunds", .array(refunds.map(operation))))
         if let returnURL { members.append(("returnURL", .string(returnURL))) }
+        if let scenario { members.append(("scenario", .string(scenario))) }
         members.append(("status", .string(status.rawValue)))
         if let timeAuthorized { members.append(("timeAuthorized", .integer(timeAuthorized))) }
         if let timeCanceled { members.append(("timeCanceled", .integer(timeCanceled))) }

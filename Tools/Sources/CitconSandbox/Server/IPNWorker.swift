@@ -15,8 +15,11 @@ struct IPNWorker: Service {
     let poster: IPNPost
     /// The merchant's IPN secret: every delivery is signed with it.
     let secret: String
+    /// The sandbox's clock (its offset read again at every tick).
+    let clock: SandboxClock
 
-    init(store: any SandboxStore, configuration: SandboxConfiguration, secret: String) {
+    init(store: any SandboxStore, configuration: SandboxConfiguration, secret: String, clock: SandboxClock = SandboxClock()) {
+        self.clock = clock
         self.store = store
         self.configuration = configuration
         self.secret = secret
@@ -42,8 +45,9 @@ struct IPNWorker: Service {
         await withDiscardingTaskGroup { group in
             while !Task.isCancelled && !Task.isShuttingDownGracefully {
                 let free = Self.concurrency - inFlight.count
+                await clock.refreshIfStale(from: store)
                 if free > 0 {
-                    let now = epochMilliseconds()
+                    let now = clock.now
                     let due = (try? await store.dueNotifications(now: now, limit: free, leaseUntil: now + lease)) ?? []
                     for entry in due {
                         inFlight.add()
@@ -103,7 +107,7 @@ struct IPNWorker: Service {
         case .success(let status): answer = "HTTP \(status)"
         case .failure(let reason): (answer, failure, permanent) = (reason.reason, reason.reason, reason.isPermanent)
         }
-        let now = epochMilliseconds()
+        let now = clock.now
         let state: OutboxState
         var next = now
         if failure == nil {

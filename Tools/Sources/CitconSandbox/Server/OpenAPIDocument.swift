@@ -280,6 +280,18 @@ components:
         application/json:
           schema: { $ref: '#/components/schemas/OperationRequest' }
   parameters:
+    Scenario:
+      name: ChargeKit-Scenario
+      in: header
+      required: false
+      description: >-
+        The outcome the sandbox plays (ChargeKit's, for CI - the live API has no such
+        header) - succeeds, declined, expires, canceled, stays-pending (once paid),
+        capture-fails, refund-declined. On a create, for the charge's life; on a confirm, a
+        capture or a refund, for that request.
+      schema:
+        type: string
+        enum: [succeeds, declined, expires, canceled, stays-pending, capture-fails, refund-declined]
     Id:
       name: id
       in: path
@@ -322,6 +334,8 @@ paths:
     post:
       operationId: createCharge
       summary: Creates a charge (server token).
+      parameters:
+        - $ref: '#/components/parameters/Scenario'
       requestBody:
         required: true
         content:
@@ -349,6 +363,7 @@ paths:
           in: path
           required: true
           schema: { type: string, pattern: '^[A-Za-z0-9._:-]{1,128}$' }
+        - $ref: '#/components/parameters/Scenario'
       requestBody:
         required: true
         content:
@@ -393,6 +408,8 @@ paths:
     post:
       operationId: capture
       summary: Captures an authorized charge (server token).
+      parameters:
+        - $ref: '#/components/parameters/Scenario'
       requestBody: { $ref: '#/components/requestBodies/Operation' }
       responses: &operationResponses
         '200':
@@ -411,10 +428,13 @@ paths:
         '409': { $ref: '#/components/responses/Failure' }
         '413': { $ref: '#/components/responses/Failure' }
         '422': { $ref: '#/components/responses/Failure' }
+        '502': { $ref: '#/components/responses/Failure' }
   /v1/refunds:
     post:
       operationId: refund
       summary: Refunds a paid charge; answers the refund (server token).
+      parameters:
+        - $ref: '#/components/parameters/Scenario'
       requestBody: { $ref: '#/components/requestBodies/Operation' }
       responses: *operationResponses
   /v1/cancels:
@@ -518,6 +538,49 @@ paths:
           content:
             application/json:
               schema: { $ref: '#/components/schemas/Envelope' }
+  /sandbox/clock:
+    get:
+      operationId: clockRead
+      summary: >-
+        The sandbox's simulated time - now (Unix seconds) and how far ahead of the real
+        time it runs (offset_seconds).
+      security:
+        - bearer: []
+      responses:
+        '200':
+          description: A success envelope whose data is the reading.
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Envelope' }
+        '401': { $ref: '#/components/responses/Failure' }
+        '429': { $ref: '#/components/responses/Failure' }
+    post:
+      operationId: clockAdvance
+      summary: >-
+        Moves the sandbox's clock forward (never back), for every instance of a shared
+        sandbox - charges and tokens expire, and the IPN retry schedule walks, as if the
+        time had passed. The merchant key authenticates it.
+      security:
+        - bearer: []
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [advance_seconds]
+              properties:
+                advance_seconds: { type: integer, minimum: 1, maximum: 316224000 }
+      responses:
+        '200':
+          description: A success envelope whose data is the new reading.
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Envelope' }
+        '400': { $ref: '#/components/responses/Failure' }
+        '401': { $ref: '#/components/responses/Failure' }
+        '413': { $ref: '#/components/responses/Failure' }
+        '429': { $ref: '#/components/responses/Failure' }
   /sandbox/wallet/{id}:
     get:
       operationId: walletPage

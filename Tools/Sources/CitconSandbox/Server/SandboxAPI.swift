@@ -1,6 +1,7 @@
 @_spi(Tools) import ChargeKit
 @_spi(Tools) import CitconUPI
 import Foundation
+import SandboxScenarios
 
 /// The UPI API's rules, independent of HTTP: tokens and permissions, validation,
 /// legal status changes, idempotent references, expiry. Every failure is an
@@ -13,10 +14,14 @@ public struct SandboxAPI: Sendable {
     let identifiers: ChargeIdentifiers
     /// Derives each wallet link's capability (``walletPath(for:)``).
     let walletKeys: FormTokens
+    /// The one clock every rule reads.
+    public let clock: SandboxClock
     private let tokens = TokenCache()
 
     init(store: any SandboxStore, configuration: SandboxConfiguration, baseURL: @escaping @Sendable () -> String,
-         identifiers: ChargeIdentifiers = ChargeIdentifiers(), walletKeys: FormTokens = FormTokens(secret: randomHex(bytes: 24))) {
+         identifiers: ChargeIdentifiers = ChargeIdentifiers(), walletKeys: FormTokens = FormTokens(secret: randomHex(bytes: 24)),
+         clock: SandboxClock = SandboxClock()) {
+        self.clock = clock
         self.store = store
         self.configuration = configuration
         self.baseURL = baseURL
@@ -165,7 +170,8 @@ public struct SandboxAPI: Sendable {
         do { try body() } catch { throw APIError(.invalidRequest, error.description) }
     }
 
-    var now: Int64 { epochMilliseconds() }
+    /// Now, as the sandbox's clock reads it (see ``SandboxClock``).
+    var now: Int64 { clock.now }
 
     // MARK: Tokens
 
@@ -251,7 +257,8 @@ public struct SandboxAPI: Sendable {
     }
 
     /// `POST /v1/charges` for an authenticated caller.
-    package func createCharge(as token: AccessTokenRecord, request: UPIWire.ChargeRequest) async throws -> UPIWire.ChargeCreated {
+    package func createCharge(as token: AccessTokenRecord, request: UPIWire.ChargeRequest,
+                              scenario: SandboxScenario? = nil) async throws -> UPIWire.ChargeCreated {
         try Self.require(token, "charge")
         try Self.field { () throws(ChargeKitError) in try CPayOrderValidator.validate(request.transaction) }
         let urls = request.urls ?? CPayUrls()
@@ -294,6 +301,7 @@ public struct SandboxAPI: Sendable {
             country: request.transaction.country, autoCapture: autoCapture,
             note: request.transaction.note, method: methodName, status: .initiated, urls: urls, returnURL: nil,
             timeCreated: created, expiresAt: created + configuration.chargeLifetime.milliseconds)
+        charge.scenario = scenario?.rawValue
         try await insert(&charge)
         let clients = request.payment?.client.isEmpty == false ? request.payment?.client ?? [] : ["desktop", "mobile_browser", "mobile_native"]
         let wallet = baseURL() + walletPath(for: charge.id)
@@ -330,7 +338,8 @@ public struct SandboxAPI: Sendable {
     private enum Step: Sendable { case done, expired }
 
     /// `POST /v1/charges/{charge-token}` for an authenticated caller.
-    package func confirm(chargeToken: String, as token: AccessTokenRecord, request: UPIWire.ConfirmRequest) async throws -> UPIWire.Confirmation {
+    package func confirm(chargeToken: String, as token: AccessTokenRecord, request: UPIWire.ConfirmRequest,
+                         scenario: SandboxScenario? = nil) async throws -> UPIWire.Confirmation {
         try Self.require(token, "confirm")
         try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(chargeToken, field: "charge_token", limit: 128) }
         let chosen = try method(request.payment.method)
@@ -354,6 +363,7 @@ public struct SandboxAPI: Sendable {
             charge.method = chosen.name
             charge.returnURL = request.returnURL
             charge.status = .pending
+            if let scenario { charge.scenario = scenario.rawValue }
             return .done
         }
         if step == .expired { throw APIError(.expired, "charge_token: the charge expired unpaid") }
@@ -422,10 +432,14 @@ public struct SandboxAPI: Sendable {
     }
 
     /// `POST /v1/captures`: captures an authorized charge, all or part of it.
-    package func capture(as token: AccessTokenRecord, request: UPIWire.OperationRequest) async throws -> CPayCheckData {
+    package func capture(as token: AccessTokenRecord, request: UPIWire.OperationRequest,
+                         scenario: SandboxScenario? = nil) async throws -> CPayCheckData {
         try await operate("capture", as: token, request: request) { charge, request, now in
             guard charge.status == .authorized else {
                 throw APIError(.illegalState, "status: the charge is \(charge.status), only an authorized charge can be captured")
+            }
+            if (scenario ?? charge.scenario.flatMap(SandboxScenario.named)) == .captureFails {
+                throw APIError(.gatewayError, "capture failed: the processor refused it (ChargeKit-Scenario: capture-fails)")
             }
             let amount = request.amount ?? charge.amount
             guard amount <= charge.amount else {
@@ -445,11 +459,15 @@ public struct SandboxAPI: Sendable {
     /// live API's shape: `object` "refund", its own `id`, `amount_refunded` (this
     /// refund's amount), `status` "succeeded", `time_created`, `time_completed`; the
     /// charge's inquiry lists it under `refunds`.
-    package func refund(as token: AccessTokenRecord, request: UPIWire.OperationRequest) async throws -> CPayCheckData {
+    package func refund(as token: AccessTokenRecord, request: UPIWire.OperationRequest,
+                        scenario: SandboxScenario? = nil) async throws -> CPayCheckData {
         let charge = try await operate("refund", as: token, request: request) { charge, request, now in
             guard charge.status == .succeeded else {
                 // The live API: refunding a charge never paid is 4202 "refund failed" (HTTP 406).
                 throw APIError(.refundFailed, "refund failed: the charge is \(charge.status), only a succeeded charge can be refunded")
+            }
+            if (scenario ?? charge.scenario.flatMap(SandboxScenario.named)) == .refundDeclined {
+                throw APIError(.refundFailed, "refund failed: the processor declined it (ChargeKit-Scenario: refund-declined)")
             }
             let refundable = charge.refundable
             let amount = request.amount ?? refundable
@@ -585,6 +603,24 @@ public struct SandboxAPI: Sendable {
             guard charge.status == .pending else { return }
             switch action {
             case .pay:
+                // The outcome a test asked for (ChargeKit-Scenario), in place of paying.
+                switch charge.scenario.flatMap(SandboxScenario.named) {
+                case .declined?:
+                    charge.status = .failed
+                    return
+                case .expires?:
+                    charge.status = .expired
+                    charge.expiresAt = min(charge.expiresAt, now)
+                    return
+                case .canceled?:
+                    charge.status = .canceled
+                    charge.timeCanceled = now
+                    return
+                case .staysPending?:
+                    return
+                default:
+                    break
+                }
                 let method = charge.method.flatMap(SandboxMethod.named)
                 charge.timeAuthorized = now
                 if method?.supportsCapture == true {

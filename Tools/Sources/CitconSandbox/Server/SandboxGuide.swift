@@ -232,6 +232,35 @@ without `version`, unknown keys ignored. `CPayError.apiCode` gives the documente
 code as a `CPayAPICode` (`4107` gateway error is `isRetryable`; `4202` refund
 failed).
 
+## Driving it from CI: outcomes on request and simulated time
+
+A CI job reaches every outcome of a payment without a browser and without waiting:
+
+- **An outcome on request.** The `ChargeKit-Scenario` header picks what happens to a
+  charge (on `POST /v1/charges`, for its life; on a confirm, a capture or a refund, for
+  that request): `succeeds`, `declined`, `expires`, `canceled` and `stays-pending` are
+  what paying it gives (the wallet's Pay, `upi pay`, the dashboard), each with its IPN;
+  `capture-fails` fails its capture (HTTP 502) and `refund-declined` its refund (HTTP
+  406, `4202`). `chargekit scenarios --provider sandbox` lists them, and the `upi`
+  commands take `--scenario`. An unknown name is refused (`4000`, naming the header).
+- **Simulated time.** `POST /sandbox/clock` with the merchant key and
+  `{"advance_seconds": N}` moves the sandbox's clock forward (never back): charges and
+  tokens expire and the IPN retry schedule walks, as if the time had passed
+  (`chargekit upi clock advance 31m`; `upi clock` reads it). The offset is kept in the
+  database, so every instance of a shared sandbox agrees within a second.
+
+```sh
+export CHARGEKIT_SANDBOX_URL=http://127.0.0.1:8790/v1 CHARGEKIT_MERCHANT_KEY=<merchant key>
+# A declined charge, without a browser:
+id=$(chargekit upi charge --amount 10.00 --currency USD --country US --reference ci-1 \
+       --method alipay --scenario declined --json | jq -r .id)
+chargekit upi pay "$id" --json | jq -e '.status == "failed"'
+# An expiry, without waiting 15 minutes:
+id=$(chargekit upi charge --amount 10.00 --currency USD --country US --reference ci-2 --method alipay --json | jq -r .id)
+chargekit upi clock advance 16m
+chargekit upi inquire --id "$id" --json | jq -e '.status == "expired"'
+```
+
 ## Verifying an IPN in your server
 
 ```swift

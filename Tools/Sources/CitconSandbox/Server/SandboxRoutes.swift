@@ -1,6 +1,7 @@
 @_spi(Tools) import ChargeKit
 @_spi(Tools) import CitconUPI
 import Foundation
+import SandboxScenarios
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -79,12 +80,16 @@ package struct SandboxRoutes: Sendable {
         let authenticated = v1.group().add(middleware: TokenAuthentication(api: api))
         route(authenticated, "/v1/", .post, "charges") { request, context in
             let body = try await decoded(UPIWire.ChargeRequest.self, from: request)
-            return try await answer { try await api.createCharge(as: try context.requireToken(), request: body) }
+            return try await answer {
+                try await api.createCharge(as: try context.requireToken(), request: body, scenario: try Self.scenario(request))
+            }
         }
         route(authenticated, "/v1/", .post, "charges/:token") { request, context in
             let token = context.parameters.get("token") ?? ""
             let body = try await decoded(UPIWire.ConfirmRequest.self, from: request)
-            return try await answer { try await api.confirm(chargeToken: token, as: try context.requireToken(), request: body) }
+            return try await answer {
+                try await api.confirm(chargeToken: token, as: try context.requireToken(), request: body, scenario: try Self.scenario(request))
+            }
         }
         route(authenticated, "/v1/", .get, "transactions/:id") { _, context in
             let id = context.parameters.get("id") ?? ""
@@ -92,11 +97,11 @@ package struct SandboxRoutes: Sendable {
         }
         route(authenticated, "/v1/", .post, "captures") { request, context in
             let body = try await decoded(UPIWire.OperationRequest.self, from: request)
-            return try await answer { try await api.capture(as: try context.requireToken(), request: body) }
+            return try await answer { try await api.capture(as: try context.requireToken(), request: body, scenario: try Self.scenario(request)) }
         }
         route(authenticated, "/v1/", .post, "refunds") { request, context in
             let body = try await decoded(UPIWire.OperationRequest.self, from: request)
-            return try await answer { try await api.refund(as: try context.requireToken(), request: body) }
+            return try await answer { try await api.refund(as: try context.requireToken(), request: body, scenario: try Self.scenario(request)) }
         }
         route(authenticated, "/v1/", .post, "cancels") { request, context in
             let body = try await decoded(UPIWire.OperationRequest.self, from: request)
@@ -125,12 +130,26 @@ package struct SandboxRoutes: Sendable {
         }
         route(router, "", .get, "/sandbox/dashboard") { request, context in await dashboardPage(request, client: context.client) }
         route(router, "", .post, "/sandbox/dashboard") { request, context in await dashboardPost(request, client: context.client) }
+        route(router, "", .get, "/sandbox/clock") { request, context in await clockGet(request, client: context.client) }
+        route(router, "", .post, "/sandbox/clock") { request, context in await clockAdvance(request, client: context.client) }
         route(router, "", .get, AppSimulatorPage.path) { request, _ in appPage(request) }
         route(router, "", .post, AppSimulatorPage.path) { request, _ in await appPost(request) }
         // Router middleware wraps every route, whenever it is added.
         router.add(middleware: UnknownRoutes(served: served))
         return served
     }
+
+    /// The `ChargeKit-Scenario` header's outcome, if the request asked for one (`4000`
+    /// naming the header and the names it takes otherwise).
+    static func scenario(_ request: Request) throws(APIError) -> SandboxScenario? {
+        guard let name = request.headers[scenarioHeader] else { return nil }
+        guard let scenario = SandboxScenario.named(name.trimmingCharacters(in: .whitespaces)) else {
+            throw APIError(.invalidRequest, "\(SandboxScenario.header): must be one of \(SandboxScenario.names)")
+        }
+        return scenario
+    }
+
+    static let scenarioHeader = HTTPField.Name(SandboxScenario.header)!
 
     // MARK: JSON
 

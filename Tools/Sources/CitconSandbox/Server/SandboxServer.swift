@@ -73,8 +73,10 @@ public struct SandboxServer: Sendable {
         self.store = store
         let baseURL = BaseURL()
         self.baseURL = baseURL
+        let clock = SandboxClock()
+        await clock.refresh(from: store)
         api = SandboxAPI(store: store, configuration: configuration, baseURL: { baseURL.get() },
-                         walletKeys: FormTokens(secret: formSecret))
+                         walletKeys: FormTokens(secret: formSecret), clock: clock)
     }
 
     /// A secret setting: the one configured (stored with `store`), else the stored one,
@@ -134,7 +136,7 @@ public struct SandboxServer: Sendable {
         logger.logLevel = .warning
         let requestTimeout = configuration.requestTimeout
         let maximumRequestBody = UPIWire.maximumBodyBytes + configuration.maximumDiscardedBytes
-        let worker = IPNWorker(store: store, configuration: configuration, secret: ipnSecret)
+        let worker = IPNWorker(store: store, configuration: configuration, secret: ipnSecret, clock: api.clock)
         let expiry = ChargeExpiry(api: api, interval: configuration.workerInterval)
         let publicURL = configuration.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         let (host, key, secret, path, version, baseURL) = (configuration.host, merchantKey, ipnSecret,

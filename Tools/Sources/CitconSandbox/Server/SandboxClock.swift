@@ -1,0 +1,57 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The sandbox's one clock: the real time plus an offset that `POST /sandbox/clock`
+/// moves forward, as Stripe's test clocks do, so that a CI job sees a charge or a token
+/// expire, and the IPN retry schedule walk, without waiting.
+///
+/// Every reading of the time in the sandbox goes through it (the API's rules, the IPN
+/// worker, the expiry of charges). The offset is kept in the store
+/// (`clock_offset_ms`), so that a restart keeps it and the instances of a shared
+/// sandbox agree: each reads it again at every tick of its workers (a tenth of a
+/// second by default), and the instance that moved it at once.
+public final class SandboxClock: Sendable {
+    /// The store's key of the offset, in milliseconds.
+    static let settingKey = "clock_offset_ms"
+    /// The most one call may move the clock: ten years.
+    public static let maximumAdvance: Int64 = 10 * 366 * 86_400
+
+    private let offset = NIOLockedValueBox<Int64>(0)
+    /// When the offset was last read from the store (real milliseconds).
+    private let readAt = NIOLockedValueBox<Int64>(0)
+    private let real: @Sendable () -> Int64
+
+    /// A clock reading `real` (milliseconds since 1970), at no offset.
+    public init(real: (@Sendable () -> Int64)? = nil) { self.real = real ?? { epochMilliseconds() } }
+
+    /// Now, in milliseconds since 1970, as the sandbox sees it.
+    public var now: Int64 { real() + offsetMilliseconds }
+
+    /// How far ahead of the real time the sandbox is.
+    public var offsetMilliseconds: Int64 { offset.withLockedValue { $0 } }
+
+    /// Reads the offset the store keeps (a shared sandbox's other instance may have moved it).
+    func refresh(from store: any SandboxStore) async {
+        readAt.withLockedValue { $0 = real() }
+        guard let text = try? await store.setting(Self.settingKey), let stored = Int64(text) else { return }
+        offset.withLockedValue { $0 = max($0, stored) }
+    }
+
+    /// ``refresh(from:)`` at most once a second: what the workers call at every tick.
+    func refreshIfStale(from store: any SandboxStore) async {
+        let stale = readAt.withLockedValue { real() - $0 >= 1000 }
+        if stale { await refresh(from: store) }
+    }
+
+    /// Moves the clock `seconds` forward (never back), keeps the offset in `store`, and
+    /// returns the new offset in milliseconds.
+    func advance(seconds: Int64, in store: any SandboxStore) async throws -> Int64 {
+        await refresh(from: store)
+        let moved = offset.withLockedValue { value -> Int64 in
+            value += seconds * 1000
+            return value
+        }
+        try await store.setSetting(Self.settingKey, to: String(moved))
+        return moved
+    }
+}

@@ -1,0 +1,73 @@
+import CitconSandbox
+@_spi(Tools) import CitconUPI
+import Foundation
+import ProcessSupport
+import Testing
+
+/// The sandbox's simulated time (`/sandbox/clock`, `chargekit upi clock`): a CI job
+/// sees expiry and the IPN retry schedule without waiting.
+@Suite("Sandbox clock")
+struct SandboxClockTests {
+    @Test("advancing 31 minutes expires an unpaid charge (with its IPN) and the clock reads ahead; the wrong key is refused")
+    func advanceExpiresCharges() async throws {
+        let harness = try await Harness.start()
+        try await withCleanup({ await harness.stop() }) {
+            let server = try await harness.token("server")
+            let (id, _) = try await harness.createCharge(server)
+            #expect(try await harness.inquire(server, id).data?["status"] as? String == "initiated")
+
+            let refused = try await harness.http.call("POST", "/sandbox/clock", token: server, body: #"{"advance_seconds":1860}"#)
+            #expect(refused.status == 401, "an access token is not the merchant key: \(refused.text)")
+            let backwards = try await harness.http.call("POST", "/sandbox/clock", token: harness.merchantKey, body: #"{"advance_seconds":-5}"#)
+            #expect(backwards.status == 400 && backwards.message.contains("advance_seconds"), "\(backwards.text)")
+
+            let before = Int64(Date().timeIntervalSince1970)
+            let moved = try await harness.http.call("POST", "/sandbox/clock", token: harness.merchantKey, body: #"{"advance_seconds":1860}"#)
+            #expect(moved.status == 200, "\(moved.text)")
+            let now = try #require((moved.data?["now"] as? NSNumber)?.int64Value)
+            #expect(now >= before + 1860 && (moved.data?["offset_seconds"] as? NSNumber)?.int64Value == 1860)
+            // A new token: the 24-hour one still holds after 31 minutes.
+            #expect(try await harness.inquire(server, id).data?["status"] as? String == "expired")
+            let ipns = try await harness.sandbox.server.store.notifications(transactionID: id)
+            #expect(ipns.map(\.status) == ["expired"], "\(ipns)")
+            // A day later the token itself has expired.
+            _ = try await harness.http.call("POST", "/sandbox/clock", token: harness.merchantKey, body: #"{"advance_seconds":86400}"#)
+            let stale = try await harness.inquire(server, id)
+            #expect(stale.status == 401, "a token past its lifetime still works: \(stale.text)")
+        }
+    }
+
+    @Test("the IPN retry schedule walks with the clock, not with the wall")
+    func retriesComeDueWithTheClock() async throws {
+        let harness = try await Harness.start { $0.ipnRetrySchedule = [.seconds(3600), .seconds(3600)]; $0.ipnTimeout = .milliseconds(500) }
+        try await withCleanup({ await harness.stop() }) {
+            let server = try await harness.token("server")
+            let (id, _) = try await harness.createCharge(server, ipn: "http://127.0.0.1:9/ipn")   // the discard port: refused
+            try await harness.sandbox.server.api.expireNow(id: id)
+            let store = harness.sandbox.server.store
+            #expect(try await eventually(.seconds(15)) { try await store.notifications(transactionID: id).first?.attempts == 1 })
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await store.notifications(transactionID: id).first?.attempts == 1, "the next try is an hour away")
+            _ = try await harness.http.call("POST", "/sandbox/clock", token: harness.merchantKey, body: #"{"advance_seconds":3601}"#)
+            #expect(try await eventually(.seconds(15)) { try await store.notifications(transactionID: id).first?.attempts == 2 })
+        }
+    }
+
+    @Test("chargekit upi clock advance 31m, and upi clock")
+    func command() async throws {
+        let harness = try await Harness.start()
+        try await withCleanup({ await harness.stop() }) {
+            let api = harness.sandbox.info.baseURL + "/v1"
+            let advanced = try await chargekit(["upi", "clock", "advance", "31m", "--base-url", api, "--key", harness.merchantKey, "--json"])
+            #expect(advanced.status == 0, "\(advanced.stderr)")
+            let reading = try #require(try JSONSerialization.jsonObject(with: Data(advanced.stdout.utf8)) as? [String: Any])
+            #expect((reading["offset_seconds"] as? NSNumber)?.int64Value == 1860)
+            let shown = try await chargekit(["upi", "clock", "--base-url", api, "--key", harness.merchantKey])
+            #expect(shown.status == 0 && shown.stdout.contains("(1860 s ahead of the real time)") && shown.stdout.contains("Z"), "\(shown.stdout)")
+            for bad in ["-5m", "31x", "0", "11000d", ""] {
+                let refused = try await chargekit(["upi", "clock", "advance", bad, "--base-url", api, "--key", harness.merchantKey])
+                #expect(refused.status == 64 && refused.stderr.contains("<duration>"), "\(bad): \(refused.status) \(refused.stderr)")
+            }
+        }
+    }
+}
