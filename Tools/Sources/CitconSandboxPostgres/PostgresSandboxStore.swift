@@ -343,7 +343,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
             if let notification {
                 try await connection.query("""
                     INSERT INTO \(unescaped: outbox)(transaction_id, status, url, payload, next_attempt_at, state, created_at)
-                    VALUES (\(id), \(notification.status), \(charge.urls.ipn), \(notification.payload), \(now),
+                    VALUES (\(id), \(notification.status), \(charge.urls.ipn), \(notification.payload), \(now + notification.hold),
                             \(OutboxState.initial(url: charge.urls.ipn).rawValue), \(now))
                     """, logger: PostgresSupport.silent)
             }

@@ -106,17 +106,20 @@ struct UPI: AsyncParsableCommand {
 
         /// Sends the request (getting a server token first with `--key`) and reports the
         /// answer; returns only on success.
-        func send(_ method: String, _ path: String, body: Data?, tokenType: String = "server", scenario: String? = nil) async throws {
-            _ = try await call(method, path, body: body, print: true, tokenType: tokenType, scenario: scenario)
+        func send(_ method: String, _ path: String, body: Data?, tokenType: String = "server", scenario: String? = nil,
+                  ipnFault: String? = nil) async throws {
+            _ = try await call(method, path, body: body, print: true, tokenType: tokenType, scenario: scenario, ipnFault: ipnFault)
         }
 
         /// The request's answer `data` (printed when `print`); exits on a failure.
-        /// `scenario` is sent as the sandbox's `ChargeKit-Scenario` header.
+        /// `scenario` and `ipnFault` are sent as the sandbox's `ChargeKit-Scenario` and
+        /// `ChargeKit-IPN-Fault` headers.
         func call(_ method: String, _ path: String, body: Data?, print shown: Bool, tokenType: String = "server",
-                  scenario: String? = nil) async throws -> [String: Any] {
+                  scenario: String? = nil, ipnFault: String? = nil) async throws -> [String: Any] {
             guard let root else { throw ValidationError("--base-url is not a URL") }
             let client = UPIClient.tools(root)
-            let headers = scenario.map { [(name: SandboxScenario.header, value: $0)] } ?? []
+            let headers = (scenario.map { [(name: SandboxScenario.header, value: $0)] } ?? [])
+                + (ipnFault.map { [(name: IPNFault.header, value: $0)] } ?? [])
             let (status, answer) = try await exchange(client, method, path, bearer: try await bearer(client, tokenType), body: body, headers: headers)
             return try report(status: status, body: answer, print: shown)
         }
@@ -250,6 +253,14 @@ struct UPI: AsyncParsableCommand {
         @Option(help: "Payment method: alipay, wechatpay, upop, paypal, venmo, card…") var method: String?
         @Option(name: .customLong("ipn-url"), help: "Where IPNs go (urls.ipn).") var ipnURL: String?
         @OptionGroup var scenario: ScenarioOption
+        @Option(name: .customLong("ipn-fault"), help: "What the local sandbox does to this charge's IPNs, sent as its ChargeKit-IPN-Fault header: duplicate, delay=5s, reset, reorder.")
+        var ipnFault: String?
+
+        func validate() throws {
+            if let ipnFault, IPNFault(header: ipnFault) == nil {
+                throw ValidationError("--ipn-fault must be duplicate, delay=Ns (1 to \(IPNFault.maximumDelay) seconds), reset or reorder, got \(ipnFault)")
+            }
+        }
 
         func run() async throws {
             try await Self.withOwnUsage {
@@ -268,7 +279,7 @@ struct UPI: AsyncParsableCommand {
                     set("payment", "method", method)
                     set("urls", "ipn", ipnURL)
                 }
-                try await connection.send("POST", "/v1/charges", body: body, scenario: scenario.scenario)
+                try await connection.send("POST", "/v1/charges", body: body, scenario: scenario.scenario, ipnFault: ipnFault)
             }
         }
     }

@@ -125,6 +125,7 @@ struct WireJSONTests {
         record.amountCaptured = random.optional { $0.below(1_000_000) }
         record.amountRefunded = random.optional { $0.below(1_000_000) }
         record.scenario = random.optional { $0.text() }
+        record.ipnFault = random.optional { $0.text() }
         return record
     }
 

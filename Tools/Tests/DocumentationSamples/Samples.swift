@@ -218,7 +218,7 @@ func sample16(url: URL, callbackURL: String) async throws {
     print(result.outcome)
 }
 
-// Tools/Sources/CitconSandbox/CitconSandbox.docc/RunningTheSandbox.md:261
+// Tools/Sources/CitconSandbox/CitconSandbox.docc/RunningTheSandbox.md:271
 func receiveIPN(body: Data, secret: String) -> Bool {
     do {
         let ipn = try CPayIPN.verify(body, secret: secret)

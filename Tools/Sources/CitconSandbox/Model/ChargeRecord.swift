@@ -49,6 +49,8 @@ public struct ChargeRecord: Sendable, Equatable, Codable {
     /// The outcome a test asked for with the `ChargeKit-Scenario` header
     /// (``SandboxScenarios/SandboxScenario``'s raw value), if any.
     public var scenario: String?
+    /// What the `ChargeKit-IPN-Fault` header asked of its IPNs (``IPNFault/text``), if anything.
+    public var ipnFault: String?
     /// The status changes as stored (absent from records written before the sandbox
     /// kept them); read ``statusHistory``.
     private var history: [StatusChange]?
@@ -82,12 +84,14 @@ public struct ChargeRecord: Sendable, Equatable, Codable {
     public mutating func apply<T>(now: Int64, _ change: (inout ChargeRecord) throws -> T) rethrows -> (value: T, notification: Notification?) {
         let before = status, refundsBefore = refunds.count
         let value = try change(&self)
+        let fault = ipnFault.flatMap(IPNFault.init(header:))
         if refunds.count > refundsBefore, let refund = refunds.last {
-            return (value, Notification(status: "refunded", payload: Self.payload(refundNotificationFields(refund))))
+            return (value, Notification(status: "refunded", payload: Self.payload(refundNotificationFields(refund)),
+                                        hold: fault?.hold(status: "refunded") ?? 0))
         }
         guard status != before else { return (value, nil) }
         history = statusHistory + [StatusChange(status: status, time: now)]
-        return (value, Notification(status: status.rawValue, payload: notificationPayload))
+        return (value, Notification(status: status.rawValue, payload: notificationPayload, hold: fault?.hold(status: status.rawValue) ?? 0))
     }
 
     /// An IPN a change owes: what the outbox records of it (`status` names it on the
@@ -95,6 +99,9 @@ public struct ChargeRecord: Sendable, Equatable, Codable {
     public struct Notification: Sendable {
         public let status: String
         public let payload: Data
+        /// How long after the change its first attempt is due, in milliseconds
+        /// (``IPNFault``; 0 for at once). Every store's `updateCharge` adds it to `now`.
+        public var hold: Int64 = 0
     }
 
     /// Makes a charge record (for the API, and for tests of a store).
@@ -282,6 +289,7 @@ extension ChargeRecord {
             members.append(("history", .array(history.map { .object([("status", .string($0.status.rawValue)), ("time", .integer($0.time))]) })))
         }
         members.append(("id", .string(id)))
+        if let ipnFault { members.append(("ipnFault", .string(ipnFault))) }
         if let method { members.append(("method", .string(method))) }
         members.append(("note", .string(note)))
         members.append(("reference", .string(reference)))

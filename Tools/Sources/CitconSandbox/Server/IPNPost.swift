@@ -39,8 +39,9 @@ struct IPNPost: Sendable {
         return (1...65535).contains(port) ? port : nil
     }
 
-    /// Posts `body` to `url` and returns the HTTP status of the answer.
-    func post(_ body: Data, to url: String, headers: [(String, String)]) async -> Result<Int, Failure> {
+    /// Posts `body` to `url` and returns the HTTP status of the answer. With `cutOff`,
+    /// the connection is closed half-way through the body (``IPNFault/reset``).
+    func post(_ body: Data, to url: String, headers: [(String, String)], cutOff: Bool = false) async -> Result<Int, Failure> {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
             return .failure(Failure(reason: "not a URL", isPermanent: true))
         }
@@ -62,7 +63,7 @@ struct IPNPost: Sendable {
         var lastFailure = Failure(reason: "connection refused")
         for target in targets {
             let result = await attempt(target: target, port: port, resolve: !loopbackOnly, path: path,
-                                       authority: authority, body: body, headers: headers, deadline: deadline)
+                                       authority: authority, body: body, headers: headers, deadline: deadline, cutOff: cutOff)
             switch result {
             case .success: return result
             case .failure(let failure) where failure.reason.hasPrefix("connect:"):
@@ -75,7 +76,7 @@ struct IPNPost: Sendable {
     }
 
     private func attempt(target: String, port: Int, resolve: Bool, path: String, authority: String, body: Data,
-                         headers: [(String, String)], deadline: NIODeadline) async -> Result<Int, Failure> {
+                         headers: [(String, String)], deadline: NIODeadline, cutOff: Bool) async -> Result<Int, Failure> {
         let remaining = deadline - .now()
         guard remaining > .zero else { return .failure(Failure(reason: "timed out")) }
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connectTimeout(remaining)
@@ -120,6 +121,11 @@ struct IPNPost: Sendable {
                 head.headers.add(name: "User-Agent", value: "chargekit-upi-sandbox")
                 for (name, value) in headers { head.headers.add(name: name, value: value) }
                 try await outbound.write(.head(head))
+                if cutOff {
+                    // Half the body the head announced, then the connection ends.
+                    try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body.prefix(body.count / 2)))))
+                    return .failure(Failure(reason: "cut off half-way by the sandbox (\(IPNFault.header): reset)"))
+                }
                 try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body))))
                 try await outbound.write(.end(nil))
                 var status: Int?

@@ -280,6 +280,16 @@ components:
         application/json:
           schema: { $ref: '#/components/schemas/OperationRequest' }
   parameters:
+    IPNFault:
+      name: ChargeKit-IPN-Fault
+      in: header
+      required: false
+      description: >-
+        What the sandbox does to this charge's IPNs, to test a receiver (ChargeKit's, for
+        CI) - duplicate (each posted twice), delay=Ns (first tried N seconds late, 1 to
+        600), reset (first attempt cut off half-way, then retried), reorder (an IPN of a
+        status that is not final waits 2 seconds, so the next arrives first).
+      schema: { type: string, pattern: '^(duplicate|reset|reorder|delay=[0-9]{1,3}s?)$' }
     Scenario:
       name: ChargeKit-Scenario
       in: header
@@ -336,6 +346,7 @@ paths:
       summary: Creates a charge (server token).
       parameters:
         - $ref: '#/components/parameters/Scenario'
+        - $ref: '#/components/parameters/IPNFault'
       requestBody:
         required: true
         content:

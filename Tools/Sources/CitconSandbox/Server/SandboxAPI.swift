@@ -258,7 +258,7 @@ public struct SandboxAPI: Sendable {
 
     /// `POST /v1/charges` for an authenticated caller.
     package func createCharge(as token: AccessTokenRecord, request: UPIWire.ChargeRequest,
-                              scenario: SandboxScenario? = nil) async throws -> UPIWire.ChargeCreated {
+                              scenario: SandboxScenario? = nil, ipnFault: IPNFault? = nil) async throws -> UPIWire.ChargeCreated {
         try Self.require(token, "charge")
         try Self.field { () throws(ChargeKitError) in try CPayOrderValidator.validate(request.transaction) }
         let urls = request.urls ?? CPayUrls()
@@ -302,6 +302,7 @@ public struct SandboxAPI: Sendable {
             note: request.transaction.note, method: methodName, status: .initiated, urls: urls, returnURL: nil,
             timeCreated: created, expiresAt: created + configuration.chargeLifetime.milliseconds)
         charge.scenario = scenario?.rawValue
+        charge.ipnFault = ipnFault?.text
         try await insert(&charge)
         let clients = request.payment?.client.isEmpty == false ? request.payment?.client ?? [] : ["desktop", "mobile_browser", "mobile_native"]
         let wallet = baseURL() + walletPath(for: charge.id)

@@ -248,6 +248,13 @@ A CI job reaches every outcome of a payment without a browser and without waitin
   tokens expire and the IPN retry schedule walks, as if the time had passed
   (`chargekit upi clock advance 31m`; `upi clock` reads it). The offset is kept in the
   database, so every instance of a shared sandbox agrees within a second.
+- **IPN faults on demand.** The `ChargeKit-IPN-Fault` header on `POST /v1/charges`
+  (`upi charge --ipn-fault`) makes that charge's IPNs arrive as real networks deliver
+  them, to test a receiver: `duplicate` (each posted twice, the same body), `delay=5s`
+  (each first tried late, by the sandbox's clock: `upi clock advance` releases it),
+  `reset` (the first attempt cut off half-way through its body, then retried by the
+  schedule), `reorder` (an IPN of a status that is not final is held back 2 seconds and
+  the next sent first).
 
 ```sh
 export CHARGEKIT_SANDBOX_URL=http://127.0.0.1:8790/v1 CHARGEKIT_MERCHANT_KEY=<merchant key>
@@ -259,6 +266,9 @@ chargekit upi pay "$id" --json | jq -e '.status == "failed"'
 id=$(chargekit upi charge --amount 10.00 --currency USD --country US --reference ci-2 --method alipay --json | jq -r .id)
 chargekit upi clock advance 16m
 chargekit upi inquire --id "$id" --json | jq -e '.status == "expired"'
+# A duplicate IPN, for the receiver's idempotency:
+chargekit upi charge --amount 10.00 --currency USD --country US --reference ci-3 --method alipay \
+  --ipn-url http://127.0.0.1:4242/ipn --ipn-fault duplicate
 ```
 
 ## Verifying an IPN in your server

@@ -81,7 +81,8 @@ package struct SandboxRoutes: Sendable {
         route(authenticated, "/v1/", .post, "charges") { request, context in
             let body = try await decoded(UPIWire.ChargeRequest.self, from: request)
             return try await answer {
-                try await api.createCharge(as: try context.requireToken(), request: body, scenario: try Self.scenario(request))
+                try await api.createCharge(as: try context.requireToken(), request: body, scenario: try Self.scenario(request),
+                                           ipnFault: try Self.ipnFault(request))
             }
         }
         route(authenticated, "/v1/", .post, "charges/:token") { request, context in
@@ -150,6 +151,16 @@ package struct SandboxRoutes: Sendable {
     }
 
     static let scenarioHeader = HTTPField.Name(SandboxScenario.header)!
+
+    /// The `ChargeKit-IPN-Fault` header's fault, if the request asked for one (`4000`
+    /// naming the header otherwise).
+    static func ipnFault(_ request: Request) throws(APIError) -> IPNFault? {
+        guard let value = request.headers[ipnFaultHeader] else { return nil }
+        guard let fault = IPNFault(header: value) else { throw APIError(.invalidRequest, "\(IPNFault.header): \(IPNFault.rule)") }
+        return fault
+    }
+
+    static let ipnFaultHeader = HTTPField.Name(IPNFault.header)!
 
     // MARK: JSON
 

@@ -80,7 +80,7 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
             charges[id] = charge
             if let notification {
                 outbox.append(OutboxEntry(id: nextOutboxID, transactionID: id, status: notification.status, url: charge.urls.ipn,
-                                          payload: notification.payload, attempts: 0, nextAttemptAt: now,
+                                          payload: notification.payload, attempts: 0, nextAttemptAt: now + notification.hold,
                                           state: .initial(url: charge.urls.ipn),
                                           lastError: nil))
                 nextOutboxID += 1

@@ -423,7 +423,7 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
                     INSERT INTO outbox(transaction_id, status, url, payload, next_attempt_at, state, created_at)
                     VALUES(?, ?, ?, ?, ?, ?, ?)
                     """, [.text(id), .text(notification.status), .text(charge.urls.ipn),
-                          .bytes(notification.payload), .int(now), .text(OutboxState.initial(url: charge.urls.ipn).rawValue), .int(now)])
+                          .bytes(notification.payload), .int(now + notification.hold), .text(OutboxState.initial(url: charge.urls.ipn).rawValue), .int(now)])
             }
             return (charge, value)
         }
