@@ -95,7 +95,7 @@ check "demo --json prints each step's outcome" "0 approved cancelled yes" \
 
 # scenarios: the catalog as JSON; each played through a ledger by another process.
 out=$("$bin" scenarios --json); code=$?
-check "scenarios --json lists four apps' catalogs with their outcomes" "0 ccterminal,square,sumup,zettle True" \
+check "scenarios --json lists four apps' catalogs and the sandbox's, with their outcomes" "0 ccterminal,sandbox,square,sumup,zettle True" \
   "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(",".join(sorted({r["provider"] for r in d})), all(set(r) == {"provider","name","outcome","description"} for r in d) and any(r["outcome"] == "none" for r in d))')"
 played="$(mktemp -d)/ledger.json"
 request=$("$bin" request sumup --amount 4.00 --currency EUR --affiliate-key K --callback-success my-app://done --ledger "$played")
