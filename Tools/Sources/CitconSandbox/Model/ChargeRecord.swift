@@ -47,7 +47,7 @@ public struct ChargeRecord: Sendable, Equatable, Codable {
     /// Refunds made.
     public var refunds: [CPayOperation] = []
     /// The outcome a test asked for with the `ChargeKit-Scenario` header
-    /// (``SandboxScenarios/SandboxScenario``'s raw value), if any.
+    /// (a `SandboxScenario`'s raw value: `declined`, `capture-fails`…), if any.
     public var scenario: String?
     /// What the `ChargeKit-IPN-Fault` header asked of its IPNs (``IPNFault/text``), if anything.
     public var ipnFault: String?
