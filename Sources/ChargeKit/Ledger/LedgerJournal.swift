@@ -148,7 +148,7 @@ final class LedgerJournal: @unchecked Sendable {
             // A compaction killed before its rename left its temporary file: the first step
             // of each process, and every compaction, clear them.
             if !swept {
-                sweepTemporaryFiles()
+                StorageFiles.sweepTemporaryFiles(of: fileURL)
                 swept = true
             }
             let descriptor = try catchUp(maximumFileSize: maximumFileSize, writing: true)
@@ -211,7 +211,7 @@ final class LedgerJournal: @unchecked Sendable {
                 identity = now
             }
             if size > offset {
-                try apply(try Self.read(descriptor, from: offset, count: size - offset, path: path))
+                try apply(try StorageFiles.read(descriptor, at: offset, count: size - offset, path: path))
             }
             fileSize = size
             valid = true
@@ -286,23 +286,6 @@ final class LedgerJournal: @unchecked Sendable {
         legacy = true
     }
 
-    private static func read(_ descriptor: Int32, from start: Int, count: Int, path: String) throws(ChargeKitError) -> Data {
-        var data = Data(count: count)
-        var done = 0
-        let failed = data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) -> Bool in
-            while done < count {
-                let n = pread(descriptor, buffer.baseAddress.map { $0 + done }, count - done, off_t(start + done))
-                if n < 0 { if errno == EINTR { continue }; return true }
-                if n == 0 { break }
-                done += n
-            }
-            return false
-        }
-        if failed { throw .storage("cannot read \(path): \(String(cString: strerror(errno)))") }
-        data.count = done
-        return data
-    }
-
     // MARK: Writing
 
     private static func line(_ record: Record) throws(ChargeKitError) -> Data {
@@ -319,42 +302,13 @@ final class LedgerJournal: @unchecked Sendable {
     private func rewrite(maximumFileSize: Int) throws(ChargeKitError) {
         var data = Self.header
         for charge in entries.sorted { if let line = lines[charge.nonce.value] { data += line } }
-        let path = fileURL.path
-        sweepTemporaryFiles()
         guard data.count <= maximumFileSize else {
             throw .storageFull("the ledger would be \(data.count) bytes, more than its bound of \(maximumFileSize)")
         }
-        let temporary = fileURL.deletingLastPathComponent()
-            .appendingPathComponent(".\(fileURL.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp").path
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .storage("cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        var renamed = false
-        defer { if !renamed { unlink(temporary) } }
-        let synced = StorageFiles.write(data, to: descriptor) && fsync(descriptor) == 0
-        let reason = String(cString: strerror(errno))
-        var status = stat()
-        let known = fstat(descriptor, &status) == 0
-        close(descriptor)
-        guard synced, known else { throw .storage("cannot write \(temporary): \(reason)") }
-        guard rename(temporary, path) == 0 else { throw .storage("cannot replace \(path): \(String(cString: strerror(errno)))") }
-        renamed = true
-        StorageFiles.protect(path)
-        StorageFiles.syncFolder(of: fileURL)
-        identity = Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        let replaced = try StorageFiles.replace(fileURL, with: data)
+        identity = Identity(device: replaced.device, inode: replaced.inode)
         offset = data.count
         fileSize = offset
         legacy = false
-    }
-
-    /// Removes the temporary files of compactions killed before their rename. Called
-    /// only under the exclusive lock, which a live compaction holds for as long as its
-    /// temporary file exists: any other one left is a dead writer's.
-    private func sweepTemporaryFiles() {
-        let folder = fileURL.deletingLastPathComponent()
-        let prefix = ".\(fileURL.lastPathComponent)."
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
-        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            unlink(folder.appendingPathComponent(name).path)
-        }
     }
 }

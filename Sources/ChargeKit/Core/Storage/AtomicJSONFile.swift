@@ -108,20 +108,7 @@ import Darwin
         guard Int64(status.st_size) <= Int64(maximumFileSize) else {
             throw .corruptStorage("\(path) is larger than \(maximumFileSize) bytes")
         }
-        var data = Data(count: Int(status.st_size))
-        let count = data.count
-        var offset = 0
-        let failed = data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) -> Bool in
-            while offset < count {
-                let n = Foundation.read(descriptor, buffer.baseAddress.map { $0 + offset }, count - offset)
-                if n < 0 { if errno == EINTR { continue }; return true }
-                if n == 0 { break }
-                offset += n
-            }
-            return false
-        }
-        if failed { throw .storage("cannot read \(path): \(String(cString: strerror(errno)))") }
-        data.count = offset
+        let data = try StorageFiles.read(descriptor, at: 0, count: Int(status.st_size), path: path)
         let envelope: Envelope
         do {
             envelope = try JSONDecoder.storage.decode(Envelope.self, from: data)
@@ -141,50 +128,10 @@ import Darwin
     }
 
     private func write(_ data: Data) throws(ChargeKitError) {
-        let path = fileURL.path
         guard data.count <= maximumFileSize else {
             throw .storageFull("the \(kind) would be \(data.count) bytes, more than its bound of \(maximumFileSize)")
         }
-        sweepTemporaryFiles()
-        let temporary = fileURL.deletingLastPathComponent()
-            .appendingPathComponent("\(temporaryPrefix)\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp").path
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .storage("cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        var ok = false
-        defer {
-            if !ok { unlink(temporary) }
-        }
-        let written = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Foundation.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                offset += n
-            }
-            return true
-        }
-        let synced = written && fsync(descriptor) == 0
-        let reason = String(cString: strerror(errno))
-        close(descriptor)
-        guard synced else { throw .storage("cannot write \(temporary): \(reason)") }
-        guard rename(temporary, path) == 0 else { throw .storage("cannot replace \(path): \(String(cString: strerror(errno)))") }
-        ok = true
-        StorageFiles.protect(path)
-        StorageFiles.syncFolder(of: fileURL)
-    }
-
-    /// The start of every temporary file's name: `.<file>.`.
-    private var temporaryPrefix: String { ".\(fileURL.lastPathComponent)." }
-
-    /// Removes the temporary files of writers killed before their rename. Called only
-    /// under the exclusive lock, which a live writer holds for as long as its
-    /// temporary file exists: any other one left is a dead writer's.
-    private func sweepTemporaryFiles() {
-        let folder = fileURL.deletingLastPathComponent()
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
-        for name in names where name.hasPrefix(temporaryPrefix) && name.hasSuffix(".tmp") {
-            unlink(folder.appendingPathComponent(name).path)
-        }
+        try StorageFiles.replace(fileURL, with: data)
     }
 
     // MARK: - Locking

@@ -130,6 +130,65 @@ enum StorageFiles {
         }
     }
 
+    /// Reads `count` bytes of `descriptor` from `offset` (fewer when the file ends first).
+    static func read(_ descriptor: Int32, at offset: Int, count: Int, path: String) throws(ChargeKitError) -> Data {
+        var data = Data(count: count)
+        var done = 0
+        let failed = data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) -> Bool in
+            while done < count {
+                let n = pread(descriptor, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset + done))
+                if n < 0 { if errno == EINTR { continue }; return true }
+                if n == 0 { break }
+                done += n
+            }
+            return false
+        }
+        if failed { throw .storage("cannot read \(path): \(String(cString: strerror(errno)))") }
+        data.count = done
+        return data
+    }
+
+    /// Replaces the file at `fileURL` with `data`, durably: a temporary file in the same
+    /// folder (0600, named `.<file>.<pid>.<random>.tmp`) is written and `fsync`ed,
+    /// renamed over the file, and the folder is `fsync`ed. A process killed at any point
+    /// leaves the old file or the new one, never half of one. Returns the new file's
+    /// device and inode. Call it under the exclusive lock, which also makes the sweep of
+    /// killed writers' temporary files safe.
+    @discardableResult
+    static func replace(_ fileURL: URL, with data: Data) throws(ChargeKitError) -> (device: UInt64, inode: UInt64) {
+        let path = fileURL.path
+        sweepTemporaryFiles(of: fileURL)
+        let temporary = fileURL.deletingLastPathComponent()
+            .appendingPathComponent(".\(fileURL.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp").path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw .storage("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        var renamed = false
+        defer { if !renamed { unlink(temporary) } }
+        let synced = write(data, to: descriptor) && fsync(descriptor) == 0
+        let reason = String(cString: strerror(errno))
+        var status = stat()
+        let known = fstat(descriptor, &status) == 0
+        close(descriptor)
+        guard synced, known else { throw .storage("cannot write \(temporary): \(reason)") }
+        guard rename(temporary, path) == 0 else { throw .storage("cannot replace \(path): \(String(cString: strerror(errno)))") }
+        renamed = true
+        protect(path)
+        syncFolder(of: fileURL)
+        return (UInt64(status.st_dev), UInt64(status.st_ino))
+    }
+
+    /// Removes the temporary files (``replace(_:with:)``'s) of writers killed before
+    /// their rename. Called only under the exclusive lock, which a live writer holds for
+    /// as long as its temporary file exists: any other one left is a dead writer's.
+    static func sweepTemporaryFiles(of fileURL: URL) {
+        let folder = fileURL.deletingLastPathComponent()
+        let prefix = ".\(fileURL.lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            unlink(folder.appendingPathComponent(name).path)
+        }
+    }
+
     /// Writes all of `data` at `offset` (appending at the end when `nil`).
     static func write(_ data: Data, to descriptor: Int32, at offset: off_t? = nil) -> Bool {
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
