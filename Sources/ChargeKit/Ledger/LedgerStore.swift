@@ -147,17 +147,12 @@ extension LedgerStore {
     /// Forgets the entry for `nonce`.
     @_spi(Tools) public mutating func remove(_ nonce: String) { byNonce[nonce] = nil }
 
-    /// Forgets the kept callback URL of every consumed entry (to make room); returns the
-    /// entries changed.
-    @discardableResult
-    @_spi(Tools) public mutating func dropKeptCallbacks() -> [PendingCharge] {
-        var changed: [PendingCharge] = []
+    /// Forgets the kept callback URL of every consumed entry (to make room).
+    @_spi(Tools) public mutating func dropKeptCallbacks() {
         for (key, var charge) in byNonce where charge.accepted != nil {
             charge.accepted = nil
             byNonce[key] = charge
-            changed.append(charge)
         }
-        return changed
     }
 }
 

@@ -220,7 +220,6 @@ public struct ToolsHTTPClient: Sendable {
         case let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout:
             return .deadline(deadline)
         case is CancellationError: return .deadline(deadline)
-        case let error as HTTPClientError: return .transport("\(url): \(error)")
         default: return .transport("\(url): \(error)")
         }
     }

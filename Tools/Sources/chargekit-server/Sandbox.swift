@@ -165,36 +165,36 @@ struct Sandbox: AsyncParsableCommand {
                 // logs keep start lines. One it generated or had stored is shown in full, once.
                 let given = (key: configuration.merchantKey != nil, secret: configuration.ipnSecret != nil)
                 do {
-                try await server.run(handlingSignals: true) { started in
-                    var info = started
-                    if given.key { info.merchantKey = Environment.masked(info.merchantKey) }
-                    if given.secret { info.ipnSecret = Environment.masked(info.ipnSecret) }
-                    if json {
-                        struct Started: Encodable {
-                            let baseURL: String, merchantKey: String, ipnSecret: String, database: String, schemaVersion: Int, dashboard: String
-                            let bound: String
-                            enum CodingKeys: String, CodingKey {
-                                case database, dashboard, bound
-                                case baseURL = "base_url", merchantKey = "merchant_key", ipnSecret = "ipn_secret", schemaVersion = "schema_version"
+                    try await server.run(handlingSignals: true) { started in
+                        var info = started
+                        if given.key { info.merchantKey = Environment.masked(info.merchantKey) }
+                        if given.secret { info.ipnSecret = Environment.masked(info.ipnSecret) }
+                        if json {
+                            struct Started: Encodable {
+                                let baseURL: String, merchantKey: String, ipnSecret: String, database: String, schemaVersion: Int, dashboard: String
+                                let bound: String
+                                enum CodingKeys: String, CodingKey {
+                                    case database, dashboard, bound
+                                    case baseURL = "base_url", merchantKey = "merchant_key", ipnSecret = "ipn_secret", schemaVersion = "schema_version"
+                                }
                             }
+                            let started = Started(baseURL: info.baseURL, merchantKey: info.merchantKey, ipnSecret: info.ipnSecret,
+                                                  database: info.databasePath, schemaVersion: info.schemaVersion,
+                                                  dashboard: info.baseURL + "/sandbox/dashboard", bound: info.boundAddress)
+                            try? printJSON(started)
+                            return
                         }
-                        let started = Started(baseURL: info.baseURL, merchantKey: info.merchantKey, ipnSecret: info.ipnSecret,
-                                              database: info.databasePath, schemaVersion: info.schemaVersion,
-                                              dashboard: info.baseURL + "/sandbox/dashboard", bound: info.boundAddress)
-                        try? printJSON(started)
-                        return
-                    }
-                    // Unbuffered, so that a script reading the pipe sees it at once.
-                    FileHandle.standardOutput.write(Data("""
-                        Citcon UPI sandbox listening on \(info.baseURL)
-                        bound to: \(info.boundAddress)
-                        merchant key: \(info.merchantKey)
-                        IPN secret: \(info.ipnSecret)
-                        database: \(info.databasePath) (schema v\(info.schemaVersion))
-                        dashboard: \(info.baseURL)/sandbox/dashboard (any user name; the merchant key is the password)
+                        // Unbuffered, so that a script reading the pipe sees it at once.
+                        FileHandle.standardOutput.write(Data("""
+                            Citcon UPI sandbox listening on \(info.baseURL)
+                            bound to: \(info.boundAddress)
+                            merchant key: \(info.merchantKey)
+                            IPN secret: \(info.ipnSecret)
+                            database: \(info.databasePath) (schema v\(info.schemaVersion))
+                            dashboard: \(info.baseURL)/sandbox/dashboard (any user name; the merchant key is the password)
 
-                        """.utf8))
-                }
+                            """.utf8))
+                    }
                 } catch let error as IOError where error.errnoCode == EADDRINUSE {
                     FileHandle.standardError.write(Data(("chargekit sandbox serve: port \(port) on \(host) is already in use (another sandbox, "
                         + "or another server): stop it, or choose another port with --port (--port 0 takes a free one and prints it)\n").utf8))

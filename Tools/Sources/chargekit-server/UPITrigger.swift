@@ -81,7 +81,7 @@ extension UPI {
             switch entry["step"] as? String {
             case "confirm":
                 let method = entry["method"] as? String ?? "alipay"
-                guard (1...32).contains(method.utf8.count), method.utf8.allSatisfy({ $0 < 0x80 && (isalnum(Int32($0)) != 0 || $0 == UInt8(ascii: "_")) }) else {
+                guard isName(method, longest: 32) else {
                     throw ValidationError("--fixture: step \(index)'s method must be 1 to 32 letters, digits or '_', such as alipay")
                 }
                 return .confirm(method)
@@ -151,13 +151,17 @@ extension UPI {
         /// ``maximumKeyPathDepth`` names of 1 to ``maximumKeyLength`` letters, digits or `_`.
         static func keyPath(_ field: Substring) throws -> [String] {
             let names = field.split(separator: ".", omittingEmptySubsequences: false)
-            guard names.count <= maximumKeyPathDepth,
-                  names.allSatisfy({ (1...maximumKeyLength).contains($0.utf8.count) && $0.utf8.allSatisfy { $0 < 0x80 && (isalnum(Int32($0)) != 0 || $0 == UInt8(ascii: "_")) } })
-            else {
+            guard names.count <= maximumKeyPathDepth, names.allSatisfy({ isName($0, longest: maximumKeyLength) }) else {
                 throw ValidationError("--override: the field must be up to \(maximumKeyPathDepth) names of 1 to \(maximumKeyLength) letters, digits or '_' "
                                       + "joined by '.', such as transaction.currency; got \(String(field.prefix(80)).escapedForTerminal)\(field.count > 80 ? "…" : "")")
             }
             return names.map(String.init)
+        }
+
+        /// Whether `text` is 1 to `longest` ASCII letters, digits or `_`: a fixture's
+        /// method, one name of an `--override` key path.
+        static func isName(_ text: some StringProtocol, longest: Int) -> Bool {
+            (1...longest).contains(text.utf8.count) && text.utf8.allSatisfy { $0 < 0x80 && (isalnum(Int32($0)) != 0 || $0 == UInt8(ascii: "_")) }
         }
 
         private static func set(_ value: Any, at path: ArraySlice<String>, in object: [String: Any]) -> [String: Any] {

@@ -53,14 +53,7 @@ struct ClientBoundsTests {
         // enough to make room, so the count is what the client took in (plus the kernel's
         // buffers, a few MiB).
         let written = Hits()
-        let server = try RawServer { connection in
-            _ = connection.send(Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n".utf8))
-            let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
-            for _ in 0..<4096 {
-                guard connection.send(chunk, timeout: .seconds(5)) else { return }
-                written.add(nil)
-            }
-        }
+        let server = try RawServer.endless(head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n") { written.add(nil) }
         defer { server.stop() }
         let client = UPIClient(baseURL: try #require(URL(string: "http://127.0.0.1:\(server.port)/")), timeout: 60, inquiryRetries: 0)
         await #expect(throws: CPayError.malformedResponse("answer larger than \(UPIWire.maximumBodyBytes) bytes")) {

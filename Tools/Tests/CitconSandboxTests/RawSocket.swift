@@ -135,6 +135,21 @@ final class RawServer: @unchecked Sendable {
         thread.start()
     }
 
+    /// A server whose every answer is `head` followed by an endless body: 1 MiB chunks,
+    /// 4 GiB in all, `written` called after each. Its writes block, so a write returns
+    /// only once the client has read enough to make room: what `written` counts is what
+    /// the client took in (plus the kernel's buffers, a few MiB).
+    static func endless(head: String, written: @escaping @Sendable () -> Void) throws -> RawServer {
+        try RawServer { connection in
+            _ = connection.send(Data(head.utf8))
+            let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+            for _ in 0..<4096 {
+                guard connection.send(chunk, timeout: .seconds(5)) else { return }
+                written()
+            }
+        }
+    }
+
     private var isStopped: Bool { lock.withLock { stopped } }
 
     /// Stops listening; the descriptor is closed once however often this is called (a

@@ -18,12 +18,7 @@ struct ToolsClientTests {
     static let key = "sk_live_looking_merchant_key_0123"
 
     /// Records what reached a host, and whether it carried the key.
-    final class Hits: @unchecked Sendable {
-        private let lock = NSLock()
-        private var values: [String] = []
-        func add(_ value: String) { lock.withLock { values.append(value) } }
-        var all: [String] { lock.withLock { values } }
-    }
+    typealias Hits = ClientBoundsTests.Hits
 
     // MARK: The client itself
 
@@ -56,14 +51,7 @@ struct ToolsClientTests {
     @Test("an endless answer ends at the limit; a trickle at the deadline")
     func answersAreBounded() async throws {
         let written = Hits()
-        let server = try RawServer { connection in
-            _ = connection.send(Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n".utf8))
-            let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
-            for _ in 0..<4096 {
-                guard connection.send(chunk, timeout: .seconds(5)) else { return }
-                written.add("")
-            }
-        }
+        let server = try RawServer.endless(head: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n") { written.add(nil) }
         defer { server.stop() }
         let endless = try #require(URL(string: "http://127.0.0.1:\(server.port)/"))
         await #expect(throws: ToolsHTTPClient.Failure.tooLarge(limit: 65536)) {
@@ -102,14 +90,7 @@ struct ToolsClientTests {
         // A server that never ends its first event: the reader stops at the bound, having read
         // little more than it (a reader that buffers takes in all that is sent).
         let written = Hits()
-        let server = try RawServer { connection in
-            _ = connection.send(Data("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: ".utf8))
-            let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
-            for _ in 0..<4096 {
-                guard connection.send(chunk, timeout: .seconds(5)) else { return }
-                written.add("")
-            }
-        }
+        let server = try RawServer.endless(head: "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: ") { written.add(nil) }
         defer { server.stop() }
         let events = try await ToolsHTTPClient.shared.events(.init("GET", try #require(URL(string: "http://127.0.0.1:\(server.port)/"))),
                                                              maximumEventBytes: 256 * 1024)
