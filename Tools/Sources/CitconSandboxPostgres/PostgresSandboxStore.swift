@@ -423,7 +423,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         for try await row in try await client.query("""
             SELECT a.outbox_id, a.attempt, a.at, a.answer, a.delivered FROM \(unescaped: attempts) AS a
             JOIN \(unescaped: outbox) AS o ON o.id = a.outbox_id WHERE o.transaction_id = \(transactionID)
-            ORDER BY a.at, a.outbox_id, a.attempt
+            ORDER BY a.at, a.outbox_id, abs(a.attempt)
             """, logger: PostgresSupport.silent).decode((Int64, Int, Int64, String, Bool).self)
         {
             found.append(IPNAttempt(notificationID: row.0, number: row.1, time: row.2, answer: row.3, delivered: row.4))

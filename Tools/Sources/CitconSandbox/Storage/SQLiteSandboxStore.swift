@@ -498,7 +498,7 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         try await read { db in
             try await db.query("""
                 SELECT a.outbox_id, a.attempt, a.at, a.answer, a.delivered FROM ipn_attempts AS a
-                JOIN outbox AS o ON o.id = a.outbox_id WHERE o.transaction_id = ? ORDER BY a.at, a.outbox_id, a.attempt
+                JOIN outbox AS o ON o.id = a.outbox_id WHERE o.transaction_id = ? ORDER BY a.at, a.outbox_id, abs(a.attempt)
                 """, [.text(transactionID)]).compactMap { row in
                 guard row.count == 5, let id = row[0].int, let number = row[1].int, let time = row[2].int,
                       let answer = row[3].string, let delivered = row[4].int
