@@ -35,7 +35,7 @@ import ObjectiveC
     @objc public let outcome: CHKChargeOutcome
     /// Whether it is an approved sale (not a refund, not a query).
     @objc public let isApprovedSale: Bool
-    /// The provider's name (`ccterminal`, `sumup`, `zettle`, `square`).
+    /// The provider's name (``PaymentProvider/rawValue``).
     @objc public let provider: String
     /// The provider's own status word, as sent.
     @objc public let providerStatus: String
@@ -57,16 +57,8 @@ import ObjectiveC
     @objc public let callbackURL: String
     /// Your parameters, returned untouched (IFChargeResponse's `extraParams`).
     @objc public let extraParams: [String: String]
-    /// Credit Card Terminal: the tax charged (`0.93`), if the app reported it.
-    @objc public let taxAmount: String?
-    /// Credit Card Terminal: the tax rate applied (`8.5`).
-    @objc public let taxRate: String?
-    /// Credit Card Terminal: the tip (`1.50`).
-    @objc public let tipAmount: String?
-    /// Credit Card Terminal: the card number as redacted by the app (`XXXXXXXXXXXX1111`).
-    @objc public let redactedCardNumber: String?
-    /// Credit Card Terminal: the card type (`Visa`, `MasterCard`…).
-    @objc public let cardType: String?
+    /// The result itself, for what each app's extension reads of it.
+    let result: PaymentResult
 
     init(_ result: PaymentResult) {
         outcome = CHKChargeOutcome(result.outcome)
@@ -82,12 +74,7 @@ import ObjectiveC
         flags = result.flags.map(\.description)
         callbackURL = result.callback.callbackURL
         extraParams = Dictionary(result.callback.extraItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        let terminal = result.callback.creditCardTerminal
-        taxAmount = terminal?.taxAmount?.formatted
-        taxRate = terminal?.taxRate
-        tipAmount = terminal?.tipAmount?.formatted
-        redactedCardNumber = terminal?.redactedCardNumber
-        cardType = terminal?.cardType?.rawValue
+        self.result = result
     }
 }
 

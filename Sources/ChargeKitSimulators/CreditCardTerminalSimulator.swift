@@ -25,7 +25,7 @@ public struct CreditCardTerminalSimulator: Sendable {
     public var configuration: Configuration
 
     /// Makes a simulator.
-    public init(configuration: Configuration = .init()) { self.configuration = configuration }
+    public init(configuration: Configuration) { self.configuration = configuration }
 
     /// Answers a request.
     /// - Parameters:
@@ -159,9 +159,49 @@ public struct CreditCardTerminalSimulator: Sendable {
     }
 }
 
-extension CreditCardTerminalSimulator {
+extension SimulatedApps {
+    /// The Credit Card Terminal simulator.
+    public var creditCardTerminal: CreditCardTerminalSimulator {
+        get { self[CreditCardTerminalSimulator.self] }
+        set { self[CreditCardTerminalSimulator.self] = newValue }
+    }
+}
+
+extension TestCard {
+    /// The card type Credit Card Terminal would report for a card number.
+    public static func cardType(of number: String) -> CreditCardTerminal.CardType {
+        if number.hasPrefix("4") { return .visa }
+        if let two = Int(number.prefix(2)), (51...55).contains(two) { return .masterCard }
+        if number.hasPrefix("34") || number.hasPrefix("37") { return .amex }
+        if number.hasPrefix("6011") || number.hasPrefix("65") { return .discover }
+        return .unknown
+    }
+}
+
+extension CreditCardTerminalSimulator: AppSimulator {
+    public static var provider: PaymentProvider { .creditCardTerminal }
+    public static let schemes = [CreditCardTerminal.scheme]
+
+    public init() { self.init(configuration: .init()) }
+
+    public func respond(to requestURL: String, outcome: ChargeOutcome, options: AnswerOptions) throws(ChargeKitError) -> String {
+        try respond(to: requestURL, outcome: outcome, tip: options.tip, transactionID: options.transactionID)
+    }
+
+    public mutating func setUp(_ setup: AppSetup) {
+        if let rate = setup.defaultTaxRate { configuration.defaultTaxRate = rate }
+    }
+
+    public static func summary(of requestURL: String) throws(ChargeKitError) -> RequestSummary {
+        let request = try AppURL(requestURL)
+        return RequestSummary(provider: provider, amount: request.nonEmpty("amount"), currency: request.nonEmpty("currency") ?? "USD",
+                              description: request.nonEmpty("description"), reference: request.nonEmpty("invoiceNumber"))
+    }
+
+    public static func sampleApp(callbackURL: String) -> PaymentApp { .creditCardTerminal(returnURL: callbackURL) }
+
     /// Credit Card Terminal's outcomes, as ``Scenario/catalog`` lists them.
-    static let scenarios: [Scenario] = [
+    public static let scenarios: [Scenario] = [
         Scenario(.creditCardTerminal, "approved", .approved, .answer(.approved), "The card is approved: responseType approved, with the amount, card type and redacted number."),
         Scenario(.creditCardTerminal, "declined", .declined, .answer(.declined), "The card is declined: responseType declined."),
         Scenario(.creditCardTerminal, "cancelled", .cancelled, .answer(.cancelled), "The merchant cancels in the app: responseType cancelled."),

@@ -16,7 +16,7 @@ public struct Scenario: Hashable, Sendable, Identifiable {
     /// What happens, for people.
     public let description: String
     /// How the simulator plays it.
-    let play: Play
+    public let play: Play
 
     /// `provider/name`.
     public var id: String { "\(provider.rawValue)/\(name)" }
@@ -29,9 +29,12 @@ public struct Scenario: Hashable, Sendable, Identifiable {
     }
 
     /// What the simulated app does.
-    enum Play: Hashable, Sendable {
+    public enum Play: Hashable, Sendable {
         /// Answers with `outcome`, the app set up as `setup` says.
-        case answer(ChargeOutcome, Setup = .asIs)
+        case answer(ChargeOutcome, AppSetup = .init())
+        /// Answers with `outcome`, the app logged into an account in another currency
+        /// than the request's.
+        case answerInOtherCurrency(ChargeOutcome)
         /// Never answers (the app was killed, or the customer never came back).
         case noCallback
         /// Answers approved, and the same callback opens the app a second time.
@@ -40,17 +43,6 @@ public struct Scenario: Hashable, Sendable, Identifiable {
         case late
         /// Another payment app answers, carrying this hand-off's nonce.
         case anotherApp
-    }
-
-    /// How the simulated app is set up before it answers.
-    enum Setup: Hashable, Sendable {
-        case asIs
-        /// Not logged in, or not ready to take payments.
-        case notReady
-        /// Logged in with an account in another currency than the request's.
-        case otherCurrency
-        /// Point of Sale answering a failure with this code.
-        case squareError(Square.ErrorCode)
     }
 
     /// The scenarios of `provider`, in the catalog's order.
@@ -64,11 +56,7 @@ public struct Scenario: Hashable, Sendable, Identifiable {
     /// Every scenario of every simulated app: each app's own (listed beside its
     /// simulator), then the hand-off failures, for every app.
     public static let catalog: [Scenario] = {
-        let apps: [(PaymentProvider, [Scenario])] = [
-            (.creditCardTerminal, CreditCardTerminalSimulator.scenarios), (.sumUp, SumUpSimulator.scenarios),
-            (.zettle, ZettleSimulator.scenarios), (.square, SquareSimulator.scenarios),
-        ]
-        return apps.flatMap { provider, own in own + handOffFailures.map { $0(provider) } }
+        SimulatedApps.registered.flatMap { app in app.scenarios + handOffFailures.map { $0(app.provider) } }
     }()
 
     /// The hand-off failures no app documents, for one app.
@@ -79,8 +67,8 @@ public struct Scenario: Hashable, Sendable, Identifiable {
         { Scenario($0, "another-app", .approved, .anotherApp, "Another payment app answers with this hand-off's nonce: the ledger refuses it, the charge being another app's.") },
     ]
 
-    /// A scenario of `provider`'s.
-    init(_ provider: PaymentProvider, _ name: String, _ outcome: ChargeOutcome?, _ play: Play, _ description: String) {
+    /// A scenario of `provider`'s, as its simulator lists it.
+    public init(_ provider: PaymentProvider, _ name: String, _ outcome: ChargeOutcome?, _ play: Play, _ description: String) {
         self.provider = provider
         self.name = name
         self.outcome = outcome
@@ -99,7 +87,11 @@ public struct Scenario: Hashable, Sendable, Identifiable {
         var apps = apps
         switch play {
         case .answer(let outcome, let setup):
-            setup.apply(to: &apps, for: requestURL)
+            apps.setUp(provider, setup)
+            return [try apps.respond(to: requestURL, outcome: outcome)]
+        case .answerInOtherCurrency(let outcome):
+            let requested = (try? SimulatedApps.summary(of: requestURL))?.currency
+            apps.setUp(provider, AppSetup(accountCurrency: requested == "JPY" ? "EUR" : "JPY"))
             return [try apps.respond(to: requestURL, outcome: outcome)]
         case .noCallback:
             return []
@@ -119,32 +111,10 @@ public struct Scenario: Hashable, Sendable, Identifiable {
         guard let nonce = parsed.nonce else { throw .missingNonce(field: provider.nonceField) }
         var target = try QueryURL(parsing: parsed.callbackURL)
         target.items.removeAll { $0.name == ChargeKitParameter.nonce || $0.name == ChargeKitParameter.callback }
-        let other: PaymentApp = provider == .creditCardTerminal
-            ? .sumUp(affiliateKey: "SIMULATED", callbackURL: target.string)
-            : .creditCardTerminal(returnURL: target.string)
+        guard let other = SimulatedApps.registered.first(where: { $0.provider != provider })?.sampleApp(callbackURL: target.string) else {
+            throw .appNotInstalled(scheme: "another payment app")
+        }
         let order = ChargeOrder(amount: Money(minorUnits: 100, currency: .eur))
         return try apps.respond(to: try other.handoff(for: order, nonce: nonce).url, outcome: .approved)
-    }
-}
-
-extension Scenario.Setup {
-    /// Sets `apps` up for answering `requestURL`.
-    func apply(to apps: inout SimulatedApps, for requestURL: String) {
-        switch self {
-        case .asIs:
-            return
-        case .notReady:
-            apps.sumUp.isReady = false
-            apps.zettle.isLoggedIn = false
-            apps.square.isLoggedIn = false
-        case .otherCurrency:
-            let requested = (try? SimulatedApps.summary(of: requestURL))?.currency
-            let other = requested == "JPY" ? "EUR" : "JPY"
-            apps.sumUp.merchantCurrency = other
-            apps.zettle.accountCurrency = other
-            apps.square.sellerCurrency = other
-        case .squareError(let code):
-            apps.square.failureCode = code
-        }
     }
 }

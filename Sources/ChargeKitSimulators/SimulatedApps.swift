@@ -1,40 +1,46 @@
 @_spi(Tools) import ChargeKit
-import Foundation
 
 /// The payment apps of a phone, as one: each request URL goes to the simulator of the
 /// app its scheme opens. ``SimulatedDevice``, `chargekit simulate` and the sandbox's
 /// web simulator (`/apps/open`) all answer through it, so that a request is read by one
 /// implementation wherever it is played.
 public struct SimulatedApps: Sendable {
-    /// The Credit Card Terminal simulator.
-    public var creditCardTerminal: CreditCardTerminalSimulator
-    /// The SumUp simulator.
-    public var sumUp: SumUpSimulator
-    /// The Zettle simulator.
-    public var zettle: ZettleSimulator
-    /// The Square Point of Sale simulator.
-    public var square: SquareSimulator
+    /// Every simulated app, one line each; each is defined in its own file.
+    public static let registered: [any AppSimulator.Type] = [
+        CreditCardTerminalSimulator.self, SumUpSimulator.self, ZettleSimulator.self, SquareSimulator.self,
+    ]
 
-    /// Makes the apps.
-    public init(creditCardTerminal: CreditCardTerminalSimulator = .init(), sumUp: SumUpSimulator = .init(),
-                zettle: ZettleSimulator = .init(), square: SquareSimulator = .init()) {
-        self.creditCardTerminal = creditCardTerminal
-        self.sumUp = sumUp
-        self.zettle = zettle
-        self.square = square
+    private var installed: [PaymentProvider: any AppSimulator] = [:]
+
+    /// Makes the apps: every registered app as installed, but those given as given.
+    public init(_ simulators: any AppSimulator...) {
+        for simulator in simulators { installed[type(of: simulator).provider] = simulator }
     }
 
-    /// The app that opens `url`, by its scheme (SumUp's test scheme included); `nil`
-    /// when no simulated app does.
-    public static func provider(of url: String) -> PaymentProvider? {
-        switch scheme(of: url) {
-        case CreditCardTerminal.scheme: .creditCardTerminal
-        case SumUp.scheme, "sumupmerchanttest": .sumUp
-        case Zettle.scheme: .zettle
-        case Square.scheme: .square
-        default: nil
-        }
+    /// The simulator of one app (as installed when none was given); each app's file
+    /// adds a named property for it (`apps.sumUp`).
+    public subscript<Simulator: AppSimulator>(_ app: Simulator.Type) -> Simulator {
+        get { installed[Simulator.provider] as? Simulator ?? Simulator() }
+        set { installed[Simulator.provider] = newValue }
     }
+
+    /// The registered simulator of `provider`, if it has one.
+    public static func simulator(of provider: PaymentProvider) -> (any AppSimulator.Type)? {
+        registered.first { $0.provider == provider }
+    }
+
+    /// The simulator of the app that opens `url`, by its scheme.
+    static func simulator(opening url: String) -> (any AppSimulator.Type)? {
+        let scheme = scheme(of: url)
+        return registered.first { $0.schemes.contains(scheme) }
+    }
+
+    /// The app that opens `url`, by its scheme (test schemes included); `nil` when no
+    /// simulated app does.
+    public static func provider(of url: String) -> PaymentProvider? { simulator(opening: url)?.provider }
+
+    /// Every scheme a simulated app opens.
+    public static var schemes: [String] { registered.flatMap { $0.schemes } }
 
     /// The scheme of `url`, lower-cased: what names the app that opens it.
     public static func scheme(of url: String) -> String { String(url.prefix { $0 != ":" }).lowercased() }
@@ -42,44 +48,39 @@ public struct SimulatedApps: Sendable {
     /// The callback URL the app that opens `url` answers with.
     /// - Throws: ``ChargeKitError/appNotInstalled(scheme:)`` when no simulated app opens
     ///   it, or what that app refuses to answer at all.
-    public mutating func respond(to url: String, outcome: ChargeOutcome) throws(ChargeKitError) -> String {
-        switch Self.provider(of: url) {
-        case .creditCardTerminal?: try creditCardTerminal.respond(to: url, outcome: outcome)
-        case .sumUp?: try sumUp.respond(to: url, outcome: outcome)
-        case .zettle?: try zettle.respond(to: url, outcome: outcome)
-        case .square?: try square.respond(to: url, outcome: outcome)
-        default: throw .appNotInstalled(scheme: Self.scheme(of: url))
-        }
+    public mutating func respond(to url: String, outcome: ChargeOutcome, options: AnswerOptions = .init()) throws(ChargeKitError) -> String {
+        guard let app = Self.simulator(opening: url) else { throw .appNotInstalled(scheme: Self.scheme(of: url)) }
+        return try respond(app, to: url, outcome: outcome, options: options)
+    }
+
+    private mutating func respond<Simulator: AppSimulator>(
+        _ app: Simulator.Type, to url: String, outcome: ChargeOutcome, options: AnswerOptions
+    ) throws(ChargeKitError) -> String {
+        var simulator = self[app]
+        defer { self[app] = simulator }
+        return try simulator.respond(to: url, outcome: outcome, options: options)
+    }
+
+    /// Sets up the app of `provider`.
+    public mutating func setUp(_ provider: PaymentProvider, _ setup: AppSetup) {
+        guard let app = Self.simulator(of: provider) else { return }
+        setUp(app, setup)
+    }
+
+    /// Sets up every app.
+    public mutating func setUpAll(_ setup: AppSetup) {
+        for app in Self.registered { setUp(app, setup) }
+    }
+
+    private mutating func setUp<Simulator: AppSimulator>(_ app: Simulator.Type, _ setup: AppSetup) {
+        self[app].setUp(setup)
     }
 
     /// What the app shows of a request before the customer pays: read as the app
     /// reads it, not checked (answering it checks it).
     public static func summary(of url: String) throws(ChargeKitError) -> RequestSummary {
-        guard let provider = provider(of: url) else { throw .appNotInstalled(scheme: scheme(of: url)) }
-        let request = try AppURL(url)
-        switch provider {
-        case .creditCardTerminal:
-            return RequestSummary(provider: provider, amount: request.nonEmpty("amount"), currency: request.nonEmpty("currency") ?? "USD",
-                                  description: request.nonEmpty("description"), reference: request.nonEmpty("invoiceNumber"))
-        case .sumUp:
-            return RequestSummary(provider: provider, amount: request.nonEmpty("total") ?? request.nonEmpty("amount"),
-                                  currency: request.nonEmpty("currency"), description: request.nonEmpty("title"),
-                                  reference: request.nonEmpty("foreign-tx-id"))
-        case .zettle:
-            return RequestSummary(provider: provider, amount: request.nonEmpty("price") ?? request.nonEmpty("amount"),
-                                  currency: request.nonEmpty("currency"), description: request.nonEmpty("title"),
-                                  reference: request.nonEmpty("reference"))
-        default:
-            let data = request.value("data").flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]
-            let money = data?["amount_money"] as? [String: Any]
-            let currency = money?["currency_code"] as? String
-            let amount = (money?["amount"] as? NSNumber).flatMap { minor -> String? in
-                guard let currency, let code = try? Currency(code: currency) else { return minor.stringValue }
-                return Money(minorUnits: minor.int64Value, currency: code).formatted
-            }
-            return RequestSummary(provider: provider, amount: amount, currency: currency,
-                                  description: data?["notes"] as? String, reference: data?["state"] as? String)
-        }
+        guard let app = simulator(opening: url) else { throw .appNotInstalled(scheme: scheme(of: url)) }
+        return try app.summary(of: url)
     }
 }
 

@@ -15,7 +15,7 @@ public actor SimulatedDevice: URLOpener {
     /// (`device.sumUp`).
     public var apps: SimulatedApps
 
-    /// One of ``apps``: `creditCardTerminal`, `sumUp`, `zettle` or `square`.
+    /// One of ``apps``, by the name its simulator's file gives it (`device.sumUp`).
     public subscript<App>(dynamicMember app: KeyPath<SimulatedApps, App>) -> App { apps[keyPath: app] }
 
     /// Schemes whose app is "not installed".
@@ -25,13 +25,13 @@ public actor SimulatedDevice: URLOpener {
     private let deliver: @Sendable (String) async -> Void
 
     /// Makes a device.
-    public init(
-        outcome: ChargeOutcome = .approved, creditCardTerminal: CreditCardTerminalSimulator = .init(),
-        sumUp: SumUpSimulator = .init(), zettle: ZettleSimulator = .init(), square: SquareSimulator = .init(),
-        deliver: @escaping @Sendable (String) async -> Void
-    ) {
+    /// - Parameters:
+    ///   - outcome: the outcome of the next payments.
+    ///   - apps: the apps installed (each registered app as installed, unless given).
+    ///   - deliver: opens your app with a callback URL.
+    public init(outcome: ChargeOutcome = .approved, apps: SimulatedApps = .init(), deliver: @escaping @Sendable (String) async -> Void) {
         self.outcome = outcome
-        self.apps = SimulatedApps(creditCardTerminal: creditCardTerminal, sumUp: sumUp, zettle: zettle, square: square)
+        self.apps = apps
         self.deliver = deliver
     }
 

@@ -2,15 +2,6 @@
 
 /// Facts shared by the simulators: test cards and how they are shown.
 public enum TestCard {
-    /// The card type Credit Card Terminal would report for a card number.
-    public static func cardType(of number: String) -> CreditCardTerminal.CardType {
-        if number.hasPrefix("4") { return .visa }
-        if let two = Int(number.prefix(2)), (51...55).contains(two) { return .masterCard }
-        if number.hasPrefix("34") || number.hasPrefix("37") { return .amex }
-        if number.hasPrefix("6011") || number.hasPrefix("65") { return .discover }
-        return .unknown
-    }
-
     /// `XXXXXXXXXXXX1111` for `4111111111111111`.
     public static func redacted(_ number: String) -> String {
         String(repeating: "X", count: max(0, number.count - 4)) + number.suffix(4)

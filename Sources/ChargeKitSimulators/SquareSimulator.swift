@@ -115,13 +115,57 @@ public struct SquareSimulator: Sendable {
     }
 }
 
-extension SquareSimulator {
+extension SimulatedApps {
+    /// The Square Point of Sale simulator.
+    public var square: SquareSimulator {
+        get { self[SquareSimulator.self] }
+        set { self[SquareSimulator.self] = newValue }
+    }
+}
+
+extension SquareSimulator: AppSimulator {
+    public static var provider: PaymentProvider { .square }
+    public static let schemes = [Square.scheme]
+
+    public init() { self.init(sellerCurrency: "USD") }
+
+    public func respond(to requestURL: String, outcome: ChargeOutcome, options: AnswerOptions) throws(ChargeKitError) -> String {
+        try respond(to: requestURL, outcome: outcome, transactionID: options.transactionID)
+    }
+
+    public mutating func setUp(_ setup: AppSetup) {
+        if let ready = setup.isReady { isLoggedIn = ready }
+        if let currency = setup.accountCurrency { sellerCurrency = currency }
+        if let code = setup.failureCode { failureCode = Square.ErrorCode(rawValue: code) }
+    }
+
+    public static func summary(of requestURL: String) throws(ChargeKitError) -> RequestSummary {
+        let request = try AppURL(requestURL)
+        let data = request.value("data").flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any]
+        let money = data?["amount_money"] as? [String: Any]
+        let currency = money?["currency_code"] as? String
+        let amount = (money?["amount"] as? NSNumber).flatMap { minor -> String? in
+            guard let currency, let code = try? Currency(code: currency) else { return minor.stringValue }
+            return Money(minorUnits: minor.int64Value, currency: code).formatted
+        }
+        // `state` is ChargeKit's nonce, then `.` and the merchant's own state: only the
+        // latter is a reference a person knows.
+        let state = data?["state"] as? String
+        let reference = state.flatMap { state in state.firstIndex(of: ".").map { String(state[state.index(after: $0)...]) } }
+        return RequestSummary(provider: provider, amount: amount, currency: currency,
+                              description: data?["notes"] as? String, reference: reference)
+    }
+
+    public static func sampleApp(callbackURL: String) -> PaymentApp { .square(clientID: "SIMULATED", callbackURL: callbackURL) }
+
     /// Point of Sale's outcomes, as ``Scenario/catalog`` lists them: approved, and each
-    /// documented error code (`payment_canceled` is a cancellation, every other a failure).
-    static let scenarios: [Scenario] = [
+    /// documented error code (`payment_canceled` is the cancellation, named `cancelled`
+    /// as every app's is; every other a failure).
+    public static let scenarios: [Scenario] = [
         Scenario(.square, "approved", .approved, .answer(.approved), "The payment goes through: status ok, with transaction_id and client_transaction_id."),
     ] + Square.ErrorCode.documented.map { code in
-        Scenario(.square, code.rawValue.replacingOccurrences(of: "_", with: "-"), code == .paymentCanceled ? .cancelled : .failed,
-                 .answer(.failed, .squareError(code)), "error_code \(code.rawValue): \(code.message)")
+        Scenario(.square, code == .paymentCanceled ? "cancelled" : code.rawValue.replacingOccurrences(of: "_", with: "-"),
+                 code == .paymentCanceled ? .cancelled : .failed,
+                 .answer(.failed, AppSetup(failureCode: code.rawValue)), "error_code \(code.rawValue): \(code.message)")
     }
 }

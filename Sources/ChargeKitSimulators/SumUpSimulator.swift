@@ -89,13 +89,44 @@ public struct SumUpSimulator: Sendable {
     }
 }
 
-extension SumUpSimulator {
+extension SimulatedApps {
+    /// The SumUp simulator.
+    public var sumUp: SumUpSimulator {
+        get { self[SumUpSimulator.self] }
+        set { self[SumUpSimulator.self] = newValue }
+    }
+}
+
+extension SumUpSimulator: AppSimulator {
+    public static var provider: PaymentProvider { .sumUp }
+    public static let schemes = [SumUp.scheme, "sumupmerchanttest"]
+
+    public init() { self.init(merchantCurrency: "EUR") }
+
+    public func respond(to requestURL: String, outcome: ChargeOutcome, options: AnswerOptions) throws(ChargeKitError) -> String {
+        try respond(to: requestURL, outcome: outcome, transactionCode: options.transactionID)
+    }
+
+    public mutating func setUp(_ setup: AppSetup) {
+        if let ready = setup.isReady { isReady = ready }
+        if let currency = setup.accountCurrency { merchantCurrency = currency }
+    }
+
+    public static func summary(of requestURL: String) throws(ChargeKitError) -> RequestSummary {
+        let request = try AppURL(requestURL)
+        return RequestSummary(provider: provider, amount: request.nonEmpty("total") ?? request.nonEmpty("amount"),
+                              currency: request.nonEmpty("currency"), description: request.nonEmpty("title"),
+                              reference: request.nonEmpty("foreign-tx-id"))
+    }
+
+    public static func sampleApp(callbackURL: String) -> PaymentApp { .sumUp(affiliateKey: "SIMULATED", callbackURL: callbackURL) }
+
     /// SumUp's outcomes by `smp-status` (success, failed, invalidstate), as
     /// ``Scenario/catalog`` lists them.
-    static let scenarios: [Scenario] = [
+    public static let scenarios: [Scenario] = [
         Scenario(.sumUp, "approved", .approved, .answer(.approved), "The payment succeeds: smp-status success, with a transaction code."),
         Scenario(.sumUp, "declined", .declined, .answer(.declined), "The card is declined: smp-status failed, smp-failure-cause transaction-failed, with a transaction code."),
-        Scenario(.sumUp, "other-currency", .declined, .answer(.approved, .otherCurrency), "The merchant's account is in another currency: smp-status failed, transaction-failed."),
+        Scenario(.sumUp, "other-currency", .declined, .answerInOtherCurrency(.approved), "The merchant's account is in another currency: smp-status failed, transaction-failed."),
         Scenario(.sumUp, "cancelled", .declined, .answer(.cancelled), "The customer cancels: SumUp has no cancelled status, so smp-status failed (transaction-failed), without a transaction code."),
         Scenario(.sumUp, "not-ready", .failed, .answer(.approved, .notReady), "The app is not logged in or has no reader: smp-status invalidstate."),
     ]

@@ -137,13 +137,46 @@ public struct ZettleSimulator: Sendable {
     }
 }
 
-extension ZettleSimulator {
+extension SimulatedApps {
+    /// The Zettle simulator.
+    public var zettle: ZettleSimulator {
+        get { self[ZettleSimulator.self] }
+        set { self[ZettleSimulator.self] = newValue }
+    }
+}
+
+extension ZettleSimulator: AppSimulator {
+    public static var provider: PaymentProvider { .zettle }
+    public static let schemes = [Zettle.scheme]
+
+    public init() { self.init(accountCurrency: "SEK") }
+
+    public mutating func respond(to requestURL: String, outcome: ChargeOutcome, options: AnswerOptions) throws(ChargeKitError) -> String {
+        try respond(to: requestURL, outcome: outcome)
+    }
+
+    public mutating func setUp(_ setup: AppSetup) {
+        if let ready = setup.isReady { isLoggedIn = ready }
+        if let currency = setup.accountCurrency { accountCurrency = currency }
+    }
+
+    public static func summary(of requestURL: String) throws(ChargeKitError) -> RequestSummary {
+        let request = try AppURL(requestURL)
+        return RequestSummary(provider: provider, amount: request.nonEmpty("price") ?? request.nonEmpty("amount"),
+                              currency: request.nonEmpty("currency"), description: request.nonEmpty("title"),
+                              reference: request.nonEmpty("reference"))
+    }
+
+    public static func sampleApp(callbackURL: String) -> PaymentApp {
+        .zettle(apiKey: "SIMULATED", source: "ChargeKit", callbackURL: callbackURL)
+    }
+
     /// Zettle's outcomes, as ``Scenario/catalog`` lists them.
-    static let scenarios: [Scenario] = [
+    public static let scenarios: [Scenario] = [
         Scenario(.zettle, "approved", .approved, .answer(.approved), "The payment succeeds, with the card's payment info."),
-        Scenario(.zettle, "cancelled-by-user", .cancelled, .answer(.cancelled), "The customer cancels: errorCode CancelledByUser (a cancellation error on the api/ operations)."),
+        Scenario(.zettle, "cancelled", .cancelled, .answer(.cancelled), "The customer cancels: errorCode CancelledByUser (a cancellation error on the api/ operations)."),
         Scenario(.zettle, "technical-error", .failed, .answer(.failed), "The payment fails: errorCode TechnicalError (a technical error on the api/ operations)."),
         Scenario(.zettle, "not-logged-in", .failed, .answer(.approved, .notReady), "No one is logged in to the app: errorCode InvalidState."),
-        Scenario(.zettle, "other-currency", .failed, .answer(.approved, .otherCurrency), "The account is in another currency: errorCode InvalidCurrency."),
+        Scenario(.zettle, "other-currency", .failed, .answerInOtherCurrency(.approved), "The account is in another currency: errorCode InvalidCurrency."),
     ]
 }

@@ -47,18 +47,15 @@ public enum LedgerStoreConformance {
         func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
     }
 
-    static func request(_ amount: Int64 = 1000) -> CreditCardTerminal.ChargeRequest {
-        var request = CreditCardTerminal.ChargeRequest()
-        request.setReturnURL("conformance-app://done", extraParams: [QueryItem("order", String(amount))])
-        request.amount = Money(minorUnits: amount, currency: .usd)
-        return request
-    }
-
+    /// A charge of `amount` cents to the first registered payment app, and its simulator's
+    /// approved callback (the checks are about storage, not about any one app).
     static func issue(_ ledger: ChargeLedger, _ amount: Int64 = 1000) async throws -> (PendingCharge, String) {
-        let sent = request(amount)
-        let (charge, handoff) = try await ledger.issue { nonce throws(ChargeKitError) in try sent.handoff(nonce: nonce) }
-        let callback = try CreditCardTerminalSimulator().respond(to: handoff.url, outcome: .approved)
-        return (charge, callback)
+        guard let app = SimulatedApps.registered.first else { throw LedgerStoreConformanceFailure("no payment app is registered") }
+        let order = ChargeOrder(amount: Money(minorUnits: amount, currency: .usd), extras: [QueryItem("order", String(amount))])
+        let sent = app.sampleApp(callbackURL: "conformance-app://done")
+        let (charge, handoff) = try await ledger.issue { nonce throws(ChargeKitError) in try sent.handoff(for: order, nonce: nonce) }
+        var apps = SimulatedApps()
+        return (charge, try apps.respond(to: handoff.url, outcome: .approved))
     }
 
     static func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {

@@ -34,15 +34,6 @@ extension SandboxAppOpener {
     }
 }
 
-extension CreditCardTerminal.ChargeRequest {
-    /// The app's display name (CFBundleDisplayName, then CFBundleName), the default
-    /// for ``returnAppName``.
-    public static var defaultReturnAppName: String? {
-        let info = Bundle.main.infoDictionary
-        return (info?["CFBundleDisplayName"] as? String) ?? (info?["CFBundleName"] as? String)
-    }
-}
-
 extension PaymentCoordinator {
     /// Call from `scene(_:openURLContexts:)`: handles each URL context.
     @discardableResult

@@ -4,19 +4,13 @@ import Foundation
 /// A flat, JSON-ready account of a callback: the contract of `chargekit parse --json`.
 ///
 /// Keys: `provider`, `operation` (`charge`, `refund`, `query`, `open`; `unknown` for a
-/// Zettle callback read without a ledger, since only the request says what it asked),
-/// `outcome`, `providerStatus`, `verified`, `extraParams`, then
-/// each field the callback carries under its documented name (Credit Card Terminal:
-/// `transactionId`, `amount`, `currency`, `taxAmount`, `taxRate`, `tipAmount`,
-/// `cardType`, `redactedCardNumber`; SumUp: `smp-tx-code`, `foreign-tx-id`,
-/// `smp-message`; Zettle: `errorCode`, `errorMessage`, `reference` and the payment
-/// info names). Money is the exact decimal string.
-///
-/// Also, when the callback carries them: `message` (the app's human-readable
-/// message), `failureCause` (SumUp), `receiptSent` (SumUp, a JSON boolean),
-/// `errorDomain` and `errorCode` (Zettle: the structured 3.0 error's parts; for 1.0
-/// `errorCode` is the code as sent), `authorizationCode` (Zettle), and always
-/// `unknownFields`: the provider-namespace parameters ChargeKit does not know, as sent.
+/// callback read without a ledger from an app whose callbacks do not say, since only
+/// the request says what it asked), `outcome`, `providerStatus`, `verified`,
+/// `extraParams`, `message` (the app's human-readable message) when sent, `receiptSent`
+/// (a JSON boolean, for apps that say), and always `unknownFields`: the
+/// provider-namespace parameters ChargeKit does not know, as sent. Then each field the
+/// callback carries under its documented name, as each app's tool file
+/// (`ToolApp/reportedFields(of:)`) lists them. Money is the exact decimal string.
 public struct CallbackReport: Encodable, Hashable, Sendable {
     public var provider: String
     public var operation: String
@@ -36,7 +30,8 @@ public struct CallbackReport: Encodable, Hashable, Sendable {
         if let result {
             operation = result.operation.rawValue
         } else {
-            operation = callback.provider == .zettle ? "unknown" : HandoffOperation.charge.rawValue
+            let named = ToolApps.app(callback.provider)?.callbackNamesOperation ?? true
+            operation = named ? HandoffOperation.charge.rawValue : "unknown"
         }
         outcome = callback.outcome.rawValue
         providerStatus = callback.providerStatus
@@ -47,36 +42,9 @@ public struct CallbackReport: Encodable, Hashable, Sendable {
         unknownFields = Dictionary(callback.unknownFields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         receiptSent = nil
         var fields: [String: String?] = ["message": callback.message]
-        if let response = callback.creditCardTerminal {
-            fields.merge([
-                "transactionId": response.transactionId, "amount": response.amount?.formatted,
-                "currency": response.currency?.code, "taxAmount": response.taxAmount?.formatted,
-                "taxRate": response.taxRate, "tipAmount": response.tipAmount?.formatted,
-                "cardType": response.cardType?.rawValue, "redactedCardNumber": response.redactedCardNumber,
-                "format": response.format.rawValue,
-            ]) { _, new in new }
-        } else if let callback = callback.sumUp {
-            fields.merge(["smp-tx-code": callback.transactionCode, "foreign-tx-id": callback.foreignTransactionID,
-                          "smp-message": callback.message, "failureCause": callback.failureCause?.rawValue]) { _, new in new }
-            for tag in callback.tags { fields[tag.name] = tag.value }
-            receiptSent = callback.receiptSent
-        } else if let callback = callback.square {
-            fields.merge([
-                "transaction_id": callback.transactionID, "client_transaction_id": callback.clientTransactionID,
-                "error_code": callback.errorCode?.rawValue, "state": callback.state,
-            ]) { _, new in new }
-        } else if let callback = callback.zettle {
-            let info = callback.paymentInfo
-            let structured = callback.structuredError
-            fields.merge([
-                "errorCode": callback.errorCode?.rawValue ?? structured.map { String($0.code) },
-                "errorDomain": structured?.domain, "authorizationCode": info.authorizationCode,
-                "operationUUID": callback.operationUUID, "errorMessage": callback.errorMessage, "reference": callback.reference,
-                "referenceNumber": info.referenceNumber, "entryMode": info.entryMode?.rawValue, "obfuscatedPan": info.obfuscatedPan,
-                "panHash": info.panHash, "cardBrand": info.cardBrand, "AID": info.aid, "TSI": info.tsi, "TVR": info.tvr,
-                "applicationName": info.applicationName, "numberOfInstallments": info.numberOfInstallments.map(String.init),
-                "installmentAmount": info.installmentAmount,
-            ]) { _, new in new }
+        if let app = ToolApps.app(callback.provider) {
+            fields.merge(app.reportedFields(of: callback)) { _, new in new }
+            receiptSent = app.receiptSent(in: callback)
         }
         self.fields = fields.compactMapValues { $0 }
     }

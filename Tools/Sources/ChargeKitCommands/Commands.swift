@@ -15,6 +15,10 @@ public enum CommandHooks {
 
     /// The version both executables print.
     public static let version = "chargekit 0.5.0"
+    /// What `chargekit --help` says the tool is, naming every registered app.
+    public static var abstract: String {
+        "Build, simulate and verify payment-app hand-offs (\(ToolApps.displayNames)) and run the Citcon UPI sandbox."
+    }
 
     /// Sets the executable's root command (for usage lines) and what it adds.
     public static func install(root: ParsableCommand.Type,

@@ -8,50 +8,18 @@ struct Demo: AsyncParsableCommand {
         abstract: "Run the ChargeDemo scenario in one process against a simulated payment app (or the Citcon UPI sandbox)."
     )
 
-    @Option(help: "ccterminal, sumup, zettle, square or citcon.") var provider: DemoProvider = .ccterminal
+    @Option(help: "\(ToolApps.listed(["citcon"]))") var provider: String = ToolApps.names.first ?? "citcon"
     @Flag(help: "Print one JSON object of what happened (each step's outcome) instead of the story.") var json = false
 
-    enum DemoProvider: String, ExpressibleByArgument, CaseIterable {
-        case ccterminal, sumup, zettle, square, citcon
-
-        var paymentProvider: PaymentProvider? { PaymentProvider(rawValue: rawValue) }
-
-        /// The app the demo charges through.
-        var app: PaymentApp? {
-            let callbackURL = "com-innerfence-ChargeDemo://chargeResponse"
-            switch self {
-            case .ccterminal:
-                var template = CreditCardTerminal.ChargeRequest()
-                template.taxRate = .percent("8.5")
-                template.returnAppName = "ChargeDemo"
-                return .creditCardTerminal(returnURL: callbackURL, template: template)
-            case .sumup: return .sumUp(affiliateKey: "YOUR-AFFILIATE-KEY", callbackURL: callbackURL)
-            case .zettle: return .zettle(apiKey: "YOUR-API-KEY", source: "ChargeDemo", callbackURL: callbackURL)
-            case .square: return .square(clientID: "YOUR-SQUARE-APPLICATION-ID", callbackURL: callbackURL)
-            case .citcon: return nil
-            }
-        }
-
-        /// A callback claiming approval that no hand-off asked for.
-        var forgery: String {
-            let nonce = Nonce.random().value
-            switch self {
-            case .ccterminal, .citcon:
-                return "com-innerfence-ChargeDemo://chargeResponse?record_id=123&ifcc_request_nonce=\(nonce)&ifcc_responseType=approved&ifcc_transactionId=999999&ifcc_amount=50.00&ifcc_currency=USD&ifcc_redactedCardNumber=XXXXXXXXXXXX4242&ifcc_cardType=Visa"
-            case .sumup:
-                return "com-innerfence-ChargeDemo://chargeResponse?record_id=123&chargekit-nonce=\(nonce)&smp-status=success&smp-tx-code=FORGED"
-            case .zettle:
-                return "com-innerfence-ChargeDemo://chargeResponse?record_id=123&chargekit-nonce=\(nonce)&chargekit-callback=success&reference=321"
-            case .square:
-                let data = #"{"client_transaction_id":"FORGED","state":"\#(nonce).321","status":"ok","transaction_id":"FORGED"}"#
-                return "com-innerfence-ChargeDemo://chargeResponse/square_request?data=" + PercentEncoding.encode(data)
-            }
+    func validate() throws {
+        guard provider == "citcon" || ToolApps.names.contains(provider) else {
+            throw ValidationError("--provider must be one of \((ToolApps.names + ["citcon"]).joined(separator: ", ")), got \(provider)")
         }
     }
 
     func run() async throws {
         try await Self.withOwnUsage {
-            guard let provider = self.provider.paymentProvider else {
+            guard let provider = PaymentProvider(rawValue: self.provider), let app = ToolApps.app(provider) else {
                 guard let citcon = CommandHooks.citcon else {
                     throw ValidationError("--provider citcon runs in chargekit-server (swift build --package-path Tools --product chargekit-server)")
                 }
@@ -63,23 +31,24 @@ struct Demo: AsyncParsableCommand {
             let print: @Sendable (String) -> Void = { line in if !json { Swift.print(line) } }
             let ledger = ChargeLedger()
             let box = CoordinatorBox(print: print)
-            let device = SimulatedDevice(sumUp: SumUpSimulator(merchantCurrency: "USD"), zettle: ZettleSimulator(accountCurrency: "USD")) { url in
+            var apps = SimulatedApps()
+            apps.setUpAll(AppSetup(accountCurrency: "USD"))
+            let device = SimulatedDevice(apps: apps) { url in
                 print("  <- payment app opens: \(url)")
                 await box.handle(url)
             }
             let coordinator = PaymentCoordinator(ledger: ledger, opener: device)
             await box.set(coordinator)
 
-            guard let app = self.provider.app else { throw ExitCode.failure }
+            let callbackURL = ToolApps.demoCallbackURL
             let order = ChargeOrder(
                 amount: Money(minorUnits: 5000, currency: .usd), description: "Test transaction", reference: "321",
-                // Point of Sale returns only its own data: the reference travels in its state.
-                extras: provider == .square ? [] : [QueryItem("record_id", "123")]
+                extras: app.returnsExtras ? [QueryItem("record_id", "123")] : []
             )
 
             print("ChargeDemo with \(provider) (simulated)")
-            print("1. Charge 50.00 USD, \"Test transaction\", invoice 321\(provider == .creditCardTerminal ? ", tax rate 8.5" : "")\(order.extras.isEmpty ? "" : ", record_id=123")")
-            let approved = try await charge(coordinator, order, app)
+            print("1. Charge 50.00 USD, \"Test transaction\", invoice 321\(app.demoNote)\(order.extras.isEmpty ? "" : ", record_id=123")")
+            let approved = try await charge(coordinator, order, app.demoApp(callbackURL: callbackURL))
             guard approved.outcome == .approved, case let callback = approved.callback else { throw ExitCode.failure }
             print("   verified: matched nonce \(approved.charge.nonce) in the ledger and consumed it")
             if order.extras.isEmpty {
@@ -88,22 +57,19 @@ struct Demo: AsyncParsableCommand {
                 print("   record: \(callback.extraItems.first { $0.name == "record_id" }?.value ?? "?")")
             }
             print("   transaction id: \(callback.transactionID ?? "(none sent)")")
-            if let response = callback.creditCardTerminal {
-                print("   amount: \(response.amount?.description ?? "?") (tax \(response.taxAmount?.formatted ?? "0.00") at \(response.taxRate ?? "-")%)")
-                print("   card: \(response.cardType?.rawValue ?? "?") \(response.redactedCardNumber ?? "?")")
-            } else {
-                print("   amount: \(approved.charge.request.amount?.description ?? "?")")
+            for line in app.demoLines(of: callback) ?? ["amount: \(approved.charge.request.amount?.description ?? "?")"] {
+                print("   " + line)
             }
             let replay = await device.delivered.last ?? ""
 
             print("2. The same charge again, declined by the card")
             await device.setOutcome(.declined)
-            let declined = try await charge(coordinator, order, app)
+            let declined = try await charge(coordinator, order, app.demoApp(callbackURL: callbackURL))
             print("   outcome: \(declined.outcome) (provider status \(declined.providerStatus)), verified")
             await device.setOutcome(.approved)
 
             print("3. A forged callback claiming approval")
-            let forged = self.provider.forgery
+            let forged = app.forgedCallback(to: callbackURL, nonce: Nonce.random().value)
             print("   -> \(forged)")
             let forgery = await refusal(coordinator, forged, print: print)
 

@@ -9,7 +9,7 @@ struct Doctor: AsyncParsableCommand {
     )
 
     @Option(help: "The app's Info.plist (XML or binary).") var plist: String
-    @Option(help: "ccterminal, sumup, zettle, square, or citcon (the Citcon wallets' schemes); repeat it for an app that uses several: each is checked.")
+    @Option(help: "\(ToolApps.listed(["citcon"])) (the Citcon wallets' schemes); repeat it for an app that uses several: each is checked.")
     var provider: [String]
     @Option(help: "The URL the payment app answers on (your callback or return URL).") var returnUrl: String
     @Option(help: "The app's entitlements file, to check an https return URL's associated domain.") var entitlements: String?

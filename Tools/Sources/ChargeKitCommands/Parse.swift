@@ -9,7 +9,7 @@ struct Parse: AsyncParsableCommand {
     )
 
     @Argument(help: "The callback URL your app was opened with.") var url: String
-    @Option(help: "ccterminal, sumup, zettle or square; detected from the URL when absent.") var provider: PaymentProvider?
+    @Option(help: "\(ToolApps.listed()); detected from the URL when absent.") var provider: PaymentProvider?
     @Option(help: "Verify against (and consume in) this ledger: a file path or a postgres:// URL.") var ledger: String?
     @Flag(help: "Print one JSON object.") var json = false
 
@@ -48,14 +48,14 @@ struct Simulate: AsyncParsableCommand {
         abstract: "Play the payment app: print the callback URL it would open for a request URL."
     )
 
-    @Argument(help: "A request URL (com-innerfence-ccterminal://, sumupmerchant://, izettle:// or square-commerce-v1://).") var url: String
+    @Argument(help: "A request URL (\(SimulatedApps.registered.compactMap { $0.schemes.first.map { $0 + "://" } }.joined(separator: ", "))).") var url: String
     @Option(help: "approved, declined, cancelled or failed (the outcome as parse --json spells it; error is accepted for failed).") var outcome: ChargeOutcome = .approved
-    @Option(help: "Credit Card Terminal: a tip the customer adds, e.g. 1.50.") var tip: String?
-    @Option(help: "Credit Card Terminal: the rate used for taxRate=default.") var defaultTaxRate: String = "8.25"
-    @Option(help: "Credit Card Terminal / Square: the transaction id to report.") var transactionId: String?
-    @Option(help: "SumUp / Zettle / Square: the logged-in account's currency.") var accountCurrency: String?
-    @Flag(help: "SumUp / Zettle / Square: the app is not ready (not logged in).") var notReady = false
-    @Option(help: "Square: the error_code a failed payment answers with (default could_not_perform).") var errorCode: String?
+    @Option(help: "A tip the customer adds, e.g. 1.50 (apps with a tip screen).") var tip: String?
+    @Option(help: "The tax rate the app applies to taxRate=default (apps that apply tax).") var defaultTaxRate: String?
+    @Option(help: "The transaction id to report (apps that report one).") var transactionId: String?
+    @Option(help: "The logged-in account's currency (apps with an account currency).") var accountCurrency: String?
+    @Flag(help: "The app is not ready (not logged in).") var notReady = false
+    @Option(help: "The app's own code for a failed payment, for apps that answer with one (error_code could_not_perform when absent).") var errorCode: String?
     @Option(help: "Play a named scenario of the request's app instead of --outcome (see chargekit scenarios): prints its callbacks, one a line, none for no-callback.")
     var scenario: String?
     @Flag(help: "Print one JSON object: provider, outcome or scenario, and callbacks (a list: none, one, or the same twice).")
@@ -68,21 +68,13 @@ struct Simulate: AsyncParsableCommand {
                 return
             }
             var apps = simulatedApps()
-            apps.sumUp.isReady = !notReady
-            apps.zettle.isLoggedIn = !notReady
-            apps.square.isLoggedIn = !notReady
-            apps.square.failureCode = errorCode.map(Square.ErrorCode.init(rawValue:)) ?? .couldNotPerform
+            apps.setUpAll(AppSetup(isReady: !notReady, failureCode: errorCode))
+            let options = AnswerOptions(transactionID: transactionId, tip: tip)
             let callback = try await refusing { () async throws(ChargeKitError) -> String in
-                switch SimulatedApps.provider(of: url) {
-                case .creditCardTerminal?:
-                    return try apps.creditCardTerminal.respond(to: url, outcome: outcome, tip: tip, transactionID: transactionId)
-                case .square?:
-                    return try apps.square.respond(to: url, outcome: outcome, transactionID: transactionId)
-                case .some:
-                    return try apps.respond(to: url, outcome: outcome)
-                case nil:
+                guard SimulatedApps.provider(of: url) != nil else {
                     throw ChargeKitError.invalidURL("url", rule: "not a request URL of a payment app ChargeKit simulates")
                 }
+                return try apps.respond(to: url, outcome: outcome, options: options)
             }
             try report([callback], outcome: outcome.rawValue, scenario: nil)
         }
@@ -91,12 +83,7 @@ struct Simulate: AsyncParsableCommand {
     /// The apps as the options set them up: the account's currency and the default tax rate.
     private func simulatedApps() -> SimulatedApps {
         var apps = SimulatedApps()
-        if let accountCurrency {
-            apps.sumUp.merchantCurrency = accountCurrency
-            apps.zettle.accountCurrency = accountCurrency
-            apps.square.sellerCurrency = accountCurrency
-        }
-        apps.creditCardTerminal.configuration.defaultTaxRate = defaultTaxRate
+        apps.setUpAll(AppSetup(accountCurrency: accountCurrency, defaultTaxRate: defaultTaxRate))
         return apps
     }
 

@@ -70,7 +70,7 @@ struct Resolve: AsyncParsableCommand {
     var nonce: [String] = []
     @Option(help: "The ledger: a file path, or a postgres:// URL.") var ledger: String
     @Option(help: "What the payment app's history shows: approved, declined or cancelled.") var outcome: String
-    @Option(help: "How it was checked, such as 'in SumUp's history: TX 4711'; kept with the entry.") var note: String
+    @Option(help: "How it was checked, such as 'in the payment app's history: TX 4711'; kept with the entry.") var note: String
     @Flag(help: "Print the settled hand-off as one JSON object: nonce, provider, outcome, note, resolved_at.") var json = false
 
     func run() async throws {

@@ -10,7 +10,7 @@ struct Scenarios: AsyncParsableCommand {
         discussion: "outcome is what parse --json reports for the scenario's callback (none where no callback comes); for the sandbox's, the charge's status once paid."
     )
 
-    @Option(help: "Only this app's scenarios: ccterminal, sumup, zettle, square, or sandbox (the Citcon sandbox's ChargeKit-Scenario header).")
+    @Option(help: "Only this app's scenarios: \(ToolApps.listed(["sandbox"])) (the Citcon sandbox's ChargeKit-Scenario header).")
     var provider: String?
     @Flag(help: "Print one JSON array of objects with provider, name, outcome and description.") var json = false
 

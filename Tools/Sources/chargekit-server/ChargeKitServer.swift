@@ -11,7 +11,7 @@ import Foundation
 struct ChargeKitServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chargekit",
-        abstract: "Build, simulate and verify payment-app hand-offs (Credit Card Terminal, SumUp, Zettle) and run the Citcon UPI sandbox.",
+        abstract: CommandHooks.abstract,
         version: CommandHooks.version,
         subcommands: sharedCommands + [Sandbox.self, UPI.self]
     )

@@ -13,7 +13,7 @@ import Glibc
 struct ChargeKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chargekit",
-        abstract: "Build, simulate and verify payment-app hand-offs (Credit Card Terminal, SumUp, Zettle) and run the Citcon UPI sandbox.",
+        abstract: CommandHooks.abstract,
         discussion: "sandbox and upi (and demo --provider citcon, and PostgreSQL ledgers) run in chargekit-server, "
             + "which chargekit starts with the same arguments; build it with "
             + "swift build --package-path Tools --product chargekit-server.",

@@ -297,7 +297,7 @@ class AppSimulatorPages(unittest.TestCase):
 
     def test_a_scenario_button_gives_its_outcome(self):
         self.play("ccterminal", "declined", "declined")
-        self.play("square", "payment-canceled", "cancelled")
+        self.play("square", "cancelled", "cancelled")
         self.play("zettle", "technical-error", "failed")
 
 

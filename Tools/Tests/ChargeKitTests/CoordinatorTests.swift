@@ -15,7 +15,7 @@ actor Inbox {
 
 func makeStack(ledger: ChargeLedger = ChargeLedger(), outcome: ChargeOutcome = .approved) async -> (PaymentCoordinator, SimulatedDevice, Inbox) {
     let inbox = Inbox()
-    let device = SimulatedDevice(outcome: outcome, sumUp: SumUpSimulator(merchantCurrency: "USD"), zettle: ZettleSimulator(accountCurrency: "USD")) { url in
+    let device = SimulatedDevice(outcome: outcome, apps: SimulatedApps(SumUpSimulator(merchantCurrency: "USD"), ZettleSimulator(accountCurrency: "USD"))) { url in
         await inbox.deliver(url)
     }
     let coordinator = PaymentCoordinator(ledger: ledger, opener: device)
@@ -160,7 +160,7 @@ let allApps: [PaymentApp] = [
             let coordinator = PaymentCoordinator(ledger: ledger, opener: ClosureURLOpener { url in await opened.add(url) })
             let task = Task { try await coordinator.charge(ChargeOrder(amount: Money(minorUnits: 100, currency: .usd), description: "X", reference: "R-1"), via: app) }
             let requestURL = try await opened.next()
-            let device = SimulatedDevice(sumUp: SumUpSimulator(merchantCurrency: "USD"), zettle: ZettleSimulator(accountCurrency: "USD")) { _ in }
+            let device = SimulatedDevice(apps: SimulatedApps(SumUpSimulator(merchantCurrency: "USD"), ZettleSimulator(accountCurrency: "USD"))) { _ in }
             let callback = try await device.callback(for: requestURL)
             let field = app.provider == .sumUp ? "foreign-tx-id" : "reference"
             let swapped = callback.replacingOccurrences(of: "\(field)=R-1", with: "\(field)=R-2")
@@ -276,7 +276,7 @@ actor OpenedURLs {
     @Test func aLostZettleChargeIsSettledByAskingZettle() async throws {
         let store = InMemoryLedgerStore()
         let inbox = Inbox()
-        let device = SimulatedDevice(zettle: ZettleSimulator(accountCurrency: "SEK")) { url in await inbox.deliver(url) }
+        let device = SimulatedDevice(apps: SimulatedApps(ZettleSimulator(accountCurrency: "SEK"))) { url in await inbox.deliver(url) }
         let sek = try Currency(code: "SEK")
         let app = PaymentApp.zettleAPI(callbackURL: "my-app://zettle")
         // Zettle takes the first payment, but the app is killed before the callback; the second never reaches Zettle.

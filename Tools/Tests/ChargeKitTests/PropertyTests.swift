@@ -173,7 +173,7 @@ struct SquarePropertyTests {
             for _ in 0..<currency.minorUnits { minor *= 10 }
             let amount = Money(minorUnits: minor, currency: currency)
             let ledger = ChargeLedger()
-            let device = SimulatedDevice(square: SquareSimulator(sellerCurrency: currency.code)) { _ in }
+            let device = SimulatedDevice(apps: SimulatedApps(SquareSimulator(sellerCurrency: currency.code))) { _ in }
             let app = PaymentApp.square(clientID: "sq0idp-APP", callbackURL: "my-shop://paid")
             let clean = String(state.unicodeScalars.filter { $0.properties.generalCategory != .control }.prefix(40))
             let order = ChargeOrder(amount: amount, description: notes, reference: clean.isEmpty ? nil : clean)

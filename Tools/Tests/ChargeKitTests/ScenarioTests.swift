@@ -14,9 +14,9 @@ import Testing
             "ccterminal/error": .failed,
             "sumup/approved": .approved, "sumup/declined": .declined, "sumup/cancelled": .declined,
             "sumup/not-ready": .failed, "sumup/other-currency": .declined,
-            "zettle/approved": .approved, "zettle/cancelled-by-user": .cancelled, "zettle/technical-error": .failed,
+            "zettle/approved": .approved, "zettle/cancelled": .cancelled, "zettle/technical-error": .failed,
             "zettle/not-logged-in": .failed, "zettle/other-currency": .failed,
-            "square/approved": .approved, "square/payment-canceled": .cancelled,
+            "square/approved": .approved, "square/cancelled": .cancelled,
         ]
         // Point of Sale's other documented error codes: each a failure.
         for code in ["data-invalid", "not-logged-in", "location-id-mismatch", "user-id-mismatch", "client-not-authorized-for-user",

@@ -196,7 +196,7 @@ import Testing
 
     func stack(_ outcome: ChargeOutcome = .approved, square: SquareSimulator = .init()) async -> (PaymentCoordinator, SimulatedDevice) {
         let inbox = Inbox()
-        let device = SimulatedDevice(outcome: outcome, square: square) { url in await inbox.deliver(url) }
+        let device = SimulatedDevice(outcome: outcome, apps: SimulatedApps(square)) { url in await inbox.deliver(url) }
         let coordinator = PaymentCoordinator(ledger: ChargeLedger(), opener: device)
         await inbox.set(coordinator)
         return (coordinator, device)

@@ -69,7 +69,7 @@ extension SandboxRoutes {
     }
 
     private static let notAnAppRequest = APIError(
-        .invalidRequest, "url: not a request to a payment app the sandbox simulates (com-innerfence-ccterminal, sumupmerchant, izettle, square-commerce-v1)")
+        .invalidRequest, "url: not a request to a payment app the sandbox simulates (\(SimulatedApps.registered.compactMap { $0.schemes.first }.joined(separator: ", ")))")
 
     /// The `url` parameter: present, bounded, and a request to a simulated app.
     private static func requestURL(_ url: String?) throws(APIError) -> String {

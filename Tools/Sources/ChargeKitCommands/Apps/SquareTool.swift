@@ -52,3 +52,26 @@ struct SquareRequest: AsyncParsableCommand {
         }
     }
 }
+
+/// Square Point of Sale in the tools.
+enum SquareTool: ToolApp {
+    static var provider: PaymentProvider { .square }
+    static var requestCommand: any AsyncParsableCommand.Type { SquareRequest.self }
+    /// Point of Sale returns only its own data: the reference travels in its `state`.
+    static let returnsExtras = false
+
+    static func demoApp(callbackURL: String) -> PaymentApp { .square(clientID: "YOUR-SQUARE-APPLICATION-ID", callbackURL: callbackURL) }
+
+    static func forgedCallback(to callbackURL: String, nonce: String) -> String {
+        let data = #"{"client_transaction_id":"FORGED","state":"\#(nonce).321","status":"ok","transaction_id":"FORGED"}"#
+        return callbackURL + "/square_request?data=" + PercentEncoding.encode(data)
+    }
+
+    static func reportedFields(of callback: PaymentCallback) -> [String: String?] {
+        guard let callback = callback.square else { return [:] }
+        return [
+            "transaction_id": callback.transactionID, "client_transaction_id": callback.clientTransactionID,
+            "error_code": callback.errorCode?.rawValue, "state": callback.state,
+        ]
+    }
+}
