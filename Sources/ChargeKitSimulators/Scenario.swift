@@ -28,6 +28,10 @@ public struct Scenario: Hashable, Sendable, Identifiable {
         return true
     }
 
+    /// Whether the answer cold-launches the calling app: whoever plays it must settle
+    /// it from a ledger opened anew on the same storage, not from the one that issued it.
+    public var coldLaunchesCaller: Bool { play == .coldLaunch }
+
     /// What the simulated app does.
     public enum Play: Hashable, Sendable {
         /// Answers with `outcome`, the app set up as `setup` says.
@@ -43,6 +47,10 @@ public struct Scenario: Hashable, Sendable, Identifiable {
         case late
         /// Another payment app answers, carrying this hand-off's nonce.
         case anotherApp
+        /// Answers approved after the calling app was reset (iOS resets it while the
+        /// payment app's PIN screen shows): the answer cold-launches it, and only the
+        /// ledger on disk knows the charge.
+        case coldLaunch
     }
 
     /// The scenarios of `provider`, in the catalog's order.
@@ -98,7 +106,7 @@ public struct Scenario: Hashable, Sendable, Identifiable {
         case .twice:
             let callback = try apps.respond(to: requestURL, outcome: .approved)
             return [callback, callback]
-        case .late:
+        case .late, .coldLaunch:
             return [try apps.respond(to: requestURL, outcome: .approved)]
         case .anotherApp:
             return [try Self.anotherApp(answering: try apps.respond(to: requestURL, outcome: .approved), of: provider, apps: &apps)]

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One behaviour of a storage conformance suite: a name, and a body run against what a
 /// backend provides (`Subject`). The suites of this package (``LedgerStoreConformance``,
 /// and `SandboxStoreConformance` in CitconSandboxTesting) are lists of these, so a test
@@ -27,4 +29,12 @@ public struct ConformanceFailure: Error, CustomStringConvertible {
 
     /// Makes a failure.
     public init(_ description: String) { self.description = description }
+}
+
+/// A clock the conformance checks move by hand.
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = Date(timeIntervalSince1970: 1_800_000_000)
+    var now: Date { lock.withLock { current } }
+    func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
 }

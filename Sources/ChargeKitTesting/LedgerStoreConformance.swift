@@ -39,14 +39,6 @@ public enum LedgerStoreConformance {
 
     // MARK: Helpers
 
-    /// A clock the checks move by hand.
-    final class ManualClock: @unchecked Sendable {
-        private let lock = NSLock()
-        private var current = Date(timeIntervalSince1970: 1_800_000_000)
-        var now: Date { lock.withLock { current } }
-        func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
-    }
-
     /// A charge of `amount` cents to the first registered payment app, and its simulator's
     /// approved callback (the checks are about storage, not about any one app).
     static func issue(_ ledger: ChargeLedger, _ amount: Int64 = 1000) async throws -> (PendingCharge, String) {

@@ -82,12 +82,28 @@ public actor ChargeLedger {
     ///   ``ChargeKitError/mismatch(field:rule:)``, or the parser's error. A refused
     ///   callback consumes nothing.
     public func verify(url: String, provider: PaymentProvider? = nil) async throws(ChargeKitError) -> PaymentResult {
-        let nonce = try Self.nonce(in: url, provider: provider)
+        let nonce: Nonce
+        var text = url
+        do {
+            nonce = try Self.nonce(in: url, provider: provider)
+        } catch {
+            // An app that writes its answer unencoded (raw spaces): read it escaped, and
+            // only for a charge that went to such an app.
+            guard let escaped = UnencodedAnswer.escaped(url), let found = try? Self.nonce(in: escaped, provider: provider) else { throw error }
+            guard let charge = try await store.charge(for: found) else {
+                // Unknown either way; say so when it reads as such an app's answer.
+                let split = try? QueryURL(parsing: escaped)
+                guard let split, RegisteredApps.all.contains(where: { $0.answersUnencoded && $0.recognises(split) }) else { throw error }
+                throw .unknownNonce
+            }
+            guard charge.provider.definition.answersUnencoded else { throw error }
+            (nonce, text) = (found, escaped)
+        }
         guard let charge = try await store.charge(for: nonce) else { throw .unknownNonce }
         if let provider, provider != charge.provider {
             throw .mismatch(field: "provider", rule: "the charge went to \(charge.provider), not \(provider)")
         }
-        let callback = try PaymentCallback.parse(url, provider: charge.provider)
+        let callback = try PaymentCallback.parse(text, provider: charge.provider)
         return try await accept(callback, charge: charge, url: url)
     }
 

@@ -22,6 +22,10 @@ protocol PaymentAppDefinition: SendableMetatype {
     static var reservedCallbackFields: Set<String> { get }
     /// Name prefixes of the app's own namespace on callback URLs (`smp-`).
     static var reservedCallbackPrefixes: [String] { get }
+    /// Whether the app writes its answer's values unencoded (raw spaces, a `%` that
+    /// starts no escape), so that its callback is read after escaping them; a raw
+    /// space in another app's callback is refused.
+    static var answersUnencoded: Bool { get }
 
     /// Whether a callback's parameters name this app: a guess, used only when no
     /// ledger says which app a charge went to.
@@ -38,6 +42,7 @@ protocol PaymentAppDefinition: SendableMetatype {
 extension PaymentAppDefinition {
     static var nonceField: String { ChargeKitParameter.nonce }
     static var reservedCallbackPrefixes: [String] { [] }
+    static var answersUnencoded: Bool { false }
 
     static func nonceItems(in fields: FieldReader) -> [QueryItem] {
         fields.indices.filter { fields.name($0, spells: nonceField) }.map(fields.item)

@@ -24,7 +24,18 @@ public struct PaymentCallback: Hashable, Sendable {
         // The provider's parser reads the URL's bytes; the URL is split into items
         // first only when the provider must be told from its parameters.
         var known = provider
-        if known == nil { known = detectProvider(try QueryURL(parsing: url, maximumLength: maximumLength)) }
+        if known == nil {
+            do {
+                known = detectProvider(try QueryURL(parsing: url, maximumLength: maximumLength))
+            } catch {
+                // An answer written unencoded is told by its escaped text, and only as an
+                // app that writes so.
+                guard let escaped = UnencodedAnswer.escaped(url), let split = try? QueryURL(parsing: escaped, maximumLength: maximumLength),
+                      let app = RegisteredApps.all.first(where: { $0.answersUnencoded && $0.recognises(split) })
+                else { throw error }
+                known = PaymentProvider(app)
+            }
+        }
         guard let provider = known else {
             throw .invalidURL("url", rule: "carries no field of a payment app's callback; name the provider")
         }

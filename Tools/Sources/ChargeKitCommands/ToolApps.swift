@@ -46,7 +46,7 @@ extension ToolApp {
 /// `scenarios`, `doctor`, `demo` and their help texts are driven by this list.
 enum ToolApps {
     static let registered: [any ToolApp.Type] = [
-        CreditCardTerminalTool.self, SumUpTool.self, ZettleTool.self, SquareTool.self,
+        CreditCardTerminalTool.self, SumUpTool.self, ZettleTool.self, SquareTool.self, VivaTool.self,
     ]
 
     /// Where `demo`'s apps answer: the ChargeDemo sample's return URL.

@@ -7,7 +7,7 @@ import Testing
 /// binary property lists.
 @Suite struct AppConfigurationTests {
     static var complete: [String: Any] { [
-        "LSApplicationQueriesSchemes": ["com-innerfence-ccterminal", "sumupmerchant", "izettle", "square-commerce-v1"],
+        "LSApplicationQueriesSchemes": PaymentProvider.allCases.map(\.queriedScheme),
         "CFBundleURLTypes": [["CFBundleURLName": "shop", "CFBundleURLSchemes": ["my-shop"]]],
         "UIApplicationSceneManifest": ["UIApplicationSupportsMultipleScenes": false],
     ] }

@@ -1,0 +1,55 @@
+@_spi(Tools) import ChargeKit
+import ChargeKitSimulators
+import ChargeKitTesting
+import Testing
+
+/// Every registered payment app passes `PaymentAppConformance`, and an app broken on
+/// purpose does not: the suite can fail.
+@Suite struct PaymentAppConformanceTests {
+    @Test(arguments: PaymentAppConformance.checks, PaymentAppConformance.registered)
+    func conforms(check: PaymentAppConformance.Check, app: PaymentAppConformance.App) async throws {
+        try await check.run(app)
+    }
+
+    @Test func everyRegisteredAppIsChecked() {
+        #expect(PaymentAppConformance.registered.map { $0.simulator.provider } == PaymentProvider.allCases,
+                "an app of the SDK's registry has no simulator in the simulators' registry")
+    }
+
+    /// SumUp, but a declined card answers success: what a wrong mapping in a new app's
+    /// simulator or callback would look like.
+    struct ApprovesEverything: AppSimulator {
+        static var provider: PaymentProvider { .sumUp }
+        static var schemes: [String] { SumUpSimulator.schemes }
+        static var scenarios: [Scenario] { SumUpSimulator.scenarios }
+        var base = SumUpSimulator(merchantCurrency: "USD")
+        init() {}
+        func respond(to requestURL: String, outcome: ChargeOutcome, options: AnswerOptions) throws(ChargeKitError) -> String {
+            try base.respond(to: requestURL, outcome: .approved, options: options)
+        }
+        mutating func setUp(_ setup: AppSetup) { base.setUp(setup) }
+        static func summary(of requestURL: String) throws(ChargeKitError) -> RequestSummary { try SumUpSimulator.summary(of: requestURL) }
+        static func sampleApp(callbackURL: String) -> PaymentApp { SumUpSimulator.sampleApp(callbackURL: callbackURL) }
+    }
+
+    /// Viva, but its sample app sends to SumUp: a registry line pointing at the wrong home.
+    struct WrongSample: AppSimulator {
+        static var provider: PaymentProvider { .viva }
+        static var schemes: [String] { VivaSimulator.schemes }
+        static var scenarios: [Scenario] { VivaSimulator.scenarios }
+        init() {}
+        func respond(to requestURL: String, outcome: ChargeOutcome, options: AnswerOptions) throws(ChargeKitError) -> String {
+            try VivaSimulator().respond(to: requestURL, outcome: outcome, options: options)
+        }
+        static func summary(of requestURL: String) throws(ChargeKitError) -> RequestSummary { try VivaSimulator.summary(of: requestURL) }
+        static func sampleApp(callbackURL: String) -> PaymentApp { SumUpSimulator.sampleApp(callbackURL: callbackURL) }
+    }
+
+    @Test func aBrokenAppFailsIt() async throws {
+        let check = try #require(PaymentAppConformance.checks.first { $0.name.hasPrefix("each scenario reads") })
+        await #expect(throws: ConformanceFailure.self) { try await check.run(PaymentAppConformance.App(ApprovesEverything.self)) }
+        await #expect(throws: ConformanceFailure.self) { try await check.run(PaymentAppConformance.App(WrongSample.self)) }
+        // The same check passes for the real apps (the test above): it is the break that fails.
+        try await check.run(PaymentAppConformance.App(SumUpSimulator.self))
+    }
+}

@@ -1,0 +1,117 @@
+@_spi(Tools) @testable import ChargeKit
+import ChargeKitSimulators
+import Foundation
+import Testing
+
+/// Viva.com Terminal: its request valid when created, and its answer read from the raw
+/// string the app was opened with, as the real app writes it.
+@Suite struct VivaTests {
+    /// A real answer's shape (protocol notes §7): values unencoded, raw spaces and `*`,
+    /// a literal `+` and seven fractional digits in `transactionDate`.
+    static func realAnswer(nonce: Nonce, reference: String = "ord-7", amount: String = "1000") -> String {
+        "instoreapp://result?status=success&message=Transaction successful&action=sale&clientTransactionId=\(nonce.value).\(reference)"
+            + "&amount=\(amount)&tipAmount=0&verificationMethod=CONTACTLESS - NO CVM&rrn=432100012345&cardType=Debit Mastercard"
+            + "&accountNumber=535686******1364&referenceNumber=123456&authorisationCode=654321&tid=16007513"
+            + "&orderCode=4321000123456789&shortOrderCode=4321000123&transactionDate=2024-11-17T00:16:11.4043324+02:00"
+            + "&transactionId=0b1e5c8a-3c1f-4a0e-9a42-6f2d9d1b7e55&installments=0&aid=A0000000041010&paymentMethod=CARD_PRESENT"
+            + "&aadeTransactionId=116402_116402_1000_1"
+    }
+
+    @Test func aRealAnswerIsReadAsSent() throws {
+        let nonce = Nonce.random()
+        let callback = try Viva.Callback(url: Self.realAnswer(nonce: nonce))
+        #expect(callback.callbackURL == "instoreapp://result")
+        #expect(callback.message == "Transaction successful" && callback.details["verificationMethod"] == "CONTACTLESS - NO CVM")
+        #expect(callback.details["cardType"] == "Debit Mastercard" && callback.maskedCardNumber == "535686******1364")
+        #expect(callback.details["transactionDate"] == "2024-11-17T00:16:11.4043324+02:00", "the + is a plus, not a space")
+        // 2024-11-16T22:16:11.4043324Z
+        let date = try #require(callback.transactionDate)
+        #expect(abs(date.timeIntervalSince1970 - 1_731_795_371.4043324) < 0.001)
+        #expect(callback.nonce == nonce && callback.reference == "ord-7" && callback.amountMinorUnits == 1000)
+        #expect(callback.unknownFields == [QueryItem("aadeTransactionId", "116402_116402_1000_1")], "a fiscal field is kept, not refused")
+        let parsed = try PaymentCallback.parse(Self.realAnswer(nonce: nonce))
+        #expect(parsed.provider == .viva && parsed.outcome == .approved, "told from its fields without naming the app")
+    }
+
+    @Test func theLedgerAcceptsTheRealAnswerOnceAndChecksTheAmount() async throws {
+        let ledger = ChargeLedger()
+        let request = try Viva.PaymentRequest.sale(Money(minorUnits: 1000, currency: .eur), appID: "com.example.shop",
+                                                   callbackURL: "instoreapp://result", reference: "ord-7")
+        let (charge, _) = try await ledger.issue { nonce throws(ChargeKitError) in request.handoff(nonce: nonce) }
+        let other = try Viva.PaymentRequest.sale(Money(minorUnits: 2500, currency: .eur), appID: "com.example.shop",
+                                                 callbackURL: "instoreapp://result", reference: "ord-7")
+        let (second, _) = try await ledger.issue { nonce throws(ChargeKitError) in other.handoff(nonce: nonce) }
+        await #expect(throws: ChargeKitError.mismatch(field: "amount", rule: "approved 1000 minor units, 2500 were asked")) {
+            try await ledger.verify(url: Self.realAnswer(nonce: second.nonce))
+        }
+        let result = try await ledger.verify(url: Self.realAnswer(nonce: charge.nonce))
+        #expect(result.isApprovedSale && result.callback.viva?.details["rrn"] == "432100012345")
+        await #expect(throws: ChargeKitError.replayedNonce) { try await ledger.verify(url: Self.realAnswer(nonce: charge.nonce)) }
+    }
+
+    @Test func aRawSpaceInAnotherAppsCallbackIsStillRefused() async throws {
+        let ledger = ChargeLedger()
+        let (charge, _) = try await ledger.issue { nonce throws(ChargeKitError) in
+            try PaymentApp.sumUp(affiliateKey: "K", callbackURL: "my-app://cb").handoff(for: ChargeOrder(amount: Money(minorUnits: 100, currency: .eur)), nonce: nonce)
+        }
+        await #expect(throws: ChargeKitError.invalidURL("url", rule: "contains a space or control character")) {
+            try await ledger.verify(url: "my-app://cb?chargekit-nonce=\(charge.nonce.value)&smp-status=success&smp-message=raw space")
+        }
+    }
+
+    @Test func failIsFailedAndUserCancelIsCancelled() throws {
+        let nonce = Nonce.random()
+        let fail = try PaymentCallback.parse("my-app://r?status=fail&message=Transaction declined&action=sale&clientTransactionId=\(nonce.value)", provider: .viva)
+        #expect(fail.outcome == .failed && fail.providerStatus == "fail" && fail.message == "Transaction declined")
+        let cancel = try PaymentCallback.parse("my-app://r?status=fail&message=Canceled&action=User_cancel&clientTransactionId=\(nonce.value)", provider: .viva)
+        #expect(cancel.outcome == .cancelled && cancel.providerStatus == "User_cancel")
+        #expect(throws: ChargeKitError.missingField("status")) { try Viva.Callback(url: "my-app://r?message=x") }
+        #expect(throws: ChargeKitError.duplicateField("status")) { try Viva.Callback(url: "my-app://r?status=success&status=fail") }
+        #expect(throws: ChargeKitError.invalidField("amount", rule: "must be a whole number of minor units")) {
+            try Viva.Callback(url: "my-app://r?status=success&amount=10.00")
+        }
+        // A % that starts no escape is a percent sign.
+        #expect(try Viva.Callback(url: "my-app://r?status=fail&message=100% sure").message == "100% sure")
+    }
+
+    @Test func aRequestIsValidWhenCreated() throws {
+        let eur = { (minor: Int64) in Money(minorUnits: minor, currency: .eur) }
+        let sale = try Viva.PaymentRequest.sale(eur(100), appID: "com.example.shop", callbackURL: "my-app://result", tipAmount: eur(20),
+                                                paymentMethod: .cardPresent, screens: .init(receipt: false))
+        let url = sale.requestURL(nonce: try Nonce("abcdefghijklmnopqrstuvwxyz0", field: "n"))
+        #expect(url == "vivapayclient://pay/v1?action=sale&appId=com.example.shop&callback=my-app%3A%2F%2Fresult&amount=100&tipAmount=20"
+                + "&clientTransactionId=abcdefghijklmnopqrstuvwxyz0&paymentMethod=CardPresent&show_receipt=false")
+        let refusals: [(ChargeKitError, () throws(ChargeKitError) -> Viva.PaymentRequest)] = [
+            (.missingField("appId"), { () throws(ChargeKitError) in try .sale(eur(100), appID: "", callbackURL: "my-app://r") }),
+            (.missingField("amount"), { () throws(ChargeKitError) in try .init(action: .sale, appID: "a", callbackURL: "my-app://r") }),
+            (.invalidField("amount", rule: "must be greater than zero"), { () throws(ChargeKitError) in try .sale(eur(0), appID: "a", callbackURL: "my-app://r") }),
+            (.invalidField("amount", rule: "must have at most 10 digits in minor units"),
+             { () throws(ChargeKitError) in try .sale(eur(12_345_678_901), appID: "a", callbackURL: "my-app://r") }),
+            (.invalidField("tipAmount", rule: "must be between zero and the amount"),
+             { () throws(ChargeKitError) in try .sale(eur(100), appID: "a", callbackURL: "my-app://r", tipAmount: eur(101)) }),
+            (.invalidURL("callback", rule: "must not carry a query: Viva does not document keeping one"),
+             { () throws(ChargeKitError) in try .sale(eur(100), appID: "a", callbackURL: "my-app://r?x=1") }),
+            (.fieldTooLong("clientTransactionId", limit: 2048 - Nonce.length - 1),
+             { () throws(ChargeKitError) in try .sale(eur(100), appID: "a", callbackURL: "my-app://r", reference: String(repeating: "r", count: 2021)) }),
+            (.unexpectedField("paymentMethod", rule: "only a sale takes a payment method"),
+             { () throws(ChargeKitError) in try .init(action: .cancel, appID: "a", callbackURL: "my-app://r", paymentMethod: .moto) }),
+            (.unexpectedField("amount", rule: "an abort names no amount"),
+             { () throws(ChargeKitError) in try .init(action: .abort, appID: "a", callbackURL: "my-app://r", amount: eur(1)) }),
+        ]
+        for (expected, make) in refusals {
+            #expect(throws: expected) { try make() }
+        }
+        let cancel = try Viva.PaymentRequest(action: .cancel, appID: "a", callbackURL: "my-app://r", amount: eur(50),
+                                             original: .init(referenceNumber: "123456"))
+        #expect(cancel.handoff(nonce: Nonce.random()).operation == .refund)
+    }
+
+    @Test func theSimulatorWritesTheAnswerAsTheRealAppDoes() throws {
+        let request = try Viva.PaymentRequest.sale(Money(minorUnits: 1000, currency: .eur), appID: "a", callbackURL: "my-app://result")
+        let answer = try VivaSimulator().respond(to: request.requestURL(nonce: Nonce.random()), outcome: .approved)
+        #expect(answer.contains("message=Transaction successful&") && answer.contains("verificationMethod=CONTACTLESS - NO CVM"))
+        #expect(answer.contains("******") && answer.range(of: #"transactionDate=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}\+02:00&"#, options: .regularExpression) != nil)
+        #expect(!answer.contains("%20") && !answer.contains("%2B"), "written unencoded, as the real app writes it")
+        #expect(try PaymentCallback.parse(answer, provider: .viva).viva?.transactionDate != nil)
+    }
+}
