@@ -40,6 +40,8 @@ if Context.environment["CHARGEKIT_FUZZ"] == "1" {
         ("FuzzSumUp", ["ChargeKit"]),
         ("FuzzZettle", ["ChargeKit"]),
         ("FuzzSquare", ["ChargeKit"]),
+        // Every registered app's callback, Viva.com Terminal's included.
+        ("FuzzCallbacks", ["ChargeKit"]),
         ("FuzzCLIURL", ["ChargeKit", "ChargeKitSimulators"]),
         ("FuzzUPIJSON", ["CitconUPI"]),
     ]

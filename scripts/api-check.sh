@@ -16,7 +16,9 @@ rm -rf "$sdk" "$tools"
 swift package dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
 swift package --package-path Tools dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
 status=0
-for module in ChargeKit CitconUPI CitconSandbox ChargeKitPostgres; do
+# Every product an app or a store author adds (ChargeKitObjC is empty off Apple
+# platforms: scripts/objc-typecheck.sh checks its face), and the server libraries.
+for module in ChargeKit CitconUPI ChargeKitSimulators ChargeKitTesting CitconSandbox ChargeKitPostgres; do
     graphs="$sdk"
     case "$module" in CitconSandbox|ChargeKitPostgres) graphs="$tools" ;; esac
     [ -f "$graphs/$module.symbols.json" ] || { echo "api check: no symbol graph for $module" >&2; exit 1; }
@@ -59,5 +61,5 @@ if grep -E -q '^(HeadlessWallet|IPNReceiver|NoRedirects)[. ]' api/CitconSandbox.
     echo "api check: test helpers are in the CitconSandbox product" >&2
     status=1
 fi
-[ "$status" = 0 ] && echo "api check: ChargeKit, CitconUPI, CitconSandbox and ChargeKitPostgres export exactly the reviewed API (api/*.txt)"
+[ "$status" = 0 ] && echo "api check: ChargeKit, CitconUPI, ChargeKitSimulators, ChargeKitTesting, CitconSandbox and ChargeKitPostgres export exactly the reviewed API (api/*.txt)"
 exit $status

@@ -54,6 +54,25 @@ for outcome in cancelled failed; do
   check "square: simulate --outcome $outcome" "0 $outcome" "$code $(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["outcome"])')"
 done
 
+# Viva.com Terminal: the request as §7 spells it, the nonce in clientTransactionId; the
+# answer written unencoded (raw spaces, a + in transactionDate) and read as sent.
+check "viva request" \
+  'vivapayclient://pay/v1?action=sale&appId=com.example.shop&callback=my-app%3A%2F%2Fresult&amount=100&tipAmount=20&paymentMethod=CardPresent&show_receipt=false' \
+  "$("$bin" request viva --amount 1.00 --currency EUR --app-id com.example.shop --callback my-app://result --tip 0.20 --payment-method CardPresent --show-receipt false)"
+"$bin" request viva --amount 1.00 --currency EUR --app-id com.example.shop --callback 'my-app://result?x=1' >/dev/null 2>&1; check "viva request with a query in --callback exits 64" 64 $?
+"$bin" request viva --action abort --amount 1.00 --currency EUR --app-id a --callback my-app://r >/dev/null 2>&1; check "viva abort with an amount exits 64" 64 $?
+# The caller reset during PIN entry: issued by one process, answered into a fresh one.
+url=$("$bin" request viva --amount 12.50 --currency EUR --app-id com.example.shop --callback my-app://result --reference ord-7 --ledger "$ledger")
+callback=$("$bin" simulate "$url" --scenario caller-reset)
+check "viva: the answer carries raw spaces and a literal + in transactionDate" "yes yes" \
+  "$(echo "$callback" | grep -q 'message=Transaction successful&' && echo yes) $(echo "$callback" | grep -qE 'transactionDate=[0-9T:.-]{27}\+02:00&' && echo yes)"
+out=$("$bin" parse --ledger "$ledger" --json "$callback"); code=$?
+check "viva: the cold-launched answer is settled from the ledger on disk" "0 true approved viva 1250 ord-7" \
+  "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(str(d["verified"]).lower(), d["outcome"], d["provider"], d["amount"], d["clientTransactionId"].split(".")[1])')"
+"$bin" parse --ledger "$ledger" "$callback" >/dev/null 2>&1; check "viva: replay exits 2" 2 $?
+out=$("$bin" parse --json "$("$bin" simulate "$url" --scenario cancelled)"); check "viva: User_cancel reads as cancelled" "cancelled User_cancel" \
+  "$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["outcome"], d["providerStatus"])')"
+
 # pending: the hand-offs of a ledger still waiting, read by another process.
 waiting="$(mktemp -d)/ledger.json"
 answered=$("$bin" request sumup --amount 5.00 --currency EUR --affiliate-key K --callback-success my-app://done --foreign-tx-id A-1 --ledger "$waiting")
@@ -95,7 +114,7 @@ check "demo --json prints each step's outcome" "0 approved cancelled yes" \
 
 # scenarios: the catalog as JSON; each played through a ledger by another process.
 out=$("$bin" scenarios --json); code=$?
-check "scenarios --json lists four apps' catalogs and the sandbox's, with their outcomes" "0 ccterminal,sandbox,square,sumup,zettle True" \
+check "scenarios --json lists the five apps' catalogs and the sandbox's, with their outcomes" "0 ccterminal,sandbox,square,sumup,viva,zettle True" \
   "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(",".join(sorted({r["provider"] for r in d})), all(set(r) == {"provider","name","outcome","description"} for r in d) and any(r["outcome"] == "none" for r in d))')"
 played="$(mktemp -d)/ledger.json"
 request=$("$bin" request sumup --amount 4.00 --currency EUR --affiliate-key K --callback-success my-app://done --ledger "$played")
@@ -125,13 +144,19 @@ check "doctor: a missing LSApplicationQueriesSchemes exits 1, named in the JSON"
 echo "not a plist" > "$plists/garbage.plist"
 "$bin" doctor --plist "$plists/garbage.plist" --provider square --return-url my-shop://paid >/dev/null 2>&1; check "doctor: not a property list exits 65" 65 $?
 "$bin" doctor --plist "$plists/good.plist" --provider nope --return-url my-shop://paid >/dev/null 2>&1; check "doctor: an unknown provider exits 64" 64 $?
+out=$("$bin" doctor --plist "$plists/good.plist" --provider viva --return-url my-shop://paid --json); code=$?
+check "doctor --provider viva: vivapayclient must be queried" "1 LSApplicationQueriesSchemes yes" \
+  "$code $(echo "$out" | python3 -c 'import json,sys; f=json.load(sys.stdin)["findings"][0]; print(f["key"], "yes" if "vivapayclient" in f["fix"] else "no")')"
 rm -rf "$plists"
 
 out=$("$bin" simulate "$("$bin" request ccterminal --amount 10.00 --tax-rate default --return-url a://b)" --default-tax-rate 8.125 --tip 1.50)
 check "simulate default tax and tip" "ifcc_amount=12.31 ifcc_taxAmount=0.81 ifcc_taxRate=8.125 ifcc_tipAmount=1.50" \
   "$(echo "$out" | tr '&?' '\n\n' | grep -E '^ifcc_(amount|taxAmount|taxRate|tipAmount)=' | sort | tr '\n' ' ' | sed 's/ $//')"
 
-for provider in ccterminal sumup zettle square; do
+# Every registered app, as the registry lists it (request --examples).
+apps=$("$bin" request --examples json | python3 -c 'import json,sys; print(" ".join(r["provider"] for r in json.load(sys.stdin)))')
+check "request --examples lists the five apps, Viva.com Terminal's last" "ccterminal sumup zettle square viva" "$apps"
+for provider in $apps; do
   out=$("$bin" demo --provider "$provider"); code=$?
   check "demo --provider $provider" "0 yes" "$code $(echo "$out" | grep -q 'Approved, declined and forged callbacks were told apart.' && ! echo "$out" | grep -q ACCEPTED && echo yes)"
 done

@@ -138,10 +138,11 @@ extension VivaSimulator: AppSimulator {
 
     public static func summary(of requestURL: String) throws(ChargeKitError) -> RequestSummary {
         let request = try AppURL(requestURL)
-        // Viva's amount is in minor units of the merchant account's currency, which the request does not name.
-        let amount = request.nonEmpty("amount").map { "\($0) (minor units)" }
+        // Viva's amount is in minor units of the account's currency, which the request does
+        // not name: shown as a euro account's, as the app would show it there.
+        let amount = request.nonEmpty("amount").map { text in Int64(text).map { Money(minorUnits: $0, currency: .eur).formatted } ?? text }
         let reference = request.value("clientTransactionId").flatMap { id in id.firstIndex(of: ".").map { String(id[id.index(after: $0)...]) } }
-        return RequestSummary(provider: provider, amount: amount, currency: nil, description: request.nonEmpty("action"), reference: reference)
+        return RequestSummary(provider: provider, amount: amount, currency: amount == nil ? nil : "EUR", description: nil, reference: reference)
     }
 
     public static func sampleApp(callbackURL: String) -> PaymentApp { .viva(appID: "com.example.simulated", callbackURL: callbackURL) }

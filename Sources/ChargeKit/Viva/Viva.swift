@@ -38,12 +38,19 @@ public enum Viva {
 
     /// A payment method the app may be asked to use (`paymentMethod`).
     public enum PaymentMethod: String, Hashable, Sendable, Codable, CaseIterable {
+        /// `CardPresent`: a card tapped, inserted or swiped.
         case cardPresent = "CardPresent"
+        /// `MOTO`: a card keyed in for a mail or telephone order.
         case moto = "MOTO"
+        /// `QrDefault`: the app's default QR payment.
         case qrDefault = "QrDefault"
+        /// `Payconiq`.
         case payconiq = "Payconiq"
+        /// `AliPay`.
         case aliPay = "AliPay"
+        /// `Paypal`.
         case paypal = "Paypal"
+        /// `Klarna`.
         case klarna = "Klarna"
     }
 

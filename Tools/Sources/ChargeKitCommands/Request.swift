@@ -8,6 +8,27 @@ struct Request: AsyncParsableCommand {
         abstract: "Print the URL that opens a payment app.",
         subcommands: ToolApps.registered.map { $0.requestCommand as any ParsableCommand.Type }
     )
+
+    enum ExampleFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+    @Option(help: "Print an example request of every app (a charge of 12.50): text, one command a line, or json, one array of objects with provider and arguments (after 'chargekit request').")
+    var examples: ExampleFormat?
+    @Option(help: "With --examples: the URL the examples answer on.") var exampleCallback = "my-app://result"
+
+    func run() async throws {
+        guard let examples else { throw CleanExit.helpRequest(self) }
+        struct Example: Encodable { let provider: String; let arguments: [String] }
+        let rows = ToolApps.registered.map { app in
+            Example(provider: app.provider.rawValue, arguments: [app.provider.rawValue] + app.exampleArguments(callbackURL: exampleCallback))
+        }
+        guard examples == .text else { return try printJSON(rows) }
+        for row in rows { print((["chargekit", "request"] + row.arguments.map(Self.quoted)).joined(separator: " ")) }
+    }
+
+    /// An argument as a shell reads it back.
+    static func quoted(_ argument: String) -> String {
+        argument.allSatisfy { $0.isLetter || $0.isNumber || "-_./:=@".contains($0) } ? argument : "'" + argument.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
 }
 
 /// What every `request` subcommand takes beside its app's fields: a ledger to record

@@ -12,6 +12,11 @@ protocol ToolApp: Sendable {
     /// `chargekit request <provider>`.
     static var requestCommand: any AsyncParsableCommand.Type { get }
 
+    /// The arguments of `chargekit request <provider>` for a charge of 12.50 answered on
+    /// `callbackURL`, described as `Flat white` where the app takes a description: the
+    /// example `request --examples` prints and the browser tests play.
+    static func exampleArguments(callbackURL: String) -> [String]
+
     /// The app `demo` charges through, answering on `callbackURL`.
     static func demoApp(callbackURL: String) -> PaymentApp
     /// What `demo`'s order adds for this app in words (`, tax rate 8.5`); empty by default.

@@ -78,6 +78,10 @@ enum CreditCardTerminalTool: ToolApp {
     static var requestCommand: any AsyncParsableCommand.Type { CCTerminal.self }
     static let demoNote = ", tax rate 8.5"
 
+    static func exampleArguments(callbackURL: String) -> [String] {
+        ["--amount", "12.50", "--currency", "USD", "--description", "Flat white", "--return-url", callbackURL]
+    }
+
     static func demoApp(callbackURL: String) -> PaymentApp {
         var template = CreditCardTerminal.ChargeRequest()
         template.taxRate = .percent("8.5")

@@ -60,6 +60,10 @@ enum SquareTool: ToolApp {
     /// Point of Sale returns only its own data: the reference travels in its `state`.
     static let returnsExtras = false
 
+    static func exampleArguments(callbackURL: String) -> [String] {
+        ["--client-id", "sq0idp-APP", "--amount", "12.50", "--currency", "USD", "--notes", "Flat white", "--callback-url", callbackURL]
+    }
+
     static func demoApp(callbackURL: String) -> PaymentApp { .square(clientID: "YOUR-SQUARE-APPLICATION-ID", callbackURL: callbackURL) }
 
     static func forgedCallback(to callbackURL: String, nonce: String) -> String {

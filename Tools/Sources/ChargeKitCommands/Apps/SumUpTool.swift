@@ -40,6 +40,11 @@ enum SumUpTool: ToolApp {
     static var provider: PaymentProvider { .sumUp }
     static var requestCommand: any AsyncParsableCommand.Type { SumUpRequest.self }
 
+    static func exampleArguments(callbackURL: String) -> [String] {
+        ["--amount", "12.50", "--currency", "EUR", "--affiliate-key", "K", "--title", "Flat white",
+         "--callback-success", callbackURL, "--callback-failure", callbackURL]
+    }
+
     static func demoApp(callbackURL: String) -> PaymentApp { .sumUp(affiliateKey: "YOUR-AFFILIATE-KEY", callbackURL: callbackURL) }
 
     static func forgedCallback(to callbackURL: String, nonce: String) -> String {

@@ -56,6 +56,10 @@ enum VivaTool: ToolApp {
     /// Viva returns only its own fields: the reference travels in `clientTransactionId`.
     static let returnsExtras = false
 
+    static func exampleArguments(callbackURL: String) -> [String] {
+        ["--amount", "12.50", "--currency", "EUR", "--app-id", "com.example.shop", "--callback", callbackURL, "--reference", "order-9"]
+    }
+
     static func demoApp(callbackURL: String) -> PaymentApp { .viva(appID: "com.example.chargedemo", callbackURL: callbackURL) }
 
     static func forgedCallback(to callbackURL: String, nonce: String) -> String {

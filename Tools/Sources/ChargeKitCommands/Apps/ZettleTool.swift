@@ -80,6 +80,11 @@ enum ZettleTool: ToolApp {
     /// A Zettle callback looks the same for every operation: only the request says which it answers.
     static let callbackNamesOperation = false
 
+    static func exampleArguments(callbackURL: String) -> [String] {
+        ["--amount", "12.50", "--currency", "SEK", "--api-key", "K", "--source", "Shop", "--title", "Flat white",
+         "--callback-success", callbackURL, "--callback-failure", callbackURL, "--reference", "order-9"]
+    }
+
     static func demoApp(callbackURL: String) -> PaymentApp { .zettle(apiKey: "YOUR-API-KEY", source: "ChargeDemo", callbackURL: callbackURL) }
 
     static func forgedCallback(to callbackURL: String, nonce: String) -> String {

@@ -47,7 +47,8 @@ extension SandboxRoutes {
                 let names = Scenario.catalog(for: provider).map(\.name).joined(separator: ", ")
                 throw APIError(.invalidRequest, "scenario: must be one of \(provider.rawValue)'s: \(names)")
             }
-            let callbacks = try scenario.callbacks(for: url)
+            // As the phone opens them: a raw space of an app that answers unencoded escaped.
+            let callbacks = try scenario.callbacks(for: url).map(Self.redirectable)
             for callback in callbacks {
                 // A callback the browser is sent to must be a URL a phone opens: never a
                 // header with a control character in it, and by the wallet's redirect rule
@@ -66,6 +67,13 @@ extension SandboxRoutes {
         } catch {
             return errorPage(error, unavailable: "the simulated app is unavailable", render: AppSimulatorPage.error)
         }
+    }
+
+    /// `callback` as a `Location` a browser follows: a raw space (an app that answers
+    /// unencoded writes them) as `%20`, as the phone does when it opens the answer;
+    /// everything else as the app wrote it (a control character is then refused).
+    static func redirectable(_ callback: String) -> String {
+        callback.contains(" ") ? callback.replacingOccurrences(of: " ", with: "%20") : callback
     }
 
     private static let notAnAppRequest = APIError(
