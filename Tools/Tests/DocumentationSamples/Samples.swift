@@ -14,7 +14,7 @@ import SwiftUI
 import UIKit
 #endif
 
-// Sources/ChargeKit/ChargeKit.docc/Development.md:132
+// Sources/ChargeKit/ChargeKit.docc/Development.md:141
 @Test(arguments: LedgerStoreConformance.checks)
 func myStoreConforms(check: LedgerStoreConformance.Check) async throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).appendingPathComponent("ledger.json")
@@ -23,13 +23,13 @@ func myStoreConforms(check: LedgerStoreConformance.Check) async throws {
     try await check.run { FileLedgerStore(fileURL: url) }
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:134
-/// What the app's Info.plist lacks for a Square hand-off answering on my-shop://paid.
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:136
+/// What the app's Info.plist lacks for a Square hand-off answering on my-app://paid.
 func configurationFindings(infoPlistAt url: URL) throws -> [ConfigurationFinding] {
-    try AppConfiguration.check(infoPlist: Data(contentsOf: url), provider: .square, returnURL: "my-shop://paid")
+    try AppConfiguration.check(infoPlist: Data(contentsOf: url), provider: .square, returnURL: "my-app://paid")
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:151
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:153
 func makeCoordinator(opener: any URLOpener) throws -> PaymentCoordinator {
     let folder = try FileManager.default.url(for: .applicationSupportDirectory, in: .userDomainMask,
                                              appropriateFor: nil, create: true)
@@ -37,7 +37,7 @@ func makeCoordinator(opener: any URLOpener) throws -> PaymentCoordinator {
     return PaymentCoordinator(ledger: ledger, opener: opener)
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:167
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:169
 func sample5(coordinator: PaymentCoordinator, callbackURL: String) async throws {
     let app: PaymentApp = .creditCardTerminal(returnURL: "com-innerfence-ChargeDemo://chargeResponse")
     // or .sumUp(affiliateKey: "…", callbackURL: "my-app://paid")
@@ -64,7 +64,7 @@ func sample5(coordinator: PaymentCoordinator, callbackURL: String) async throws 
     }
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:211
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:213
 /// Receives every URL the app is opened with, verifies it, and keeps what it learned.
 @MainActor
 final class PaymentInbox {
@@ -90,7 +90,7 @@ final class PaymentInbox {
     }
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:243
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:245
 #if canImport(UIKit)
 struct ShopView: View {
     let inbox: PaymentInbox
@@ -104,7 +104,7 @@ struct ShopView: View {
 }
 #endif
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:264
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:266
 #if canImport(UIKit)
 final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
     var window: UIWindow?
@@ -127,14 +127,22 @@ final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
 }
 #endif
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:294
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:296
 @MainActor
 func route(_ url: URL, inbox: PaymentInbox) {
     if CPayManager.sharedInstance().handle(url: url) { return }  // a Citcon order's return
     inbox.open(url)
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:318
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:322
+/// A sale through Viva.com Terminal: the nonce rides in clientTransactionId, your
+/// reference after it; the answer is checked for the amount asked.
+func vivaSale(_ coordinator: PaymentCoordinator) async throws -> PaymentResult {
+    let order = ChargeOrder(amount: try Money(parsing: "12.50", currency: .eur), reference: "order-42")
+    return try await coordinator.charge(order, via: .viva(appID: "com.example.shop", callbackURL: "my-app://result"))
+}
+
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:368
 /// The hand-offs that never came back, oldest first: reference, amount and provider.
 func openHandOffs(_ coordinator: PaymentCoordinator) async throws -> [String] {
     try await coordinator.pending().map { charge in
@@ -142,14 +150,14 @@ func openHandOffs(_ coordinator: PaymentCoordinator) async throws -> [String] {
     }
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:334
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:384
 /// Records what the payment app's history showed for a hand-off that never came back.
 func settle(_ charge: PendingCharge, paid: Bool, coordinator: PaymentCoordinator) async throws {
     try await coordinator.resolve(charge.nonce, as: paid ? .approved : .cancelled,
                                   note: "checked in \(charge.provider.displayName)'s history")
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:367
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md:417
 #if canImport(UIKit)
 /// The opener: in a debug build, the sandbox's simulated apps in Safari.
 @MainActor
@@ -162,7 +170,7 @@ func paymentOpener() -> any URLOpener {
 }
 #endif
 
-// Sources/ChargeKit/ChargeKit.docc/TestingWithSimulators.md:36
+// Sources/ChargeKit/ChargeKit.docc/TestingWithSimulators.md:41
 /// Hands the simulated app's callback to the coordinator, as iOS would open the app.
 actor AppStandIn {
     private var coordinator: PaymentCoordinator?
@@ -179,14 +187,14 @@ func simulatedCharge() async throws -> PaymentResult {
     return try await coordinator.charge(order, via: .creditCardTerminal(returnURL: "my-app://paid"))
 }
 
-// Sources/ChargeKit/ChargeKit.docc/TestingWithSimulators.md:74
+// Sources/ChargeKit/ChargeKit.docc/TestingWithSimulators.md:83
 /// A Square hand-off that fails as an unfinished sale makes it fail.
 func unfinishedSale(_ device: SimulatedDevice) async {
     await device.play(Scenario.named("could-not-perform", for: .square))
 }
 
 // Sources/CitconUPI/CitconUPI.docc/UsingTheSDK.md:7
-func sample15(opener: any URLOpener, sandboxURL: URL, tokenFromYourServer: String, chargeTokenFromYourServer: String) async throws {
+func sample16(opener: any URLOpener, sandboxURL: URL, tokenFromYourServer: String, chargeTokenFromYourServer: String) async throws {
     let manager = CPayManager.sharedInstance()
     manager.setMode(.uat)                              // or manager.setBaseURL(sandboxURL)
     manager.setAccessToken(tokenFromYourServer)        // a client token
@@ -210,7 +218,7 @@ func sample15(opener: any URLOpener, sandboxURL: URL, tokenFromYourServer: Strin
 }
 
 // Tools/Sources/ChargeKitPostgres/ChargeKitPostgres.docc/ScalingOutOnPostgreSQL.md:12
-func sample16(url: URL, callbackURL: String) async throws {
+func sample17(url: URL, callbackURL: String) async throws {
     let store = try await PostgresLedgerStore.connect(url: "postgres://shop@db.internal:5432/shop", tablePrefix: "checkout_")
     let ledger = ChargeLedger(store: store)
     // Any instance verifies the callback it receives; each is accepted once across all.
@@ -230,7 +238,7 @@ func receiveIPN(body: Data, secret: String) -> Bool {
     }
 }
 
-// README.md:38
+// README.md:39
 func payTen(coordinator: PaymentCoordinator) async throws -> Bool {
     let order = ChargeOrder(amount: try Money(parsing: "10.00", currency: .usd), reference: "order-42")
     let result = try await coordinator.charge(order, via: .creditCardTerminal(returnURL: "my-app://paid"))
