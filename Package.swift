@@ -28,7 +28,10 @@ let package = Package(
         .target(name: "ChargeKitObjC", dependencies: ["ChargeKit", "CitconUPI"]),
         // Links only the SDK libraries; scripts/linkage-check.sh proves they bring nothing else with them.
         .executableTarget(name: "LinkageProbe", dependencies: ["ChargeKit", "CitconUPI"], path: "Tests/LinkageProbe"),
-        // Instructions per create body decoded, for scripts/instructions.sh (package access, so not in Benchmarks/).
+        // The SDK's own example-based tests: `swift test` here builds no server stack (the
+        // property tests and what needs the tools are in Tools/Tests).
+        .testTarget(name: "ChargeKitTests", dependencies: ["ChargeKit", "ChargeKitSimulators", "ChargeKitTesting"]),
+        .testTarget(name: "CitconUPITests", dependencies: ["CitconUPI", "ChargeKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -127,9 +127,11 @@ let package = Package(
         .executableTarget(name: "SandboxDecodeProbe", dependencies: [
             "CitconSandbox", .product(name: "CitconUPI", package: sdk),
         ]),
-        // The SDK's own tests (they live here: swift-property-based must not reach apps).
+        // The SDK's tests that need the tools' packages: property tests (swift-property-based
+        // must not reach apps) and what the parse report shows; the SDK's own example-based
+        // tests are in the SDK's package (Tests/ChargeKitTests, run by `swift test` there).
         .testTarget(
-            name: "ChargeKitTests",
+            name: "ChargeKitToolsTests",
             dependencies: ["ChargeKitCommands", .product(name: "ChargeKit", package: sdk), .product(name: "ChargeKitSimulators", package: sdk),
                            .product(name: "ChargeKitTesting", package: sdk),
                            .product(name: "PropertyBased", package: "swift-property-based")]
@@ -149,8 +151,9 @@ let package = Package(
         ),
         // Test support shared by the test targets that run `chargekit` as a process.
         .target(name: "ProcessSupport", path: "Tests/ProcessSupport"),
+        // CitconUPI's property and IPN-signature tests (the rest are in the SDK's package).
         .testTarget(
-            name: "CitconUPITests",
+            name: "CitconUPIToolsTests",
             dependencies: [.product(name: "CitconUPI", package: sdk), "ProcessSupport",
                            .product(name: "PropertyBased", package: "swift-property-based")]
         ),

@@ -2,7 +2,7 @@
 # Runs every libFuzzer harness (Fuzz/*) for the given seconds each (default 60),
 # seeded with the seeds' examples in Fuzz/corpus/<harness>/. A crash stops with
 # exit 1 and leaves the input in Fuzz/crashes/<harness>/; keep it as a regression
-# test (Tests/ChargeKitTests/FuzzRegressionTests.swift) once fixed.
+# test in the SDK's tests (Tests/ChargeKitTests) once fixed.
 # Usage: scripts/fuzz.sh [seconds] [harness...]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -14,7 +14,7 @@ import SwiftUI
 import UIKit
 #endif
 
-// Sources/ChargeKit/ChargeKit.docc/Development.md:141
+// Sources/ChargeKit/ChargeKit.docc/Development.md:146
 @Test(arguments: LedgerStoreConformance.checks)
 func myStoreConforms(check: LedgerStoreConformance.Check) async throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).appendingPathComponent("ledger.json")
@@ -238,7 +238,7 @@ func receiveIPN(body: Data, secret: String) -> Bool {
     }
 }
 
-// README.md:39
+// README.md:40
 func payTen(coordinator: PaymentCoordinator) async throws -> Bool {
     let order = ChargeOrder(amount: try Money(parsing: "10.00", currency: .usd), reference: "order-42")
     let result = try await coordinator.charge(order, via: .creditCardTerminal(returnURL: "my-app://paid"))

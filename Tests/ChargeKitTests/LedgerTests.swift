@@ -3,22 +3,6 @@ import ChargeKitSimulators
 import Foundation
 import Testing
 
-/// A clock tests can move.
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = Date(timeIntervalSince1970: 1_800_000_000)
-    var now: Date { lock.withLock { current } }
-    func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
-}
-
-func chargeRequest(_ amount: String = "50.00", extras: [QueryItem] = [QueryItem("record_id", "123")]) throws -> CreditCardTerminal.ChargeRequest {
-    var request = CreditCardTerminal.ChargeRequest()
-    request.setReturnURL("com-innerfence-ChargeDemo://chargeResponse", extraParams: extras)
-    request.amount = try Money(parsing: amount, currency: .usd)
-    request.taxRate = .percent("8.5")
-    return request
-}
-
 @Suite struct LedgerTests {
     let simulator = CreditCardTerminalSimulator()
 

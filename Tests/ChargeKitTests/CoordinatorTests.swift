@@ -3,34 +3,6 @@ import ChargeKitSimulators
 import Foundation
 import Testing
 
-/// Lets a device deliver to a coordinator made after it.
-actor Inbox {
-    var coordinator: PaymentCoordinator?
-    var refused: [ChargeKitError] = []
-    func set(_ coordinator: PaymentCoordinator) { self.coordinator = coordinator }
-    func deliver(_ url: String) async {
-        do throws(ChargeKitError) { _ = try await coordinator?.handle(url: url) } catch { refused.append(error) }
-    }
-}
-
-func makeStack(ledger: ChargeLedger = ChargeLedger(), outcome: ChargeOutcome = .approved) async -> (PaymentCoordinator, SimulatedDevice, Inbox) {
-    let inbox = Inbox()
-    let device = SimulatedDevice(outcome: outcome, apps: SimulatedApps(SumUpSimulator(merchantCurrency: "USD"), ZettleSimulator(accountCurrency: "USD"))) { url in
-        await inbox.deliver(url)
-    }
-    let coordinator = PaymentCoordinator(ledger: ledger, opener: device)
-    await inbox.set(coordinator)
-    return (coordinator, device, inbox)
-}
-
-let callbackURL = "my-shop://payment-result"
-let allApps: [PaymentApp] = [
-    .creditCardTerminal(returnURL: callbackURL),
-    .sumUp(affiliateKey: "AFF", callbackURL: callbackURL),
-    .zettle(apiKey: "KEY", source: "Shop", callbackURL: callbackURL),
-    .zettleAPI(callbackURL: callbackURL),
-]
-
 @Suite struct CoordinatorTests {
     @Test func submitAwaitsTheVerifiedOutcome() async throws {
         let (coordinator, _, _) = await makeStack()
@@ -185,19 +157,6 @@ let allApps: [PaymentApp] = [
         }
         #expect(try await ledger.outstanding().count == 1)
         task.cancel()
-    }
-}
-
-/// Collects the URLs an opener was asked to open.
-actor OpenedURLs {
-    private var urls: [String] = []
-    private var waiting: [CheckedContinuation<String, Never>] = []
-    func add(_ url: String) {
-        if waiting.isEmpty { urls.append(url) } else { waiting.removeFirst().resume(returning: url) }
-    }
-    func next() async throws -> String {
-        if !urls.isEmpty { return urls.removeFirst() }
-        return await withCheckedContinuation { waiting.append($0) }
     }
 }
 

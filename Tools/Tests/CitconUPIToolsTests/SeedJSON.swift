@@ -1,0 +1,1 @@
+../../../Tests/CitconUPITests/Support/SeedJSON.swift
