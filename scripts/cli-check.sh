@@ -73,6 +73,14 @@ check "viva: the cold-launched answer is settled from the ledger on disk" "0 tru
 out=$("$bin" parse --json "$("$bin" simulate "$url" --scenario cancelled)"); check "viva: User_cancel reads as cancelled" "cancelled User_cancel" \
   "$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["outcome"], d["providerStatus"])')"
 
+# request --ttl: a hand-off that waits one second; its late approval is refused as expired.
+url=$("$bin" request sumup --amount 2.00 --currency EUR --affiliate-key K --callback-success my-app://done --ledger "$ledger" --ttl 1)
+callback=$("$bin" simulate "$url" --scenario after-expiry); sleep 1.5
+out=$("$bin" parse --ledger "$ledger" "$callback" 2>&1); code=$?
+check "request --ttl 1: the approval after a second is refused as expired (2)" "2 yes" "$code $(echo "$out" | grep -q expired && echo yes)"
+"$bin" request sumup --amount 2.00 --currency EUR --affiliate-key K --callback-success my-app://done --ttl 5 >/dev/null 2>&1
+check "request --ttl without --ledger exits 64" 64 "$?"
+
 # pending: the hand-offs of a ledger still waiting, read by another process.
 waiting="$(mktemp -d)/ledger.json"
 answered=$("$bin" request sumup --amount 5.00 --currency EUR --affiliate-key K --callback-success my-app://done --foreign-tx-id A-1 --ledger "$waiting")
@@ -115,7 +123,7 @@ check "demo --json prints each step's outcome" "0 approved cancelled yes" \
 # scenarios: the catalog as JSON; each played through a ledger by another process.
 out=$("$bin" scenarios --json); code=$?
 check "scenarios --json lists the five apps' catalogs and the sandbox's, with their outcomes" "0 ccterminal,sandbox,square,sumup,viva,zettle True" \
-  "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(",".join(sorted({r["provider"] for r in d})), all(set(r) == {"provider","name","outcome","description"} for r in d) and any(r["outcome"] == "none" for r in d))')"
+  "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(",".join(sorted({r["provider"] for r in d})), all(set(r) == {"provider","name","outcome","description"} for r in d) and any(r["outcome"] == "none" for r in d) and {r["outcome"] for r in d if r["name"] in ("after-expiry", "another-app")} == {"refused"})')"
 played="$(mktemp -d)/ledger.json"
 request=$("$bin" request sumup --amount 4.00 --currency EUR --affiliate-key K --callback-success my-app://done --ledger "$played")
 twice=$("$bin" simulate "$request" --scenario duplicate-callback)

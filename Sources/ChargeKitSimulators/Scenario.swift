@@ -11,7 +11,9 @@ public struct Scenario: Hashable, Sendable, Identifiable {
     public let provider: PaymentProvider
     /// The scenario's name, unique for its app, such as `approved` or `could-not-perform`.
     public let name: String
-    /// The outcome `chargekit parse` reports for its callback; `nil` when no callback comes.
+    /// The outcome the ledger reads of its callback (of the first, when it comes twice);
+    /// `nil` when the ledger reads none: no callback comes (``isRefusedByLedger`` is
+    /// false), or the ledger refuses it (after expiry, another app's).
     public let outcome: ChargeOutcome?
     /// What happens, for people.
     public let description: String
@@ -27,6 +29,13 @@ public struct Scenario: Hashable, Sendable, Identifiable {
         if case .answer = play { return false }
         return true
     }
+
+    /// Whether a callback comes that the ledger refuses: one after the hand-off
+    /// expired, or another app's carrying its nonce.
+    public var isRefusedByLedger: Bool { play == .late || play == .anotherApp }
+
+    /// What the ledger reads, in one word: the outcome, `refused`, or `none` (no callback).
+    public var verdict: String { outcome?.rawValue ?? (isRefusedByLedger ? "refused" : "none") }
 
     /// Whether the answer cold-launches the calling app: whoever plays it must settle
     /// it from a ledger opened anew on the same storage, not from the one that issued it.
@@ -71,8 +80,8 @@ public struct Scenario: Hashable, Sendable, Identifiable {
     private static let handOffFailures: [@Sendable (PaymentProvider) -> Scenario] = [
         { Scenario($0, "no-callback", nil, .noCallback, "The app never answers (it was killed, or the customer never came back): the hand-off stays pending until it is resolved or expires.") },
         { Scenario($0, "duplicate-callback", .approved, .twice, "The approved callback opens the app twice: the ledger accepts the first and refuses the second as replayed.") },
-        { Scenario($0, "after-expiry", .approved, .late, "The approved callback comes after the hand-off expired: the ledger refuses it as expired.") },
-        { Scenario($0, "another-app", .approved, .anotherApp, "Another payment app answers with this hand-off's nonce: the ledger refuses it, the charge being another app's.") },
+        { Scenario($0, "after-expiry", nil, .late, "The approved callback comes after the hand-off expired: the ledger refuses it as expired. (In a browser, wait out the hand-off's time to live before opening it: chargekit request --ttl sets a short one.)") },
+        { Scenario($0, "another-app", nil, .anotherApp, "Another payment app answers with this hand-off's nonce: the ledger refuses it, the charge being another app's.") },
     ]
 
     /// A scenario of `provider`'s, as its simulator lists it.

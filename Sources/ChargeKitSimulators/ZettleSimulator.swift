@@ -174,7 +174,7 @@ extension ZettleSimulator: AppSimulator {
     /// Zettle's outcomes, as ``Scenario/catalog`` lists them.
     public static let scenarios: [Scenario] = [
         Scenario(.zettle, "approved", .approved, .answer(.approved), "The payment succeeds, with the card's payment info."),
-        Scenario(.zettle, "cancelled", .cancelled, .answer(.cancelled), "The customer cancels: errorCode CancelledByUser (a cancellation error on the api/ operations)."),
+        Scenario(.zettle, "cancelled", .cancelled, .answer(.cancelled), "The customer cancels: errorCode CancelledByUser. (On the api/ operations the app answers a structured error, which reads as failed: Zettle documents no cancellation code there.)"),
         Scenario(.zettle, "technical-error", .failed, .answer(.failed), "The payment fails: errorCode TechnicalError (a technical error on the api/ operations)."),
         Scenario(.zettle, "not-logged-in", .failed, .answer(.approved, .notReady), "No one is logged in to the app: errorCode InvalidState."),
         Scenario(.zettle, "other-currency", .failed, .answerInOtherCurrency(.approved), "The account is in another currency: errorCode InvalidCurrency."),

@@ -92,7 +92,7 @@ public enum Square {
             (.dataInvalid, "Point of Sale could not read the request."),
             (.notLoggedIn, "No seller is logged in to Point of Sale."),
             (.locationIDMismatch, "The location does not match the logged-in seller's."),
-            (.userIDMismatch, "The location does not match the logged-in seller's."),
+            (.userIDMismatch, "The seller logged in is not the one the request names (the older code of location_id_mismatch, sent by earlier Point of Sale versions)."),
             (.clientNotAuthorizedForUser, "The seller has not authorised this application."),
             (.userNotActive, "The seller's Square account is not active."),
             (.currencyCodeMissing, "The request names no currency."),

@@ -38,6 +38,13 @@ struct LedgerOption: ParsableArguments {
     var ledger: String?
     @Flag(help: "Print one JSON object: url, provider, and the nonce when --ledger records it.")
     var json = false
+    @Option(help: "With --ledger: seconds the hand-off waits for its callback before the ledger refuses it as expired (1 to 86400; 1800 when absent).")
+    var ttl: Int?
+
+    func validate() throws {
+        if let ttl, !(1...86_400).contains(ttl) { throw ValidationError("--ttl must be 1 to 86400 seconds, got \(ttl)") }
+        if ttl != nil, ledger == nil { throw ValidationError("--ttl needs --ledger: only a recorded hand-off expires") }
+    }
 
     /// Records the hand-off when a ledger is given; otherwise builds it without a nonce.
     func emit(
@@ -51,7 +58,7 @@ struct LedgerOption: ParsableArguments {
                 let opened = try await openLedger(ledger)
                 defer { opened.close() }
                 let store = opened.store
-                let issued = try await ChargeLedger(store: store).issue(build)
+                let issued = try await ChargeLedger(store: store, timeToLive: TimeInterval(ttl ?? 30 * 60)).issue(build)
                 (url, nonce) = (issued.request.url, issued.charge.nonce.value)
             } else {
                 url = try plain()

@@ -7,7 +7,7 @@ import SandboxScenarios
 struct Scenarios: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the scenarios the simulators play (simulate --scenario NAME, the sandbox's /apps/open), each app's own and the hand-off failures, and the local sandbox's own (its ChargeKit-Scenario header).",
-        discussion: "outcome is what parse --json reports for the scenario's callback (none where no callback comes); for the sandbox's, the charge's status once paid."
+        discussion: "outcome is what the ledger reads of the scenario's callback: refused where it refuses it, none where no callback comes; for the sandbox's, the charge's status once paid."
     )
 
     @Option(help: "Only this app's scenarios: \(ToolApps.listed(["sandbox"])) (the Citcon sandbox's ChargeKit-Scenario header).")
@@ -45,7 +45,7 @@ struct Scenarios: AsyncParsableCommand {
         init(_ scenario: Scenario) {
             provider = scenario.provider.rawValue
             name = scenario.name
-            outcome = scenario.outcome?.rawValue ?? "none"
+            outcome = scenario.verdict
             description = scenario.description
         }
 

@@ -112,6 +112,11 @@ struct AppSimulatorTests {
             let href = String(twice[link...].prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&")
             #expect(try await ledger.verify(url: href).outcome == .approved)
             await #expect(throws: ChargeKitError.replayedNonce) { try await ledger.verify(url: href) }
+
+            // A late answer is not sent at once (the ledger would accept it): the page says
+            // to wait out the time to live, and links the callback.
+            let late = try await Self.post(harness, [("form_token", token), ("url", sumUp), ("scenario", "after-expiry")])
+            #expect(late.hasPrefix("HTTP/1.1 200") && Self.location(late) == nil && late.contains("time to live") && late.contains("id=\"callback\""))
         }
     }
 
@@ -129,6 +134,8 @@ struct AppSimulatorTests {
             let noCurrency = try await Self.page(harness, "sumupmerchant://pay/1.0?amount=1.00&affiliate-key=K&callback=my-app://done")
             #expect(noCurrency.status == 200 && noCurrency.text.contains("id=\"refusal\"") && noCurrency.text.contains("currency"))
             #expect(noCurrency.text.components(separatedBy: "name=\"scenario\"").count == 2, "one button")
+            #expect(noCurrency.text.contains("Sends SumUp&#39;s refusal back") || noCurrency.text.contains("Sends SumUp's refusal back"), "the button says what it sends")
+            #expect(!noCurrency.text.contains("The payment succeeds"), "not the approval's text on a refusal")
             let token = try #require(HeadlessWallet.formToken(in: noCurrency.text))
             let back = try await Self.post(harness, [("form_token", token), ("url", "sumupmerchant://pay/1.0?amount=1.00&affiliate-key=K&callback=my-app://done"), ("scenario", "approved")])
             #expect(Self.location(back)?.contains("smp-status=failed") == true, "\(back)")

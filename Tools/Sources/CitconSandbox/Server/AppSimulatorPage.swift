@@ -31,9 +31,11 @@ enum AppSimulatorPage {
         let scenarios = refusal == nil ? Scenario.catalog(for: provider) : Scenario.catalog(for: provider).filter { $0.name == "approved" }
         let buttons = scenarios.map { scenario in
             let label = refusal == nil ? title(scenario.name) : "Return to the app"
-            let style = scenario.isHandOffFailure ? "other" : scenario.outcome?.rawValue ?? "other"
+            // Refused, the app sends its refusal back whatever the button: say so, not the approval's text.
+            let text = refusal.map { "Sends \(provider.displayName)'s refusal back to your app: \($0)" } ?? scenario.description
+            let style = refusal != nil ? "failed" : scenario.isHandOffFailure ? "other" : scenario.outcome?.rawValue ?? "other"
             return "<button type=\"submit\" name=\"scenario\" value=\"\(WalletPage.escape(scenario.name))\" class=\"\(style)\">"
-                + "\(WalletPage.escape(label))<small>\(WalletPage.escape(scenario.description))</small></button>"
+                + "\(WalletPage.escape(label))<small>\(WalletPage.escape(text))</small></button>"
         }.joined()
         let notice = refusal.map { "<div class=\"status\" id=\"refusal\">\(WalletPage.escape(provider.displayName)) refuses this request: \(WalletPage.escape($0))</div>" } ?? ""
         return page(provider.displayName + " (simulated)", """
@@ -45,11 +47,15 @@ enum AppSimulatorPage {
             """)
     }
 
-    /// The page after a scenario with no callback, or with the same callback twice.
+    /// The page after a scenario with no callback, the same callback twice, or one that
+    /// must come late: what to do to see what the ledger does.
     static func played(_ scenario: Scenario, callbacks: [String]) -> String {
         let link = callbacks.first.map { "<a class=\"callback\" id=\"callback\" href=\"\(WalletPage.escape($0))\">Open the app with the callback</a>" } ?? ""
         let what = callbacks.isEmpty
             ? "The app was closed without answering: your app gets no callback. It finds the hand-off with PaymentCoordinator.pending()."
+            : scenario.play == .late
+            ? "The app answers approved, late: wait until the hand-off's time to live has passed (30 minutes unless your ledger sets another; "
+              + "chargekit request --ttl 60 sets a minute), then open the link: the ledger refuses the approval as expired."
             : "Open the link, come back, and open it again: the app receives the same callback twice."
         return page(scenario.provider.displayName + " (simulated)", """
             <h1>\(WalletPage.escape(scenario.provider.displayName))</h1><div class="sub">\(WalletPage.escape(title(scenario.name)))</div>\

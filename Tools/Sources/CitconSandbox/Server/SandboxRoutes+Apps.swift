@@ -60,7 +60,8 @@ extension SandboxRoutes {
                                    + "which the sandbox never sends a browser to (an app's own scheme or http(s) only)")
                 }
             }
-            guard callbacks.count == 1, let callback = callbacks.first else {
+            // A late answer must wait for the ledger's clock: the page says how long.
+            guard callbacks.count == 1, scenario.play != .late, let callback = callbacks.first else {
                 return html(AppSimulatorPage.played(scenario, callbacks: callbacks))
             }
             return Response(status: .seeOther, headers: [.location: callback, .cacheControl: "no-store"], body: ResponseBody())
