@@ -16,6 +16,9 @@ public enum Inputs {
     /// and the EMV payment info.
     /// A Point of Sale success answer (protocol notes §6): `data` JSON on the app's marked URL.
     public static let square = "my-app://callback/square_request?data=%7B%22client_transaction_id%22%3A%22B38749E2-806A-4E36-B5B3-3D24B2AF3E05%22%2C%22state%22%3A%22cCAr3GYSKZFrh_rnI4bPzwNJjar.321%22%2C%22status%22%3A%22ok%22%2C%22transaction_id%22%3A%229351097989SIM%22%7D"
+    /// A Viva.com Terminal answer as the real app writes it (protocol notes §7): values
+    /// unencoded, raw spaces and `*`, a literal `+` in `transactionDate`.
+    public static let viva = "instoreapp://result?status=success&message=Transaction successful&action=sale&clientTransactionId=cCAr3GYSKZFrh_rnI4bPzwNJjar.321&amount=1000&tipAmount=0&verificationMethod=CONTACTLESS - NO CVM&rrn=432100012345&cardType=Debit Mastercard&accountNumber=535686******1364&referenceNumber=123456&authorisationCode=654321&tid=16007513&orderCode=4321000123456789&shortOrderCode=4321000123&transactionDate=2024-11-17T00:16:11.4043324+02:00&transactionId=0b1e5c8a-3c1f-4a0e-9a42-6f2d9d1b7e55&installments=0&aid=A0000000041010&paymentMethod=CARD_PRESENT"
     public static let zettle3 = "my-app://ok?operationUUID=5F0B1B7C-9C1E-4B7A-9A7D-2E8C0D8E4F11&reference=R1&referenceNumber=ABC123&entryMode=EMV&obfuscatedPan=****%20****%20****%201111&cardBrand=VISA&AID=A0000000031010&TSI=E800&TVR=0000008000&applicationName=VISA%20CREDIT"
 }
 
@@ -62,6 +65,37 @@ public func chargeKitSquare(_ url: String) -> Fields? {
     return Fields(values: ["status": callback.status.rawValue, "transaction_id": callback.transactionID ?? "",
                            "client_transaction_id": callback.clientTransactionID ?? "", "state": callback.rawState ?? ""])
 }
+
+public func chargeKitViva(_ url: String) -> Fields? {
+    guard let callback = try? Viva.Callback(url: url) else { return nil }
+    var values = callback.details
+    values["status"] = callback.status
+    values["message"] = callback.message ?? ""
+    values["action"] = callback.action ?? ""
+    values["clientTransactionId"] = callback.clientTransactionID ?? ""
+    values["amount"] = callback.amountMinorUnits.map(String.init) ?? ""
+    values["tipAmount"] = callback.tipMinorUnits.map(String.init) ?? ""
+    return Fields(values: values)
+}
+
+/// Foundation: the raw spaces escaped (URLComponents refuses them), then its query
+/// items, each name once, known names, amounts as whole numbers.
+public func foundationViva(_ url: String) -> Fields? {
+    guard let items = URLComponents(string: url.replacingOccurrences(of: " ", with: "%20"))?.queryItems else { return nil }
+    var values: [String: String] = [:]
+    for item in items {
+        guard vivaNames.contains(item.name), values[item.name] == nil, let value = item.value else { return nil }
+        if item.name == "amount" || item.name == "tipAmount" { guard Int64(value) != nil else { return nil } }
+        values[item.name] = value
+    }
+    return Fields(values: values)
+}
+
+public let vivaNames: Set<String> = [
+    "status", "message", "action", "clientTransactionId", "amount", "tipAmount", "verificationMethod", "rrn", "cardType",
+    "accountNumber", "referenceNumber", "authorisationCode", "tid", "orderCode", "shortOrderCode", "transactionDate",
+    "transactionId", "installments", "aid", "paymentMethod",
+]
 
 /// Foundation: URLComponents' `data` item (once), JSONSerialization's object, and the
 /// same checks (a status of ok or error, string members).
@@ -177,6 +211,9 @@ public struct HandoffOperation: Sendable {
             HandoffOperation(name: "Square callback", chargeKit: { chargeKitSquare(Inputs.square) },
                              foundation: { foundationSquare(Inputs.square) },
                              chargeKitWork: { (try? Square.Callback(url: Inputs.square)) != nil }),
+            HandoffOperation(name: "Viva callback", chargeKit: { chargeKitViva(Inputs.viva) },
+                             foundation: { foundationViva(Inputs.viva) },
+                             chargeKitWork: { (try? Viva.Callback(url: Inputs.viva)) != nil }),
             HandoffOperation(name: "CreditCardTerminal request URL", chargeKit: request,
                              foundation: { Fields(values: ["url": foundationRequestURL()]) },
                              chargeKitWork: { !chargeKitRequestURL().isEmpty }),

@@ -31,52 +31,84 @@ extension Viva {
         public let amountMinorUnits: Int64?
         /// `tipAmount` in minor units, as sent.
         public let tipMinorUnits: Int64?
-        /// The card payment's details, as sent (`verificationMethod`, `rrn`, `cardType`,
-        /// `accountNumber`, `referenceNumber`, `authorisationCode`, `tid`, `orderCode`,
-        /// `shortOrderCode`, `transactionDate`, `transactionId`, `installments`, `aid`,
-        /// `paymentMethod`), by wire name.
-        public let details: [String: String]
+        /// The card payment's details as sent, by wire name, in the order they came.
+        public let detailItems: [QueryItem]
         /// Fields Viva sent that ChargeKit does not know, in order.
         public let unknownFields: [QueryItem]
 
+        /// The card payment's details (`verificationMethod`, `rrn`, `cardType`,
+        /// `accountNumber`, `referenceNumber`, `authorisationCode`, `tid`, `orderCode`,
+        /// `shortOrderCode`, `transactionDate`, `transactionId`, `installments`, `aid`,
+        /// `paymentMethod`), by wire name.
+        public var details: [String: String] {
+            Dictionary(detailItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        }
+
         /// The documented detail fields.
-        public static let detailFields: Set<String> = [
-            "verificationMethod", "rrn", "cardType", "accountNumber", "referenceNumber", "authorisationCode", "tid",
-            "orderCode", "shortOrderCode", "transactionDate", "transactionId", "installments", "aid", "paymentMethod",
-        ]
+        public static var detailFields: [String] { Name.allCases.filter(\.isDetail).map(\.text) }
         /// The longest value of any field but `clientTransactionId`.
         static let maximumFieldLength = 1024
 
-        /// Parses and validates an answer of at most `maximumLength` bytes.
+        /// The names the answer's fields are taken by: the five of every answer, then the details.
+        enum Name: Int, FieldName {
+            case status, message, action, clientTransactionID, amount, tipAmount
+            case verificationMethod, rrn, cardType, accountNumber, referenceNumber, authorisationCode, tid, orderCode
+            case shortOrderCode, transactionDate, transactionID, installments, aid, paymentMethod
+            static let texts: [StaticString] = [
+                "status", "message", "action", "clientTransactionId", "amount", "tipAmount", "verificationMethod", "rrn",
+                "cardType", "accountNumber", "referenceNumber", "authorisationCode", "tid", "orderCode", "shortOrderCode",
+                "transactionDate", "transactionId", "installments", "aid", "paymentMethod",
+            ]
+            static let all = FieldNames(texts)
+            var text: String { Self.texts[rawValue].description }
+            var isDetail: Bool { rawValue >= Name.verificationMethod.rawValue }
+            var limit: Int { self == .clientTransactionID ? Viva.maximumClientTransactionIDLength : Callback.maximumFieldLength }
+        }
+
+        /// Parses and validates an answer of at most `maximumLength` bytes, read by the
+        /// one URL reader after its raw spaces and stray `%` are escaped.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
             guard url.utf8.count <= maximumLength else { throw .urlTooLong(limit: maximumLength) }
-            let split = try QueryURL(parsing: UnencodedAnswer.escaped(url) ?? url, maximumLength: .max)
-            var seen = Set<String>()
-            var values: [String: String] = [:]
-            var unknown: [QueryItem] = []
-            let known: Set<String> = ["status", "message", "action", "clientTransactionId", "amount", "tipAmount"]
-            for item in split.items {
-                guard seen.insert(item.name).inserted else { throw .duplicateField(item.name) }
-                let limit = item.name == "clientTransactionId" ? Viva.maximumClientTransactionIDLength : Self.maximumFieldLength
-                guard item.value.utf8.count <= limit else { throw .fieldTooLong(item.name, limit: limit) }
-                if known.contains(item.name) || Self.detailFields.contains(item.name) {
-                    try FieldRules.text(item.value, field: item.name, limit: limit)
-                    values[item.name] = item.value
-                } else {
+            self = try FieldReader.read(UnencodedAnswer.escaped(url) ?? url, maximumLength: .max, names: Name.all) { fields throws(ChargeKitError) in
+                try fields.refuseDuplicates()
+                func take(_ name: Name) throws(ChargeKitError) -> String? {
+                    guard let value = fields.take(name) else { return nil }
+                    try FieldRules.text(value, field: name.text, limit: name.limit)
+                    return value
+                }
+                let status = try take(.status) ?? ""
+                let action = try take(.action)
+                guard !status.isEmpty || action?.lowercased() == "user_cancel" else { throw .missingField("status") }
+                let message = try take(.message)
+                let clientTransactionID = try take(.clientTransactionID)
+                let amount = try take(.amount).map { text throws(ChargeKitError) in try Self.minorUnits(text, field: "amount") }
+                let tip = try take(.tipAmount).map { text throws(ChargeKitError) in try Self.minorUnits(text, field: "tipAmount") }
+                var details: [QueryItem] = []
+                for name in Name.allCases where name.isDetail {
+                    if let value = try take(name) { details.append(QueryItem(name.text, value)) }
+                }
+                var unknown: [QueryItem] = []
+                for item in fields.hasRemaining ? fields.remaining : [] {
+                    guard item.value.utf8.count <= Self.maximumFieldLength else { throw .fieldTooLong(item.name, limit: Self.maximumFieldLength) }
                     unknown.append(item)
                 }
+                return Callback(callbackURL: fields.baseText.wrappedValue, status: status, message: message, action: action,
+                                clientTransactionID: clientTransactionID, amountMinorUnits: amount, tipMinorUnits: tip,
+                                detailItems: details, unknownFields: unknown)
             }
-            let status = values["status"] ?? ""
-            guard !status.isEmpty || values["action"]?.lowercased() == "user_cancel" else { throw .missingField("status") }
-            callbackURL = split.base
+        }
+
+        private init(callbackURL: String, status: String, message: String?, action: String?, clientTransactionID: String?,
+                     amountMinorUnits: Int64?, tipMinorUnits: Int64?, detailItems: [QueryItem], unknownFields: [QueryItem]) {
+            self.callbackURL = callbackURL
             self.status = status
-            message = values["message"]
-            action = values["action"]
-            clientTransactionID = values["clientTransactionId"]
-            amountMinorUnits = try values["amount"].map { text throws(ChargeKitError) in try Self.minorUnits(text, field: "amount") }
-            tipMinorUnits = try values["tipAmount"].map { text throws(ChargeKitError) in try Self.minorUnits(text, field: "tipAmount") }
-            details = values.filter { Self.detailFields.contains($0.key) }
-            unknownFields = unknown
+            self.message = message
+            self.action = action
+            self.clientTransactionID = clientTransactionID
+            self.amountMinorUnits = amountMinorUnits
+            self.tipMinorUnits = tipMinorUnits
+            self.detailItems = detailItems
+            self.unknownFields = unknownFields
         }
 
         private static func minorUnits(_ text: String, field: String) throws(ChargeKitError) -> Int64 {
@@ -96,14 +128,16 @@ extension Viva {
         public var reference: String? { Viva.splitClientTransactionID(clientTransactionID).reference }
 
         /// `transactionId`, Viva's id of the transaction (a UUID).
-        public var transactionID: String? { details["transactionId"] }
+        public var transactionID: String? { detail(.transactionID) }
 
         /// `accountNumber`: the masked card number (`535686******1364`).
-        public var maskedCardNumber: String? { details["accountNumber"] }
+        public var maskedCardNumber: String? { detail(.accountNumber) }
 
         /// `transactionDate` read as a date: fractions of any length (Viva sends seven
         /// digits) and a `+hh:mm` or `-hh:mm` offset or `Z`; `nil` when absent or unreadable.
-        public var transactionDate: Date? { details["transactionDate"].flatMap(Viva.date(from:)) }
+        public var transactionDate: Date? { detail(.transactionDate).flatMap(Viva.date(from:)) }
+
+        private func detail(_ name: Name) -> String? { detailItems.first { $0.name == name.text }?.value }
     }
 
     /// `clientTransactionId` cut into ChargeKit's nonce and your reference.

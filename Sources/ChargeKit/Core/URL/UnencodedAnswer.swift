@@ -4,24 +4,33 @@
 enum UnencodedAnswer {
     /// The escaped text, or `nil` when there is nothing to escape.
     static func escaped(_ url: String) -> String? {
-        let bytes = Array(url.utf8)
-        guard bytes.contains(0x20) || bytes.contains(0x25) else { return nil }
-        func isHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte) }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 16)
-        var changed = false
-        for index in bytes.indices {
-            let byte = bytes[index]
-            if byte == 0x20 {
-                out += [0x25, 0x32, 0x30]
-                changed = true
-            } else if byte == 0x25, !(index + 2 < bytes.count && isHex(bytes[index + 1]) && isHex(bytes[index + 2])) {
-                out += [0x25, 0x32, 0x35]
-                changed = true
-            } else {
-                out.append(byte)
+        var url = url
+        return url.withUTF8 { bytes -> String? in
+            func isHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte) }
+            func needsEscape(_ index: Int) -> Bool {
+                let byte = bytes[index]
+                if byte == 0x20 { return true }
+                guard byte == 0x25 else { return false }
+                return !(index + 2 < bytes.count && isHex(bytes[index + 1]) && isHex(bytes[index + 2]))
+            }
+            var extra = 0
+            for index in bytes.indices where needsEscape(index) { extra += 2 }
+            guard extra > 0 else { return nil }
+            return String(unsafeUninitializedCapacity: bytes.count + extra) { out in
+                var written = 0
+                for index in bytes.indices {
+                    if needsEscape(index) {
+                        out[written] = 0x25
+                        out[written + 1] = 0x32
+                        out[written + 2] = bytes[index] == 0x20 ? 0x30 : 0x35
+                        written += 3
+                    } else {
+                        out[written] = bytes[index]
+                        written += 1
+                    }
+                }
+                return written
             }
         }
-        return changed ? String(decoding: out, as: UTF8.self) : nil
     }
 }
