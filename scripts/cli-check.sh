@@ -287,6 +287,9 @@ paid=$("$bin" upi charge --amount 3.00 --currency USD --reference cli-listen-1 -
 "$bin" upi pay "$paid" >/dev/null
 "$bin" upi trigger charge.succeeded >/dev/null
 "$bin" upi trigger refund.succeeded >/dev/null
+logs=$("$bin" upi logs tail --once --after 0 --bodies)
+check "upi logs tail --once lists the API requests with their bodies, the access token masked" "yes yes yes" \
+  "$(echo "$logs" | grep -q 'POST /v1/charges  200' && echo yes) $(echo "$logs" | grep -q '"access_token":"…' && echo yes) $(echo "$logs" | grep -q "$CHARGEKIT_MERCHANT_KEY" || echo yes)"
 count_json() { ls "$1" 2>/dev/null | grep -c '\.json$'; }
 wait_for_ipns() { for _ in $(seq 1 100); do [ "$(count_json "$received")" -ge "$1" ] && break; sleep 0.1; done; count_json "$received"; }
 # upi pay: 1 (succeeded); trigger charge.succeeded: 2 (pending, succeeded); refund.succeeded: 3 (pending, succeeded, refund).

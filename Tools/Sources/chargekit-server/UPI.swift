@@ -18,7 +18,7 @@ struct UPI: AsyncParsableCommand {
         commandName: "upi",
         abstract: "Call the Citcon UPI API as a merchant's server does, or verify an IPN.",
         subcommands: [Token.self, Charge.self, Inquire.self, Capture.self, Refund.self, Cancel.self, Confirm.self, Pay.self, Decline.self,
-                      Listen.self, Trigger.self, IPN.self, Clock.self, VerifyIPN.self]
+                      Listen.self, Trigger.self, IPN.self, Clock.self, Logs.self, VerifyIPN.self]
     )
 
     /// What every API operation takes.

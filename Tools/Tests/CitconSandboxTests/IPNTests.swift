@@ -113,13 +113,14 @@ struct IPNTests {
 
     @Test("a hanging receiver delays only its own IPNs, not another merchant URL's", arguments: CrashBackend.available)
     func slowReceiverDoesNotBlockOthers(backend: CrashBackend) async throws {
-        // The slow receiver holds its answer for 9 s, beyond the 8 s IPN timeout: its first
-        // attempt ends (as a timeout) only after 8 s. The fast receiver's IPN must arrive
-        // while that attempt is still open, which the outbox shows as no attempt recorded
-        // yet for the stuck charge. Causal, not a wall-clock bound.
-        let slow = try await IPNReceiver.start(script: [], delay: .seconds(9))
+        // The slow receiver holds its answer for 21 s, beyond the 20 s IPN timeout: its
+        // first attempt ends (as a timeout) only after 20 s. The fast receiver's IPN must
+        // arrive while that attempt is still open, which the outbox shows as no attempt
+        // recorded yet for the stuck charge. Causal, not a wall-clock bound (20 s leaves a
+        // loaded machine room: with 8 s, one under a parallel build took longer).
+        let slow = try await IPNReceiver.start(script: [], delay: .seconds(21))
         let fast = try await IPNReceiver.start()
-        let harness = try await Harness.start(backend: backend) { $0.ipnTimeout = .seconds(8) }
+        let harness = try await Harness.start(backend: backend) { $0.ipnTimeout = .seconds(20) }
         try await withCleanup({ await harness.stop(); await slow.stop(); await fast.stop() }) {
             let server = try await harness.token("server")
             let (stuck, _) = try await harness.createCharge(server, ipn: slow.url)
@@ -127,7 +128,7 @@ struct IPNTests {
             #expect(await slow.wait { $0.count == 1 }, "the slow receiver has the first IPN in hand")
             let (id, _) = try await harness.createCharge(server, ipn: fast.url)
             _ = try await harness.http.call("POST", "/v1/cancels", token: server, body: #"{"transaction_id":"\#(id)","reference":"f-\#(id)"}"#)
-            #expect(await fast.wait(timeout: .seconds(20)) { $0.count == 1 })
+            #expect(await fast.wait(timeout: .seconds(15)) { $0.count == 1 })
             let stuckEntry = try await harness.sandbox.server.store.notifications(transactionID: stuck).first
             #expect(stuckEntry?.attempts == 0, "delivered while the other receiver still hangs")
         }

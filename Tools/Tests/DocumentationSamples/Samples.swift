@@ -226,7 +226,7 @@ func sample17(url: URL, callbackURL: String) async throws {
     print(result.outcome)
 }
 
-// Tools/Sources/CitconSandbox/CitconSandbox.docc/RunningTheSandbox.md:271
+// Tools/Sources/CitconSandbox/CitconSandbox.docc/RunningTheSandbox.md:279
 func receiveIPN(body: Data, secret: String) -> Bool {
     do {
         let ipn = try CPayIPN.verify(body, secret: secret)

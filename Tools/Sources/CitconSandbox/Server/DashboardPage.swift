@@ -134,7 +134,8 @@ enum DashboardPage {
     }
 
     /// The dashboard page.
-    static func render(_ entries: [SandboxAPI.DashboardCharge], merchant: String, formToken: String, now: Int64) -> String {
+    static func render(_ entries: [SandboxAPI.DashboardCharge], merchant: String, formToken: String, now: Int64,
+                       requests: [RequestJournal.Entry] = []) -> String {
         var counts: [CPayStatus: Int] = [:]
         for entry in entries { counts[entry.charge.status, default: 0] += 1 }
         let summary = counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { status, count in
@@ -152,7 +153,20 @@ enum DashboardPage {
         <span><b>\(ipns.count)</b> IPNs, <b>\(ipns.filter { $0.state == .pending }.count)</b> waiting, \
         <b>\(ipns.filter { $0.state == .dead }.count)</b> dead</span></div>
         \(body)
+        \(requestList(requests))
         """)
+    }
+
+    /// The latest API requests this instance answered (bodies with `chargekit upi logs tail --bodies`).
+    static func requestList(_ requests: [RequestJournal.Entry]) -> String {
+        guard !requests.isEmpty else { return "" }
+        let rows = requests.map { entry in
+            let time = clock(entry.time * 1000)
+            return "<li class=\"request\"><code>\(WalletPage.escape(entry.method)) \(WalletPage.escape(entry.route))</code> "
+                + "<b>\(entry.status)</b> <small>\(WalletPage.escape(time)) · \(entry.milliseconds) ms</small></li>"
+        }.joined()
+        return "<div class=\"charge\" id=\"requests\"><h2>Latest API requests</h2><ul>\(rows)</ul>"
+            + "<div class=\"sub\">With their bodies, masked: <code>chargekit upi logs tail --bodies</code> or GET /v1/logs.</div></div>"
     }
 
     /// The page of a refused action, with a way back.

@@ -538,6 +538,37 @@ paths:
         '400': { $ref: '#/components/responses/Failure' }
         '401': { $ref: '#/components/responses/Failure' }
         '429': { $ref: '#/components/responses/Failure' }
+  /v1/logs:
+    get:
+      operationId: logList
+      summary: >-
+        The API requests this sandbox instance answered (the latest 500 it keeps), oldest
+        first: id, time (Unix seconds, the sandbox's clock), method, route (the pattern,
+        never a token in a path), status, milliseconds, and request_body and
+        response_body cut at 4096 bytes with every key, token and secret masked - for
+        chargekit upi logs tail and the dashboard.
+      security:
+        - bearer: []
+      parameters:
+        - name: after
+          in: query
+          required: false
+          description: Only the requests after this id (0, the default, for all kept).
+          schema: { type: integer, format: int64, minimum: 0 }
+        - name: limit
+          in: query
+          required: false
+          description: At most this many (100 by default).
+          schema: { type: integer, minimum: 1, maximum: 500 }
+      responses:
+        '200':
+          description: A success envelope whose data is the list.
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Envelope' }
+        '400': { $ref: '#/components/responses/Failure' }
+        '401': { $ref: '#/components/responses/Failure' }
+        '429': { $ref: '#/components/responses/Failure' }
   /v1/health:
     get:
       operationId: health

@@ -232,7 +232,7 @@ without `version`, unknown keys ignored. `CPayError.apiCode` gives the documente
 code as a `CPayAPICode` (`4107` gateway error is `isRetryable`; `4202` refund
 failed).
 
-## Driving it from CI: outcomes on request and simulated time
+## Driving it from CI: outcomes on request, simulated time, the request log
 
 A CI job reaches every outcome of a payment without a browser and without waiting:
 
@@ -255,6 +255,12 @@ A CI job reaches every outcome of a payment without a browser and without waitin
   `reset` (the first attempt cut off half-way through its body, then retried by the
   schedule), `reorder` (an IPN of a status that is not final is held back 2 seconds and
   the next sent first).
+- **A request log.** Every API request an instance answered, with its status, time
+  and both bodies (every key, token, secret and the wallet's capability masked; each
+  body cut at 4 096 bytes; the latest 500 kept), read with `GET /v1/logs?after=ID`
+  and the merchant key, followed with `chargekit upi logs tail [--bodies]` (`--once`
+  prints and exits), and listed on the dashboard. Each instance of a shared sandbox
+  keeps its own.
 
 ```sh
 export CHARGEKIT_SANDBOX_URL=http://127.0.0.1:8790/v1 CHARGEKIT_MERCHANT_KEY=<merchant key>
@@ -269,6 +275,8 @@ chargekit upi inquire --id "$id" --json | jq -e '.status == "expired"'
 # A duplicate IPN, for the receiver's idempotency:
 chargekit upi charge --amount 10.00 --currency USD --country US --reference ci-3 --method alipay \
   --ipn-url http://127.0.0.1:4242/ipn --ipn-fault duplicate
+# What was sent, bodies masked:
+chargekit upi logs tail --once --bodies
 ```
 
 ## Verifying an IPN in your server

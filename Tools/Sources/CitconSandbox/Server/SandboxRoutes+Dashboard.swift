@@ -34,7 +34,8 @@ extension SandboxRoutes {
             try await throttle.guarded(client, authorization: request.headers[.authorization]) { try await api.authenticateMerchant(request.headers[.authorization]) }
             let entries = try await api.dashboard()
             return html(DashboardPage.render(entries, merchant: merchantName,
-                                             formToken: formTokens.token(for: Self.dashboardTokenSubject), now: api.now))
+                                             formToken: formTokens.token(for: Self.dashboardTokenSubject), now: api.now,
+                                             requests: journal.latest(20)))
         } catch {
             return dashboardFailure(error, request)
         }

@@ -11,6 +11,8 @@ import NIOCore
 /// `fail` envelope (or an HTML error page for the wallet), never a 500.
 package struct SandboxRoutes: Sendable {
     let api: SandboxAPI
+    /// The API requests this instance answered (`GET /v1/logs`, the dashboard).
+    let journal: RequestJournal
     let merchantName: String
     /// How much of an over-limit body is read and discarded before answering.
     let discardLimit: Int
@@ -73,6 +75,9 @@ package struct SandboxRoutes: Sendable {
         }
         route(v1, "/v1/", .get, "ipns") { request, context in
             await ipnList(request, client: context.client)
+        }
+        route(v1, "/v1/", .get, "logs") { request, context in
+            await logList(request, client: context.client)
         }
         route(v1, "/v1/", .get, "health") { _, _ in
             Self.envelope(UPIWire.Envelope(data: ["status": "ok"]), status: 200)

@@ -37,6 +37,8 @@ public struct SandboxServer: Sendable {
     private let ipnSecret: String
     private let formSecret: String
     private let schemaVersion: Int
+    /// The API requests this instance answered, for `GET /v1/logs` and the dashboard.
+    let requestJournal = RequestJournal()
 
     private final class BaseURL: @unchecked Sendable {
         private let lock = NSLock()
@@ -111,7 +113,7 @@ public struct SandboxServer: Sendable {
 
     /// The HTTP face of the API.
     var routes: SandboxRoutes {
-        SandboxRoutes(api: api, merchantName: configuration.merchantName,
+        SandboxRoutes(api: api, journal: requestJournal, merchantName: configuration.merchantName,
                       discardLimit: configuration.maximumDiscardedBytes, formTokens: FormTokens(secret: formSecret),
                       ipnSecret: ipnSecret, pollInterval: configuration.workerInterval)
     }
@@ -130,7 +132,7 @@ public struct SandboxServer: Sendable {
             configuration.logger.warning("serving at most \(cap) connections at once, not \(configuration.maximumConnections): the open-file limit is \(SandboxConfiguration.currentOpenFileLimit() ?? 0) (raise it with ulimit -n)")
         }
         let router = Router(context: SandboxRequestContext.self)
-        router.add(middleware: RequestLog(logger: configuration.logger))
+        router.add(middleware: RequestLog(logger: configuration.logger, journal: requestJournal, clock: api.clock))
         routes.register(on: router)
         var logger = Logger(label: "chargekit.sandbox")
         logger.logLevel = .warning
