@@ -111,6 +111,12 @@ struct DashboardTests {
             let withToken = try await harness.http.call("POST", "/v1/ipn-events/\(ipn.id)/forwards", token: server,
                                                         body: #"{"answer":"HTTP 202","delivered":true}"#)
             #expect(withToken.status == 401, "an access token is not the merchant key")
+            // A report that would reorder or break what the dashboard and terminals show is refused.
+            for hostile in ["HTTP 200 \u{202E}KO", "HTTP 200\u{2028}forged line", "HTTP\u{200B} 200"] {
+                let body = try JSONSerialization.data(withJSONObject: ["answer": hostile, "delivered": true])
+                let refused = try await harness.http.call("POST", "/v1/ipn-events/\(ipn.id)/forwards", token: harness.merchantKey, data: body)
+                #expect(refused.status == 400 && refused.message.contains("answer"), "\(refused.text)")
+            }
         }
     }
 

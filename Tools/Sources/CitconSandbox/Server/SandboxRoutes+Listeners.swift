@@ -160,6 +160,13 @@ extension SandboxRoutes {
             let report = try SandboxAPI.decode(ForwardReport.self, from: body)
             guard !report.answer.isEmpty else { throw APIError(.invalidRequest, "answer: must not be empty") }
             try SandboxAPI.field { () throws(ChargeKitError) in try FieldRules.text(report.answer, field: "answer", limit: 200) }
+            // Shown on the dashboard and in terminals: no bidirectional override, zero-width
+            // or line-separator character may reorder or break what others read.
+            guard !report.answer.unicodeScalars.contains(where: {
+                [.format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory)
+            }) else {
+                throw APIError(.invalidRequest, "answer: must not contain Unicode format or separator characters (such as U+202E or U+2028)")
+            }
             guard try await api.store.recordForward(notificationID: number, time: api.now, answer: report.answer, delivered: report.delivered) else {
                 throw APIError(.notFound, "id: no IPN \(number)")
             }
