@@ -46,6 +46,13 @@ struct AppURL: Sendable {
     /// The value of `name` when present and not empty.
     func nonEmpty(_ name: String) -> String? { value(name).flatMap { $0.isEmpty ? nil : $0 } }
 
+    /// What follows the first `.` of a value a merchant's SDK prefixed with its own
+    /// token (Square's `state`, Viva's `clientTransactionId`): the reference a person
+    /// knows; `nil` without a `.`.
+    static func reference(after text: String?) -> String? {
+        text.flatMap { text in text.firstIndex(of: ".").map { String(text[text.index(after: $0)...]) } }
+    }
+
     /// Percent-decodes as the apps do: `%XX` is a byte, `+` stays `+`, the bytes must be UTF-8.
     static func decode(_ text: Substring, field: String) throws(ChargeKitError) -> String {
         guard text.contains("%") else { return String(text) }

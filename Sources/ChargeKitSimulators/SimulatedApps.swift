@@ -39,41 +39,35 @@ public struct SimulatedApps: Sendable {
     /// simulated app does.
     public static func provider(of url: String) -> PaymentProvider? { simulator(opening: url)?.provider }
 
-    /// Every scheme a simulated app opens.
-    public static var schemes: [String] { registered.flatMap { $0.schemes } }
+    /// Each simulated app's own scheme, in the registry's order (test schemes left out):
+    /// what help texts and refusals name.
+    public static var schemes: [String] { registered.compactMap { $0.schemes.first } }
 
     /// The scheme of `url`, lower-cased: what names the app that opens it.
     public static func scheme(of url: String) -> String { String(url.prefix { $0 != ":" }).lowercased() }
 
-    /// The callback URL the app that opens `url` answers with.
+    /// The callback URL the app that opens `url` answers with: the simulator installed
+    /// for that app (one given, even of a type not registered), else the registered one.
     /// - Throws: ``ChargeKitError/appNotInstalled(scheme:)`` when no simulated app opens
     ///   it, or what that app refuses to answer at all.
     public mutating func respond(to url: String, outcome: ChargeOutcome, options: AnswerOptions = .init()) throws(ChargeKitError) -> String {
         guard let app = Self.simulator(opening: url) else { throw .appNotInstalled(scheme: Self.scheme(of: url)) }
-        return try respond(app, to: url, outcome: outcome, options: options)
-    }
-
-    private mutating func respond<Simulator: AppSimulator>(
-        _ app: Simulator.Type, to url: String, outcome: ChargeOutcome, options: AnswerOptions
-    ) throws(ChargeKitError) -> String {
-        var simulator = self[app]
-        defer { self[app] = simulator }
+        var simulator = installed[app.provider] ?? app.init()
+        defer { installed[app.provider] = simulator }
         return try simulator.respond(to: url, outcome: outcome, options: options)
     }
 
-    /// Sets up the app of `provider`.
+    /// Sets up the app of `provider` (its installed simulator, as ``respond(to:outcome:options:)`` uses it).
     public mutating func setUp(_ provider: PaymentProvider, _ setup: AppSetup) {
         guard let app = Self.simulator(of: provider) else { return }
-        setUp(app, setup)
+        var simulator = installed[provider] ?? app.init()
+        simulator.setUp(setup)
+        installed[provider] = simulator
     }
 
     /// Sets up every app.
     public mutating func setUpAll(_ setup: AppSetup) {
-        for app in Self.registered { setUp(app, setup) }
-    }
-
-    private mutating func setUp<Simulator: AppSimulator>(_ app: Simulator.Type, _ setup: AppSetup) {
-        self[app].setUp(setup)
+        for app in Self.registered { setUp(app.provider, setup) }
     }
 
     /// What the app shows of a request before the customer pays: read as the app

@@ -150,10 +150,8 @@ extension SquareSimulator: AppSimulator {
         }
         // `state` is ChargeKit's nonce, then `.` and the merchant's own state: only the
         // latter is a reference a person knows.
-        let state = data?["state"] as? String
-        let reference = state.flatMap { state in state.firstIndex(of: ".").map { String(state[state.index(after: $0)...]) } }
         return RequestSummary(provider: provider, amount: amount, currency: currency,
-                              description: data?["notes"] as? String, reference: reference)
+                              description: data?["notes"] as? String, reference: AppURL.reference(after: data?["state"] as? String))
     }
 
     public static func sampleApp(callbackURL: String) -> PaymentApp { .square(clientID: "SIMULATED", callbackURL: callbackURL) }

@@ -37,12 +37,12 @@ public struct VivaSimulator: Sendable {
             throw .missingField("callback")
         }
         let action = request.value("action") ?? ""
-        var answer: [(String, String)] = []
-        func fail(_ message: String) -> String {
-            answer = [("status", "fail"), ("message", message), ("action", action)]
-            if let id = request.value("clientTransactionId") { answer.append(("clientTransactionId", id)) }
-            return Self.answer(callback, answer)
+        // Every answer: status, message, action, then clientTransactionId echoed as sent.
+        let echo = request.value("clientTransactionId").map { [("clientTransactionId", $0)] } ?? []
+        func reply(_ status: String, _ message: String, action: String, _ more: [(String, String)] = []) -> String {
+            Self.answer(callback, [("status", status), ("message", message), ("action", action)] + echo + more)
         }
+        func fail(_ message: String) -> String { reply("fail", message, action: action) }
         guard ["sale", "cancel", "abort"].contains(action) else { return fail("Invalid action") }
         guard request.nonEmpty("appId") != nil else { return fail("Missing parameter: appId") }
         let amount = request.nonEmpty("amount")
@@ -61,17 +61,12 @@ public struct VivaSimulator: Sendable {
         case .approved: break
         case .declined: return fail("Transaction declined")
         case .failed: return fail("Transaction failed")
-        case .cancelled:
-            answer = [("status", "fail"), ("message", "Transaction canceled by user"), ("action", "User_cancel")]
-            if let id = request.value("clientTransactionId") { answer.append(("clientTransactionId", id)) }
-            return Self.answer(callback, answer)
+        case .cancelled: return reply("fail", "Transaction canceled by user", action: "User_cancel")
         }
-        answer = [("status", "success"), ("message", "Transaction successful"), ("action", action)]
-        if let id = request.value("clientTransactionId") { answer.append(("clientTransactionId", id)) }
-        if let amount { answer.append(("amount", amount)) }
-        guard action != "abort" else { return Self.answer(callback, answer) }
+        let paid = amount.map { [("amount", $0)] } ?? []
+        guard action != "abort" else { return reply("success", "Transaction successful", action: action, paid) }
         let masked = String(testCardNumber.prefix(6)) + String(repeating: "*", count: max(0, testCardNumber.count - 10)) + String(testCardNumber.suffix(4))
-        answer += [
+        return reply("success", "Transaction successful", action: action, paid + [
             ("tipAmount", request.nonEmpty("tipAmount") ?? "0"),
             ("verificationMethod", "CONTACTLESS - NO CVM"),
             ("rrn", TestCard.randomID(digits: 12)),
@@ -87,8 +82,7 @@ public struct VivaSimulator: Sendable {
             ("installments", "0"),
             ("aid", "A0000000041010"),
             ("paymentMethod", "CARD_PRESENT"),
-        ]
-        return Self.answer(callback, answer)
+        ])
     }
 
     /// The answer as Viva writes it: `callback?` then the fields, values unencoded.
@@ -141,8 +135,8 @@ extension VivaSimulator: AppSimulator {
         // Viva's amount is in minor units of the account's currency, which the request does
         // not name: shown as a euro account's, as the app would show it there.
         let amount = request.nonEmpty("amount").map { text in Int64(text).map { Money(minorUnits: $0, currency: .eur).formatted } ?? text }
-        let reference = request.value("clientTransactionId").flatMap { id in id.firstIndex(of: ".").map { String(id[id.index(after: $0)...]) } }
-        return RequestSummary(provider: provider, amount: amount, currency: amount == nil ? nil : "EUR", description: nil, reference: reference)
+        return RequestSummary(provider: provider, amount: amount, currency: amount == nil ? nil : "EUR", description: nil,
+                              reference: AppURL.reference(after: request.value("clientTransactionId")))
     }
 
     public static func sampleApp(callbackURL: String) -> PaymentApp { .viva(appID: "com.example.simulated", callbackURL: callbackURL) }

@@ -1,3 +1,4 @@
+import ChargeKit
 import Foundation
 
 /// One behaviour of a storage conformance suite: a name, and a body run against what a
@@ -37,4 +38,21 @@ final class ManualClock: @unchecked Sendable {
     private var current = Date(timeIntervalSince1970: 1_800_000_000)
     var now: Date { lock.withLock { current } }
     func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
+}
+
+/// What every conformance check asserts with: fails the check with `message`.
+func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+    if !condition { throw ConformanceFailure(message()) }
+}
+
+/// Fails the check unless `body` is refused with `expected`; `what` names the step.
+func expectRefusal(_ expected: ChargeKitError, _ what: String = "", _ body: () async throws -> Void) async throws {
+    let step = what.isEmpty ? "" : what + ": "
+    do {
+        try await body()
+    } catch let error as ChargeKitError {
+        try expect(error == expected, "\(step)refused with \(error), expected \(expected)")
+        return
+    }
+    throw ConformanceFailure("\(step)accepted; expected the refusal \(expected)")
 }

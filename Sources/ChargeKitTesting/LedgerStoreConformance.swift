@@ -50,20 +50,6 @@ public enum LedgerStoreConformance {
         return (charge, try apps.respond(to: handoff.url, outcome: .approved))
     }
 
-    static func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
-        if !condition { throw LedgerStoreConformanceFailure(message()) }
-    }
-
-    static func expectRefusal(_ expected: ChargeKitError, _ body: () async throws -> Void) async throws {
-        do {
-            try await body()
-        } catch let error as ChargeKitError {
-            try expect(error == expected, "refused with \(error), expected \(expected)")
-            return
-        }
-        throw LedgerStoreConformanceFailure("accepted; expected the refusal \(expected)")
-    }
-
     /// Runs `count` racers at once; how many succeeded (a racer that finds the hand-off
     /// already answered or settled loses; any other error fails the check).
     static func race(_ count: Int, _ racer: @escaping @Sendable (Int) async throws -> Void) async throws -> Int {

@@ -59,31 +59,17 @@ public enum PaymentAppConformance {
         return try await ledger.issue { nonce throws(ChargeKitError) in try sent.handoff(for: order, nonce: nonce) }
     }
 
-    /// The callbacks the app's simulator opens for `url` in `scenario`.
+    /// The callbacks the app's simulator opens for `url` in `scenario`, its account in
+    /// the orders' currency; played by the catalog, as every other player plays it.
     static func play(_ scenario: Scenario, _ app: App, url: String) throws -> [String] {
-        try play(scenario, app.simulator, url: url)
+        try scenario.callbacks(for: url, apps: apps(app.simulator))
     }
 
-    private static func play<Simulator: AppSimulator>(_ scenario: Scenario, _ type: Simulator.Type, url: String) throws -> [String] {
-        var simulator = Simulator()
-        simulator.setUp(AppSetup(accountCurrency: "USD"))
-        switch scenario.play {
-        case .answer(let outcome, let setup):
-            simulator.setUp(setup)
-            return [try simulator.respond(to: url, outcome: outcome, options: .init())]
-        case .answerInOtherCurrency(let outcome):
-            simulator.setUp(AppSetup(accountCurrency: "JPY"))
-            return [try simulator.respond(to: url, outcome: outcome, options: .init())]
-        case .noCallback:
-            return []
-        case .twice:
-            let callback = try simulator.respond(to: url, outcome: .approved, options: .init())
-            return [callback, callback]
-        case .late, .coldLaunch:
-            return [try simulator.respond(to: url, outcome: .approved, options: .init())]
-        case .anotherApp:
-            return try scenario.callbacks(for: url, apps: SimulatedApps(simulator))
-        }
+    /// The phone's apps with `simulator` installed for its app, its account in USD.
+    private static func apps<Simulator: AppSimulator>(_ simulator: Simulator.Type) -> SimulatedApps {
+        var installed = Simulator()
+        installed.setUp(AppSetup(accountCurrency: "USD"))
+        return SimulatedApps(installed)
     }
 
     static func approved(_ app: App, url: String) throws -> String {
@@ -214,21 +200,5 @@ public enum PaymentAppConformance {
         try expect(try await after.outstanding().map(\.nonce) == [nonce].compactMap { $0 }, "\(scenario.id): the relaunched app does not see the hand-off")
         let result = try await after.verify(url: first)
         try expect(result.outcome == scenario.outcome && result.charge.nonce == nonce, "\(scenario.id): read as \(result.outcome)")
-    }
-
-    // MARK: Helpers
-
-    static func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
-        if !condition { throw ConformanceFailure(message()) }
-    }
-
-    static func expectRefusal(_ expected: ChargeKitError, _ what: String, _ body: () async throws -> Void) async throws {
-        do {
-            try await body()
-        } catch let error as ChargeKitError {
-            guard error == expected else { throw ConformanceFailure("\(what): refused with \(error), not \(expected)") }
-            return
-        }
-        throw ConformanceFailure("\(what): accepted, not refused with \(expected)")
     }
 }

@@ -44,6 +44,21 @@ public struct Nonce: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Whether `byte` is one of the URL-safe Base64 alphabet's.
     static func isTokenByte(_ byte: UInt8) -> Bool { tokenBytes[Int(byte)] }
 
+    /// ChargeKit's nonce and the app's own text in a value that carries both (Square's
+    /// `state`, Viva's `clientTransactionId`): the nonce is its first 27 characters when
+    /// they are followed by nothing or `.`, the rest what follows the `.` (empty after a
+    /// bare `.`); without a nonce, the whole value is the rest.
+    static func leading(_ text: String?) -> (nonce: Nonce?, rest: String?) {
+        guard let text else { return (nil, nil) }
+        let bytes = Array(text.utf8)
+        guard bytes.count >= length, bytes.count == length || bytes[length] == UInt8(ascii: "."),
+              bytes[..<length].allSatisfy(isTokenByte)
+        else { return (nil, text) }
+        let nonce = Nonce(unchecked: String(decoding: bytes[..<length], as: UTF8.self))
+        guard bytes.count > length else { return (nonce, nil) }
+        return (nonce, String(decoding: bytes[(length + 1)...], as: UTF8.self))
+    }
+
     public var description: String { value }
 
     public init(from decoder: any Decoder) throws {

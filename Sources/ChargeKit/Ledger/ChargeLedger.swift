@@ -84,22 +84,23 @@ public actor ChargeLedger {
     public func verify(url: String, provider: PaymentProvider? = nil) async throws(ChargeKitError) -> PaymentResult {
         let nonce: Nonce
         var text = url
+        var found: PendingCharge?
         do {
             nonce = try Self.nonce(in: url, provider: provider)
         } catch {
             // An app that writes its answer unencoded (raw spaces): read it escaped, and
             // only for a charge that went to such an app.
-            guard let escaped = UnencodedAnswer.escaped(url), let found = try? Self.nonce(in: escaped, provider: provider) else { throw error }
-            guard let charge = try await store.charge(for: found) else {
+            guard let escaped = UnencodedAnswer.escaped(url), let escapedNonce = try? Self.nonce(in: escaped, provider: provider) else { throw error }
+            guard let charge = try await store.charge(for: escapedNonce) else {
                 // Unknown either way; say so when it reads as such an app's answer.
-                let split = try? QueryURL(parsing: escaped)
-                guard let split, RegisteredApps.all.contains(where: { $0.answersUnencoded && $0.recognises(split) }) else { throw error }
+                guard UnencodedAnswer.app(answering: escaped) != nil else { throw error }
                 throw .unknownNonce
             }
             guard charge.provider.definition.answersUnencoded else { throw error }
-            (nonce, text) = (found, escaped)
+            (nonce, text, found) = (escapedNonce, escaped, charge)
         }
-        guard let charge = try await store.charge(for: nonce) else { throw .unknownNonce }
+        if found == nil { found = try await store.charge(for: nonce) }
+        guard let charge = found else { throw .unknownNonce }
         if let provider, provider != charge.provider {
             throw .mismatch(field: "provider", rule: "the charge went to \(charge.provider), not \(provider)")
         }

@@ -30,8 +30,7 @@ public struct PaymentCallback: Hashable, Sendable {
             } catch {
                 // An answer written unencoded is told by its escaped text, and only as an
                 // app that writes so.
-                guard let escaped = UnencodedAnswer.escaped(url), let split = try? QueryURL(parsing: escaped, maximumLength: maximumLength),
-                      let app = RegisteredApps.all.first(where: { $0.answersUnencoded && $0.recognises(split) })
+                guard let escaped = UnencodedAnswer.escaped(url), let app = UnencodedAnswer.app(answering: escaped, maximumLength: maximumLength)
                 else { throw error }
                 known = PaymentProvider(app)
             }

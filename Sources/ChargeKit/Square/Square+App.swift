@@ -17,7 +17,7 @@ extension Square: PaymentAppDefinition {
     static func nonceItems(in fields: FieldReader) -> [QueryItem] {
         let data = fields.indices.filter { fields.name($0, is: "data") }
         guard data.count == 1, let index = data.first, let state = string(.state, ofData: fields.value(index)),
-              let nonce = splitState(state).nonce else { return [] }
+              let nonce = Nonce.leading(state).nonce else { return [] }
         return [QueryItem(nonceField, nonce.value)]
     }
 

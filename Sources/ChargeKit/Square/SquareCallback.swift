@@ -36,9 +36,9 @@ extension Square {
         /// `state` exactly as returned.
         public var rawState: String?
         /// ChargeKit's nonce at the start of `state`, if it is there.
-        public var nonce: Nonce? { Square.splitState(rawState).nonce }
+        public var nonce: Nonce? { Nonce.leading(rawState).nonce }
         /// Your own state: `state` without ChargeKit's nonce.
-        public var state: String? { Square.splitState(rawState).state }
+        public var state: String? { Nonce.leading(rawState).rest }
         /// Parameters beside `data` (Point of Sale sends none).
         public var extraItems: [QueryItem]
 
@@ -189,18 +189,5 @@ extension Square {
             }
             return read ? text : nil
         }
-    }
-
-    /// ChargeKit's nonce and the app's own state in a returned `state`: the nonce is
-    /// its first 27 characters when they are followed by nothing or `.`.
-    static func splitState(_ state: String?) -> (nonce: Nonce?, state: String?) {
-        guard let state else { return (nil, nil) }
-        let bytes = Array(state.utf8)
-        guard bytes.count >= Nonce.length, bytes.count == Nonce.length || bytes[Nonce.length] == UInt8(ascii: "."),
-              bytes[..<Nonce.length].allSatisfy(Nonce.isTokenByte),
-              let nonce = try? Nonce(String(decoding: bytes[..<Nonce.length], as: UTF8.self), field: "state")
-        else { return (nil, state) }
-        guard bytes.count > Nonce.length else { return (nonce, nil) }
-        return (nonce, String(decoding: bytes[(Nonce.length + 1)...], as: UTF8.self))
     }
 }

@@ -11,14 +11,13 @@ extension Viva: PaymentAppDefinition {
 
     /// A `status` of `success` or `fail` beside a `clientTransactionId`, or Viva's `User_cancel`.
     static func recognises(_ url: QueryURL) -> Bool {
-        let names = Set(url.items.map(\.name))
         if url.items.contains(where: { $0.name == "action" && $0.value.lowercased() == "user_cancel" }) { return true }
-        return names.contains("clientTransactionId") && url.items.contains { $0.name == "status" && ($0.value == "success" || $0.value == "fail") }
+        return url.items.contains { $0.name == "clientTransactionId" } && url.items.contains { $0.name == "status" && ($0.value == "success" || $0.value == "fail") }
     }
 
     static func nonceItems(in fields: FieldReader) -> [QueryItem] {
         fields.indices.filter { fields.name($0, spells: nonceField) }.compactMap { index in
-            splitClientTransactionID(fields.value(index)).nonce.map { QueryItem(nonceField, $0.value) }
+            Nonce.leading(fields.value(index)).nonce.map { QueryItem(nonceField, $0.value) }
         }
     }
 

@@ -122,10 +122,10 @@ extension Viva {
         public var isUserCancel: Bool { action?.lowercased() == "user_cancel" }
 
         /// The nonce at the start of `clientTransactionId`, when it carries one.
-        public var nonce: Nonce? { Viva.splitClientTransactionID(clientTransactionID).nonce }
+        public var nonce: Nonce? { Nonce.leading(clientTransactionID).nonce }
 
         /// Your reference, after the nonce in `clientTransactionId`.
-        public var reference: String? { Viva.splitClientTransactionID(clientTransactionID).reference }
+        public var reference: String? { Nonce.leading(clientTransactionID).rest.flatMap { $0.isEmpty ? nil : $0 } }
 
         /// `transactionId`, Viva's id of the transaction (a UUID).
         public var transactionID: String? { detail(.transactionID) }
@@ -138,18 +138,6 @@ extension Viva {
         public var transactionDate: Date? { detail(.transactionDate).flatMap(Viva.date(from:)) }
 
         private func detail(_ name: Name) -> String? { detailItems.first { $0.name == name.text }?.value }
-    }
-
-    /// `clientTransactionId` cut into ChargeKit's nonce and your reference.
-    static func splitClientTransactionID(_ id: String?) -> (nonce: Nonce?, reference: String?) {
-        guard let id else { return (nil, nil) }
-        let bytes = Array(id.utf8)
-        guard bytes.count >= Nonce.length, bytes.count == Nonce.length || bytes[Nonce.length] == UInt8(ascii: "."),
-              bytes[..<Nonce.length].allSatisfy(Nonce.isTokenByte),
-              let nonce = try? Nonce(String(decoding: bytes[..<Nonce.length], as: UTF8.self), field: "clientTransactionId")
-        else { return (nil, id) }
-        guard bytes.count > Nonce.length + 1 else { return (nonce, nil) }
-        return (nonce, String(decoding: bytes[(Nonce.length + 1)...], as: UTF8.self))
     }
 
     /// Reads `2024-11-17T00:16:11.4043324+02:00` (fractions of any length, offset or `Z`).

@@ -41,6 +41,7 @@ struct Demo: AsyncParsableCommand {
             await box.set(coordinator)
 
             let callbackURL = ToolApps.demoCallbackURL
+            let paymentApp = app.demoApp(callbackURL: callbackURL)
             let order = ChargeOrder(
                 amount: Money(minorUnits: 5000, currency: .usd), description: "Test transaction", reference: "321",
                 extras: app.returnsExtras ? [QueryItem("record_id", "123")] : []
@@ -48,7 +49,7 @@ struct Demo: AsyncParsableCommand {
 
             print("ChargeDemo with \(provider) (simulated)")
             print("1. Charge 50.00 USD, \"Test transaction\", invoice 321\(app.demoNote)\(order.extras.isEmpty ? "" : ", record_id=123")")
-            let approved = try await charge(coordinator, order, app.demoApp(callbackURL: callbackURL))
+            let approved = try await charge(coordinator, order, paymentApp)
             guard approved.outcome == .approved, case let callback = approved.callback else { throw ExitCode.failure }
             print("   verified: matched nonce \(approved.charge.nonce) in the ledger and consumed it")
             if order.extras.isEmpty {
@@ -64,7 +65,7 @@ struct Demo: AsyncParsableCommand {
 
             print("2. The same charge again, declined by the card")
             await device.setOutcome(.declined)
-            let declined = try await charge(coordinator, order, app.demoApp(callbackURL: callbackURL))
+            let declined = try await charge(coordinator, order, paymentApp)
             print("   outcome: \(declined.outcome) (provider status \(declined.providerStatus)), verified")
             await device.setOutcome(.approved)
 

@@ -48,7 +48,7 @@ struct Simulate: AsyncParsableCommand {
         abstract: "Play the payment app: print the callback URL it would open for a request URL."
     )
 
-    @Argument(help: "A request URL (\(SimulatedApps.registered.compactMap { $0.schemes.first.map { $0 + "://" } }.joined(separator: ", "))).") var url: String
+    @Argument(help: "A request URL (\(SimulatedApps.schemes.map { $0 + "://" }.joined(separator: ", "))).") var url: String
     @Option(help: "approved, declined, cancelled or failed (the outcome as parse --json spells it; error is accepted for failed).") var outcome: ChargeOutcome = .approved
     @Option(help: "A tip the customer adds, e.g. 1.50 (apps with a tip screen).") var tip: String?
     @Option(help: "The tax rate the app applies to taxRate=default (apps that apply tax).") var defaultTaxRate: String?

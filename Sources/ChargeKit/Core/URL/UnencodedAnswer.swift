@@ -2,16 +2,22 @@
 /// becomes `%20` and a `%` that starts no escape `%25`, so that the one URL reader
 /// reads it; everything else (`*`, `+`, non-ASCII) is kept as sent.
 enum UnencodedAnswer {
+    /// The registered app that writes its answers unencoded whose callback `escaped`
+    /// (an answer already escaped) reads as; `nil` when none.
+    static func app(answering escaped: String, maximumLength: Int = QueryURL.defaultMaximumLength) -> (any PaymentAppDefinition.Type)? {
+        guard let split = try? QueryURL(parsing: escaped, maximumLength: maximumLength) else { return nil }
+        return RegisteredApps.all.first { $0.answersUnencoded && $0.recognises(split) }
+    }
+
     /// The escaped text, or `nil` when there is nothing to escape.
     static func escaped(_ url: String) -> String? {
         var url = url
         return url.withUTF8 { bytes -> String? in
-            func isHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte) }
             func needsEscape(_ index: Int) -> Bool {
                 let byte = bytes[index]
                 if byte == 0x20 { return true }
                 guard byte == 0x25 else { return false }
-                return !(index + 2 < bytes.count && isHex(bytes[index + 1]) && isHex(bytes[index + 2]))
+                return !(index + 2 < bytes.count && PercentEncoding.hexValue(bytes[index + 1]) != nil && PercentEncoding.hexValue(bytes[index + 2]) != nil)
             }
             var extra = 0
             for index in bytes.indices where needsEscape(index) { extra += 2 }

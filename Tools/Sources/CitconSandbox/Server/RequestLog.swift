@@ -35,25 +35,23 @@ struct RequestLog: RouterMiddleware {
         if journaled, let length = request.headers[.contentLength].flatMap({ Int($0) }), (1...UPIWire.maximumBodyBytes).contains(length) {
             body = try? await request.collectBody(upTo: length)
         }
+        let requestBody = body.map { Data($0.readableBytesView) }
+        let (clock, journal) = (clock, journal)
+        let record = { @Sendable (route: String, status: Int, responseBody: Data?) -> Void in
+            journal.record(time: clock.now / 1000, method: method, route: route, status: status,
+                           milliseconds: Self.milliseconds(since: started), requestBody: requestBody, responseBody: responseBody)
+        }
         do {
             let response = try await next(request, context)
             log(method, route, status: response.status.code, since: started)
             guard journaled else { return response }
-            let requestBody = body.map { Data($0.readableBytesView) }
-            let (status, clock, journal) = (response.status.code, clock, journal)
-            let routeName = route
+            let (routeName, status) = (route, response.status.code)
             // The answer's body as it is written (its first bytes, as many as are kept).
             let kept = KeptBytes()
-            return response.journaled(keeping: kept) {
-                journal.record(time: clock.now / 1000, method: method, route: routeName, status: status,
-                               milliseconds: Self.milliseconds(since: started), requestBody: requestBody, responseBody: kept.data)
-            }
+            return response.journaled(keeping: kept) { record(routeName, status, kept.data) }
         } catch let error as any HTTPResponseError {
             log(method, route, status: error.status.code, since: started)
-            if journaled {
-                journal.record(time: clock.now / 1000, method: method, route: route, status: error.status.code,
-                               milliseconds: Self.milliseconds(since: started), requestBody: body.map { Data($0.readableBytesView) }, responseBody: nil)
-            }
+            if journaled { record(route, error.status.code, nil) }
             throw error
         } catch {
             log(method, route, status: 500, since: started)
@@ -67,8 +65,7 @@ struct RequestLog: RouterMiddleware {
     }
 
     private func log(_ method: String, _ route: String, status: Int, since started: ContinuousClock.Instant) {
-        let elapsed = started.duration(to: .now)
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let milliseconds = Self.milliseconds(since: started)
         logger.log(level: status >= 500 ? .error : .info, "request", metadata: [
             "method": .string(method), "route": .string(route), "status": .stringConvertible(status),
             "ms": .string(String(format: "%.2f", milliseconds)),

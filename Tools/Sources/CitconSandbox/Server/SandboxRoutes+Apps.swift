@@ -78,7 +78,7 @@ extension SandboxRoutes {
     }
 
     private static let notAnAppRequest = APIError(
-        .invalidRequest, "url: not a request to a payment app the sandbox simulates (\(SimulatedApps.registered.compactMap { $0.schemes.first }.joined(separator: ", ")))")
+        .invalidRequest, "url: not a request to a payment app the sandbox simulates (\(SimulatedApps.schemes.joined(separator: ", ")))")
 
     /// The `url` parameter: present, bounded, and a request to a simulated app.
     private static func requestURL(_ url: String?) throws(APIError) -> String {
