@@ -83,6 +83,14 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
             """,
             "ALTER TABLE \(charges) ADD COLUMN IF NOT EXISTS seq bigserial",
             "CREATE INDEX IF NOT EXISTS \(charges)_seq ON \(charges) (seq)",
+        ], [
+            // v4: each IPN's receiver origin, so that claims are bounded and taken in turns
+            // per origin (see OutboxEntry.maximumInFlightPerOrigin). IPNs written before it
+            // keep their URL as their origin: bounded per URL, as they were.
+            "ALTER TABLE \(outbox) ADD COLUMN IF NOT EXISTS origin text NOT NULL DEFAULT ''",
+            "UPDATE \(outbox) SET origin = url",
+            "CREATE INDEX IF NOT EXISTS \(outbox)_origin ON \(outbox) (state, origin, id)",
+            "CREATE INDEX IF NOT EXISTS \(outbox)_origin_leases ON \(outbox) (state, origin, lease_until)",
         ]]
     }
 
@@ -342,8 +350,8 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
                 """, logger: PostgresSupport.silent)
             if let notification {
                 try await connection.query("""
-                    INSERT INTO \(unescaped: outbox)(transaction_id, status, url, payload, next_attempt_at, state, created_at)
-                    VALUES (\(id), \(notification.status), \(charge.urls.ipn), \(notification.payload), \(now + notification.hold),
+                    INSERT INTO \(unescaped: outbox)(transaction_id, status, url, origin, payload, next_attempt_at, state, created_at)
+                    VALUES (\(id), \(notification.status), \(charge.urls.ipn), \(OutboxEntry.origin(of: charge.urls.ipn)), \(notification.payload), \(now + notification.hold),
                             \(OutboxState.initial(url: charge.urls.ipn).rawValue), \(now))
                     """, logger: PostgresSupport.silent)
             }
@@ -381,26 +389,37 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         // Only the oldest pending IPN of each transaction, so a merchant sees them in
         // order; rows another instance is claiming right now are skipped, not waited for,
         // and a claim holds until its lease ends (then another instance takes it over).
-        // And no more than OutboxEntry.maximumInFlightPerURL per URL, in flight ones
-        // counted (by any instance): a hanging receiver's backlog never holds another
-        // URL's IPN back. (FOR UPDATE cannot sit beside a window function: the candidates
-        // are locked first, then ranked.)
-        let window = OutboxEntry.claimWindow, perURL = OutboxEntry.maximumInFlightPerURL
+        // And per receiver origin, no more than OutboxEntry.maximumInFlightPerOrigin in
+        // flight (by any instance), taken in turns across origins. The origins are found
+        // by skipping through the index (one probe each, not one per IPN), and each origin
+        // with a free slot is read only as far as its first few due IPNs: a hanging
+        // receiver's backlog costs a claim nothing and holds no other origin back.
+        // (FOR UPDATE cannot sit beside a window function: the candidates are locked
+        // first, then ranked.)
+        let perOrigin = OutboxEntry.maximumInFlightPerOrigin
         return try await entries("""
-            WITH candidates AS (
-                SELECT o.id, o.url FROM \(unescaped: outbox) AS o
-                WHERE o.state = 'pending' AND o.next_attempt_at <= \(now) AND o.lease_until <= \(now)
-                  AND o.id = (SELECT min(p.id) FROM \(unescaped: outbox) AS p
-                              WHERE p.transaction_id = o.transaction_id AND p.state = 'pending')
-                ORDER BY o.id LIMIT \(window)
-                FOR UPDATE SKIP LOCKED),
+            WITH RECURSIVE origins(origin) AS (
+                SELECT min(origin) FROM \(unescaped: outbox) WHERE state = 'pending'
+                UNION ALL
+                SELECT (SELECT min(n.origin) FROM \(unescaped: outbox) AS n WHERE n.state = 'pending' AND n.origin > origins.origin)
+                FROM origins WHERE origin IS NOT NULL),
+            busy AS (
+                SELECT origin, (SELECT count(*) FROM \(unescaped: outbox) AS f
+                                WHERE f.state = 'pending' AND f.origin = origins.origin AND f.lease_until > \(now)) AS held
+                FROM origins WHERE origin IS NOT NULL),
+            candidates AS (
+                SELECT c.id, b.origin, b.held FROM busy AS b CROSS JOIN LATERAL (
+                    SELECT o.id FROM \(unescaped: outbox) AS o
+                    WHERE o.state = 'pending' AND o.origin = b.origin AND o.next_attempt_at <= \(now) AND o.lease_until <= \(now)
+                      AND o.id = (SELECT min(p.id) FROM \(unescaped: outbox) AS p
+                                  WHERE p.transaction_id = o.transaction_id AND p.state = 'pending')
+                    ORDER BY o.id LIMIT \(perOrigin)
+                    FOR UPDATE SKIP LOCKED) AS c
+                WHERE b.held < \(perOrigin)),
             ranked AS (
-                SELECT c.id, ROW_NUMBER() OVER (PARTITION BY c.url ORDER BY c.id)
-                    + (SELECT count(*) FROM \(unescaped: outbox) AS f
-                       WHERE f.url = c.url AND f.state = 'pending' AND f.lease_until > \(now)) AS place
-                FROM candidates AS c)
+                SELECT id, held + ROW_NUMBER() OVER (PARTITION BY origin ORDER BY id) AS place FROM candidates)
             UPDATE \(unescaped: outbox) SET lease_until = \(leaseUntil)
-            WHERE id IN (SELECT id FROM ranked WHERE place <= \(perURL) ORDER BY id LIMIT \(limit))
+            WHERE id IN (SELECT id FROM ranked WHERE place <= \(perOrigin) ORDER BY place, id LIMIT \(limit))
             RETURNING \(unescaped: Self.columns)
             """).sorted { $0.id < $1.id }
     }

@@ -53,7 +53,8 @@ public final class IPNReceiver: Sendable {
                              host: String = "127.0.0.1") async throws -> IPNReceiver {
         let state = State(script: script)
         let router = Router()
-        router.post("/ipn") { request, _ -> Response in
+        // `/ipn` and any path under it: a receiver's URLs may differ by path.
+        let receive: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             var request = request
             let body = Data((try? await request.collectBody(upTo: 1 << 20).readableBytesView) ?? ByteBuffer().readableBytesView)
             let attempt = request.headers.first { $0.name.canonicalName == "x-citcon-attempt" }.flatMap { Int($0.value) }
@@ -66,6 +67,8 @@ public final class IPNReceiver: Sendable {
             if delay > .zero, index <= (delayFirst ?? Int.max) { try? await Task.sleep(for: delay) }
             return Response(status: .init(code: status))
         }
+        router.post("/ipn", use: receive)
+        router.post("/ipn/**", use: receive)
         var logger = Logger(label: "chargekit.ipn-receiver")
         logger.logLevel = .warning
         let runner = try await ServiceRunner<Int>.start(logger: logger) { ready in

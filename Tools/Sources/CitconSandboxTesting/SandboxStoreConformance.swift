@@ -35,6 +35,7 @@ public enum SandboxStoreConformance {
         check("due IPNs: the oldest pending one per transaction, when due", dueInOrder),
         check("unpaid charges past their expiry are overdue", overdue),
         check("a claimed IPN is nobody else's until its lease ends or its attempt is recorded", leases),
+        check("claims are bounded per receiver origin and taken in turns: one receiver's backlog holds no other back", fairClaims),
         check("every attempt is logged with its answer; a delivered or dead IPN can be sent again", attemptLog),
         check("recent charges come newest first; every status change is in the history", recentAndHistory),
     ]
@@ -324,6 +325,45 @@ public enum SandboxStoreConformance {
                                       state: .delivered, nextAttemptAt: 500)
         due = try await store.dueNotifications(now: 500, limit: 10, leaseUntil: 550)
         try expect(due.count == 1 && due[0].status == "succeeded", "the next IPN is not due once the first was delivered")
+    }
+
+    static func fairClaims(_ store: any SandboxStore) async throws {
+        // A receiver that never answers, with a backlog of 1 100 IPNs spread over 64
+        // paths and their queries (more than any window of oldest IPNs a claim might
+        // read first), then one IPN to each of two other origins.
+        let hanging = 1_100
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<16 {
+                group.addTask {
+                    for index in stride(from: worker, to: hanging, by: 16) {
+                        let id = String(90_000 + index)
+                        try await store.insertCharge(charge(id, reference: "fair-\(index)", ipn: "http://127.0.0.1:9/p\(index % 64)?n=\(index)"))
+                        _ = try await store.updateCharge(id: id, reference: nil, now: 10) { $0.status = .pending }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        for (id, ipn) in [("99001", "HTTP://LOCALHOST:9/ipn"), ("99002", "https://127.0.0.1/ipn")] {
+            try await store.insertCharge(charge(id, reference: "fair-\(id)", ipn: ipn))
+            _ = try await store.updateCharge(id: id, reference: nil, now: 11) { $0.status = .pending }
+        }
+        let perOrigin = OutboxEntry.maximumInFlightPerOrigin
+        let first = try await store.dueNotifications(now: 100, limit: 6, leaseUntil: 1_000)
+        let others = Set(first.map(\.transactionID)).intersection(["99001", "99002"])
+        try expect(others.count == 2, "another origin's IPN waited behind a hanging receiver's backlog: claimed \(first.map(\.transactionID))")
+        try expect(first.count == 6 && first.count - others.count == perOrigin,
+                   "the hanging origin got \(first.count - others.count) of \(first.count) claims, not \(perOrigin) (its paths and queries are one origin)")
+        try expect(try await store.dueNotifications(now: 200, limit: 32, leaseUntil: 1_000).isEmpty,
+                   "an origin got more than \(perOrigin) IPNs in flight")
+        // One attempt recorded frees one slot: that origin gets exactly one more.
+        try await store.recordAttempt(failed(first[0].id, 1, at: 300), state: .pending, nextAttemptAt: 5_000)
+        let next = try await store.dueNotifications(now: 300, limit: 32, leaseUntil: 1_000)
+        try expect(next.count == 1 && OutboxEntry.origin(of: next[0].url) == OutboxEntry.origin(of: first[0].url),
+                   "a freed slot was not refilled by its own origin alone: \(next.map(\.url))")
+        // Turns: with every slot free, each origin's first IPN comes before any origin's second.
+        let turns = try await store.dueNotifications(now: 2_000, limit: 2, leaseUntil: 3_000)
+        try expect(Set(turns.map { OutboxEntry.origin(of: $0.url) }).count == 2, "a claim of two did not take two origins' turns: \(turns.map(\.url))")
     }
 
     static func leases(_ store: any SandboxStore) async throws {

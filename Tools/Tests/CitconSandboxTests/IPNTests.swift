@@ -6,6 +6,18 @@ import Testing
 
 @Suite("IPN delivery")
 struct IPNTests {
+    @Test("an IPN URL's receiver origin is its scheme, host and port, whatever its path, query, user part or case")
+    func origins() {
+        let origin = OutboxEntry.origin(of:)
+        #expect(origin("http://127.0.0.1:9/ipn") == "http://127.0.0.1:9")
+        #expect(origin("HTTP://u:p@127.0.0.1:9/other/path?q=1#f") == "http://127.0.0.1:9")
+        #expect(origin("http://Example.COM/ipn") == "http://example.com:80")
+        #expect(origin("https://example.com/ipn") == "https://example.com:443")
+        #expect(origin("https://example.com:8443/ipn") != origin("https://example.com/ipn"))
+        #expect(origin("http://[::1]:9/ipn") == "http://[::1]:9")
+        #expect(origin("") == "" && origin("not a url") == "not a url")
+    }
+
     @Test("a receiver answering 500 twice then 200 gets the notification on the third attempt", arguments: CrashBackend.available)
     func retriesThenDelivers(backend: CrashBackend) async throws {
         let receiver = try await IPNReceiver.start(script: [500, 500])
@@ -134,13 +146,14 @@ struct IPNTests {
         }
     }
 
-    @Test("a hanging receiver's backlog holds at most four delivery slots; another URL's IPN goes out at once",
+    @Test("a hanging receiver's backlog, over many paths, holds at most four delivery slots; another origin's IPN goes out at once",
           arguments: CrashBackend.available)
     func slowBacklogDoesNotBlockOthers(backend: CrashBackend) async throws {
-        // Forty IPNs to a receiver that hangs beyond the IPN timeout, then one to a fast
-        // one. Without a per-URL bound, the worker's 32 slots all go to the backlog and
-        // the fast IPN waits a whole timeout per round of it. Causal, not a wall-clock
-        // bound: the fast IPN must arrive while no slow attempt has ended.
+        // Forty IPNs to a receiver that hangs beyond the IPN timeout, each to its own
+        // path and query, then one to a fast one. Without a per-origin bound, the
+        // worker's 32 slots all go to the backlog and the fast IPN waits a whole timeout
+        // per round of it. Causal, not a wall-clock bound: the fast IPN must arrive while
+        // no slow attempt has ended.
         let slow = try await IPNReceiver.start(script: [], delay: .seconds(9))
         let fast = try await IPNReceiver.start()
         let harness = try await Harness.start(backend: backend) { $0.ipnTimeout = .seconds(8) }
@@ -150,7 +163,8 @@ struct IPNTests {
             // cancels back to back, then the fast one's: the backlog forms at once.
             var stuck: [String] = []
             for index in 0..<40 {
-                stuck.append(try await harness.createCharge(server, reference: "backlog-\(index)-\(UUID().uuidString)", ipn: slow.url).id)
+                stuck.append(try await harness.createCharge(server, reference: "backlog-\(index)-\(UUID().uuidString)",
+                                                          ipn: "\(slow.url)/p\(index)?n=\(index)").id)
             }
             let (id, _) = try await harness.createCharge(server, ipn: fast.url)
             for charge in stuck {

@@ -19,15 +19,24 @@ public enum OutboxState: String, Sendable, Equatable, CaseIterable {
 
 /// An IPN in the outbox.
 public struct OutboxEntry: Sendable, Equatable {
-    /// The most IPNs to one URL in flight at once (claimed, lease not ended): a claim
-    /// passes over a URL's further IPNs, so that a receiver that hangs holds at most
-    /// this many delivery slots and another URL's IPN is never queued behind its
-    /// backlog. Every store's `dueNotifications` keeps it.
-    public static let maximumInFlightPerURL = 4
+    /// The most IPNs to one receiver origin (scheme, host and port) in flight at once
+    /// (claimed, lease not ended): a claim passes over an origin's further IPNs, so that
+    /// a receiver that hangs holds at most this many delivery slots, whatever its
+    /// backlog and however many paths or queries its URLs use, and another origin's IPN
+    /// is never queued behind it. Every store's `dueNotifications` keeps it.
+    public static let maximumInFlightPerOrigin = 4
 
-    /// How many of the oldest due IPNs a claim considers, beyond its own limit, to find
-    /// those of URLs not at ``maximumInFlightPerURL``.
-    package static let claimWindow = 1024
+    /// The receiver origin of an IPN URL, as the outbox groups deliveries:
+    /// `scheme://host:port`, scheme and host lowercased, the port explicit (80 for
+    /// http, 443 for https). The path, query, fragment and user part are not part of
+    /// it. A URL without a host (the outbox keeps no other) is its own origin.
+    public static func origin(of url: String) -> String {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              let host = components.host?.lowercased(), !host.isEmpty
+        else { return url }
+        let port = components.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(host):\(port)"
+    }
 
     /// Row id.
     public var id: Int64

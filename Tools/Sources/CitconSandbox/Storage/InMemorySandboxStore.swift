@@ -106,13 +106,19 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
             }
             var inFlight: [String: Int] = [:]
             for entry in outbox where entry.state == .pending && leases[entry.id, default: 0] > now {
-                inFlight[entry.url, default: 0] += 1
+                inFlight[OutboxEntry.origin(of: entry.url), default: 0] += 1
             }
-            var claimed: [OutboxEntry] = []
-            for entry in due where claimed.count < max(0, limit) && inFlight[entry.url, default: 0] < OutboxEntry.maximumInFlightPerURL {
-                inFlight[entry.url, default: 0] += 1
-                claimed.append(entry)
+            // Each origin's due IPNs, oldest first, as many as it has free slots; then
+            // taken in turns: every origin's first before any origin's second.
+            var place: [String: Int] = [:]
+            let ranked = due.compactMap { entry -> (place: Int, entry: OutboxEntry)? in
+                let origin = OutboxEntry.origin(of: entry.url)
+                place[origin, default: inFlight[origin, default: 0]] += 1
+                let rank = place[origin, default: 0]
+                return rank <= OutboxEntry.maximumInFlightPerOrigin ? (rank, entry) : nil
             }
+            let claimed = ranked.sorted { ($0.place, $0.entry.id) < ($1.place, $1.entry.id) }.prefix(max(0, limit))
+                .map(\.entry).sorted { $0.id < $1.id }
             for entry in claimed { leases[entry.id] = leaseUntil }
             return claimed
         }

@@ -101,6 +101,15 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
             "ALTER TABLE refs_v6 RENAME TO refs",
             newChargesTrigger,
         ],
+        // v7: each IPN's receiver origin, so that claims are bounded and taken in turns
+        // per origin (see OutboxEntry.maximumInFlightPerOrigin). IPNs written before it
+        // keep their URL as their origin: bounded per URL, as they were.
+        [
+            "ALTER TABLE outbox ADD COLUMN origin TEXT NOT NULL DEFAULT ''",
+            "UPDATE outbox SET origin = url",
+            "CREATE INDEX outbox_origin ON outbox(state, origin, id)",
+            "CREATE INDEX outbox_origin_leases ON outbox(state, origin, lease_until)",
+        ],
     ]
 
     /// Claims a new charge's reference and inserts it, for each row inserted into the
@@ -420,9 +429,9 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
                           .bytes(charge.document), .text(id)])
             if let notification {
                 try await db.query("""
-                    INSERT INTO outbox(transaction_id, status, url, payload, next_attempt_at, state, created_at)
-                    VALUES(?, ?, ?, ?, ?, ?, ?)
-                    """, [.text(id), .text(notification.status), .text(charge.urls.ipn),
+                    INSERT INTO outbox(transaction_id, status, url, origin, payload, next_attempt_at, state, created_at)
+                    VALUES(?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [.text(id), .text(notification.status), .text(charge.urls.ipn), .text(OutboxEntry.origin(of: charge.urls.ipn)),
                           .bytes(notification.payload), .int(now + notification.hold), .text(OutboxState.initial(url: charge.urls.ipn).rawValue), .int(now)])
             }
             return (charge, value)
@@ -462,23 +471,33 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         return try await write { db in
             // Only the oldest pending IPN of each transaction: a later status change waits
             // until the earlier one is delivered or dead, so a merchant sees them in order.
-            // And no more than OutboxEntry.maximumInFlightPerURL per URL, in flight ones
-            // counted: a hanging receiver's backlog never holds another URL's IPN back.
+            // And per receiver origin, no more than OutboxEntry.maximumInFlightPerOrigin in
+            // flight, taken in turns across origins. The origins are found by skipping
+            // through the index (one probe each, not one per IPN), and each origin with a
+            // free slot is read only as far as its first few due IPNs: a hanging
+            // receiver's backlog costs a claim nothing and holds no other origin back.
             try await db.query("""
-                UPDATE outbox SET lease_until = ? WHERE id IN (
-                    SELECT id FROM (
-                        SELECT c.id,
-                               ROW_NUMBER() OVER (PARTITION BY c.url ORDER BY c.id)
-                                 + (SELECT count(*) FROM outbox AS f WHERE f.url = c.url AND f.state = 'pending' AND f.lease_until > ?)
-                                 AS place
-                        FROM (SELECT o.id, o.url FROM outbox AS o
-                              WHERE o.state = 'pending' AND o.next_attempt_at <= ? AND o.lease_until <= ?
-                                AND o.id = (SELECT min(p.id) FROM outbox AS p WHERE p.transaction_id = o.transaction_id AND p.state = 'pending')
-                              ORDER BY o.id LIMIT ?) AS c)
-                    WHERE place <= ? ORDER BY id LIMIT ?)
+                WITH RECURSIVE origins(origin) AS (
+                    SELECT min(origin) FROM outbox WHERE state = 'pending'
+                    UNION ALL
+                    SELECT (SELECT min(n.origin) FROM outbox AS n WHERE n.state = 'pending' AND n.origin > origins.origin)
+                    FROM origins WHERE origin IS NOT NULL),
+                busy AS (
+                    SELECT origin, (SELECT count(*) FROM outbox AS f
+                                    WHERE f.state = 'pending' AND f.origin = origins.origin AND f.lease_until > ?1) AS held
+                    FROM origins WHERE origin IS NOT NULL),
+                ranked AS (
+                    SELECT o.id, b.held + ROW_NUMBER() OVER (PARTITION BY b.origin ORDER BY o.id) AS place
+                    FROM busy AS b JOIN outbox AS o ON o.id IN (
+                        SELECT c.id FROM outbox AS c
+                        WHERE c.state = 'pending' AND c.origin = b.origin AND c.next_attempt_at <= ?1 AND c.lease_until <= ?1
+                          AND c.id = (SELECT min(p.id) FROM outbox AS p WHERE p.transaction_id = c.transaction_id AND p.state = 'pending')
+                        ORDER BY c.id LIMIT ?2)
+                    WHERE b.held < ?2)
+                UPDATE outbox SET lease_until = ?3 WHERE id IN (
+                    SELECT id FROM ranked WHERE place <= ?2 ORDER BY place, id LIMIT ?4)
                 RETURNING \(Self.outboxColumns)
-                """, [.int(leaseUntil), .int(now), .int(now), .int(now), .int(Int64(OutboxEntry.claimWindow)),
-                      .int(Int64(OutboxEntry.maximumInFlightPerURL)), .int(Int64(limit))])
+                """, [.int(now), .int(Int64(OutboxEntry.maximumInFlightPerOrigin)), .int(leaseUntil), .int(Int64(limit))])
                 .compactMap(Self.outboxEntry).sorted { $0.id < $1.id }
         }
     }

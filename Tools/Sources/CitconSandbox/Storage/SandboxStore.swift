@@ -44,8 +44,10 @@ public protocol SandboxStore: Sendable {
     /// changes), and none another claimer holds (an instance's claim lasts until its
     /// lease ends or it records the attempt; when the holder dies, another instance
     /// takes the IPN over once the lease has passed).
-    /// No URL gets more than ``OutboxEntry/maximumInFlightPerURL`` IPNs in flight (its
-    /// claimed ones counted, whichever instance holds them).
+    /// No receiver origin gets more than ``OutboxEntry/maximumInFlightPerOrigin`` IPNs
+    /// in flight (its claimed ones counted, whichever instance holds them), and the
+    /// origins take turns: a claim gives each origin with a free slot its oldest due IPN
+    /// before any origin its second, however long one origin's backlog is.
     func dueNotifications(now: Int64, limit: Int, leaseUntil: Int64) async throws -> [OutboxEntry]
     /// Records an attempt in one transaction: the IPN's state (`delivered`, `pending`
     /// for a retry at `nextAttemptAt`, or `dead`), its attempt count (`attempt.number`)
