@@ -13,16 +13,17 @@ struct IPNWorker: Service {
     let store: any SandboxStore
     let configuration: SandboxConfiguration
     let poster: IPNPost
-    /// The merchant's IPN secret: every delivery is signed with it.
-    let secret: String
+    /// The merchant's IPN secret (every delivery is signed with it), read again from
+    /// the store at most once a second, so that a rotation on another instance reaches this one.
+    let secrets: SandboxSecrets
     /// The sandbox's clock (its offset read again at every tick).
     let clock: SandboxClock
 
-    init(store: any SandboxStore, configuration: SandboxConfiguration, secret: String, clock: SandboxClock = SandboxClock()) {
+    init(store: any SandboxStore, configuration: SandboxConfiguration, secrets: SandboxSecrets, clock: SandboxClock = SandboxClock()) {
         self.clock = clock
         self.store = store
         self.configuration = configuration
-        self.secret = secret
+        self.secrets = secrets
         poster = IPNPost(timeout: configuration.ipnTimeout, loopbackOnly: !configuration.allowNonLoopbackIPN)
     }
 
@@ -46,6 +47,7 @@ struct IPNWorker: Service {
             while !Task.isCancelled && !Task.isShuttingDownGracefully {
                 let free = Self.concurrency - inFlight.count
                 await clock.refreshIfStale(from: store)
+                await secrets.refreshIfStale(from: store, clock: clock)
                 if free > 0 {
                     let now = clock.now
                     let due = (try? await store.dueNotifications(now: now, limit: free, leaseUntil: now + lease)) ?? []
@@ -115,7 +117,7 @@ struct IPNWorker: Service {
     }
 
     private func attempt(_ entry: OutboxEntry, attempts: Int, cutOff: Bool) async {
-        let outcome = await poster.post(Self.signedBody(entry.payload, secret: secret), to: entry.url, headers: [
+        let outcome = await poster.post(Self.signedBody(entry.payload, secret: secrets.ipnSecret), to: entry.url, headers: [
             ("Content-Type", "application/json"),
             ("X-Citcon-Transaction", entry.transactionID),
             ("X-Citcon-Attempt", String(attempts)),

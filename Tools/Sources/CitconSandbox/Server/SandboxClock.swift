@@ -17,8 +17,8 @@ public final class SandboxClock: Sendable {
     public static let maximumAdvance: Int64 = 10 * 366 * 86_400
 
     private let offset = NIOLockedValueBox<Int64>(0)
-    /// When the offset was last read from the store (real milliseconds).
-    private let readAt = NIOLockedValueBox<Int64>(0)
+    /// Lets the offset be read from the store at most once a second (real time).
+    private let gate = RefreshGate()
     private let real: @Sendable () -> Int64
 
     /// A clock reading `real` (milliseconds since 1970), at no offset.
@@ -32,15 +32,13 @@ public final class SandboxClock: Sendable {
 
     /// Reads the offset the store keeps (a shared sandbox's other instance may have moved it).
     func refresh(from store: any SandboxStore) async {
-        readAt.withLockedValue { $0 = real() }
         guard let text = try? await store.setting(Self.settingKey), let stored = Int64(text) else { return }
         offset.withLockedValue { $0 = max($0, stored) }
     }
 
     /// ``refresh(from:)`` at most once a second: what the workers call at every tick.
     func refreshIfStale(from store: any SandboxStore) async {
-        let stale = readAt.withLockedValue { real() - $0 >= 1000 }
-        if stale { await refresh(from: store) }
+        if gate.opens(at: real()) { await refresh(from: store) }
     }
 
     /// Moves the clock `seconds` forward (never back), keeps the offset in `store`, and

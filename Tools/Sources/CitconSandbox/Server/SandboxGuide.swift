@@ -192,7 +192,12 @@ answer), and reports that answer back: the dashboard and `upi ipn list` show it
 beside the sandbox's own attempts (as `upi listen`, numbered -1, -2…). A dropped
 connection resumes after the last IPN it had; a new listener gets the IPNs from then
 on, or those after `--after IPN` (the `ipn` of a line an earlier listener printed, so
-that a restarted listener misses none; `0` for all); several listeners each get all. `--print-secret` prints the
+that a restarted listener misses none; `0` for all); several listeners each get all.
+The merchant key opens at most 16 streams at once on one instance (the next is
+refused with `4290`), an idle stream costs the sandbox no query, and when another
+instance of a shared sandbox starts with a new `--merchant-key` or `--ipn-secret`,
+every instance signs with the new secret and ends the streams of the old key within
+a second. `--print-secret` prints the
 IPN secret to verify with; `--events` keeps some (`charge.succeeded`,
 `refund.succeeded`…). `upi trigger EVENT` creates a charge and drives it there so
 that its IPNs fire; `upi ipn list` and `upi ipn resend` do what the dashboard does.

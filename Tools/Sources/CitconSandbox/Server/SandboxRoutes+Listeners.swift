@@ -19,13 +19,17 @@ import ServiceLifecycle
 /// `latest`, the newest IPN's number (a listener resuming after a larger one was given
 /// a number this sandbox never wrote, as after its database was recreated). A new listener (no
 /// `Last-Event-ID`) gets the IPNs written from then on; `?after=0` gets them all. A stream ends after
-/// ``streamLifetime`` or when the sandbox stops; the listener reconnects.
+/// ``streamLifetime``, when the sandbox stops, or within a second of its key being
+/// rotated away (on any instance); the listener reconnects. An idle stream costs no
+/// query (``ListenerFeed``), and one key opens at most ``ListenerFeed/maximumStreams``.
 extension SandboxRoutes {
     /// How long one stream lasts before the listener is asked to reconnect.
     static let streamLifetime: Duration = .seconds(600)
     /// How many recent IPN ids a stream looks at again on each poll: an IPN committed
     /// after a later one (another instance of a shared sandbox) is still sent, once.
     static let lateWindow: Int64 = 256
+    /// After how many quiet polls a stream writes a keep-alive comment.
+    static let keepAlivePolls = 50
 
     /// The answer of a route for the merchant key (checked as `/v1/access-tokens` checks
     /// it, wrong keys throttled): `body`'s, or the failure envelope of what it threw (a
@@ -52,9 +56,15 @@ extension SandboxRoutes {
             guard after >= 0 else {
                 throw APIError(.invalidRequest, "Last-Event-ID: must be the id of an event this stream sent (digits)")
             }
+            // The key was just checked against the store: one rotated in by another
+            // instance in the last second is read now, so that the stream does not end at once.
+            let key = SandboxAPI.bearer(request.headers[.authorization]) ?? ""
+            if !constantTimeEquals(secrets.merchantKey, key) { await secrets.refresh(from: api.store) }
+            try feed.open()
             let routes = self
             let body = ResponseBody { writer in
-                try await routes.stream(after: after, latest: latest, to: &writer)
+                defer { routes.feed.close() }
+                try await routes.stream(after: after, latest: latest, key: key, to: &writer)
                 try await writer.finish(nil)
             }
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
@@ -62,26 +72,36 @@ extension SandboxRoutes {
     }
 
     /// Writes the IPNs after `after` as they come, until the stream's lifetime ends,
-    /// the sandbox stops or the listener goes.
-    private func stream(after: Int64, latest: Int64, to writer: inout any ResponseBodyWriter) async throws {
-        let hello = String(decoding: (try? UPIWire.encoder().encode(["ipn_secret": ipnSecret, "merchant": merchantName, "latest": String(latest)]))
+    /// the sandbox stops, `key` is no longer the merchant key, or the listener goes.
+    private func stream(after: Int64, latest: Int64, key: String, to writer: inout any ResponseBodyWriter) async throws {
+        let hello = String(decoding: (try? UPIWire.encoder().encode(["ipn_secret": secrets.ipnSecret, "merchant": merchantName, "latest": String(latest)]))
                            ?? Data("{}".utf8), as: UTF8.self)
         try await writer.write(ByteBuffer(string: "retry: 1000\nevent: hello\ndata: \(hello)\n\n"))
         var cursor = after
         var sent = Set<Int64>()
+        var read: UInt64?
         let end = ContinuousClock.now + Self.streamLifetime
         var quietSince = ContinuousClock.now
-        while ContinuousClock.now < end && !Task.isCancelled && !Task.isShuttingDownGracefully {
-            let entries = try await api.store.notifications(after: max(after, cursor - Self.lateWindow), limit: 500)
-            for entry in entries where !sent.contains(entry.id) {
-                let body = String(decoding: IPNWorker.signedBody(entry.payload, secret: ipnSecret), as: UTF8.self)
-                try await writer.write(ByteBuffer(string: "id: \(entry.id)\nevent: \(Self.eventName(entry))\ndata: \(body)\n\n"))
-                sent.insert(entry.id)
-                cursor = max(cursor, entry.id)
-                quietSince = ContinuousClock.now
+        while ContinuousClock.now < end && !Task.isCancelled && !Task.isShuttingDownGracefully && constantTimeEquals(secrets.merchantKey, key) {
+            // The outbox is read at the start and again only when the feed saw it change.
+            let generation = feed.generation
+            if read != generation {
+                read = generation
+                feed.countRead()
+                let entries = try await api.store.notifications(after: max(after, cursor - Self.lateWindow), limit: 500)
+                for entry in entries where !sent.contains(entry.id) {
+                    let body = String(decoding: IPNWorker.signedBody(entry.payload, secret: secrets.ipnSecret), as: UTF8.self)
+                    try await writer.write(ByteBuffer(string: "id: \(entry.id)\nevent: \(Self.eventName(entry))\ndata: \(body)\n\n"))
+                    sent.insert(entry.id)
+                    cursor = max(cursor, entry.id)
+                    quietSince = ContinuousClock.now
+                }
+                sent = sent.filter { $0 > cursor - Self.lateWindow }
             }
-            sent = sent.filter { $0 > cursor - Self.lateWindow }
-            if ContinuousClock.now - quietSince > .seconds(15) {
+            // A quiet stream says it is alive every fifty polls (5 s by default): a comment
+            // keeps proxies from closing it, and a listener that went is found out by the
+            // write failing, which ends the stream and frees its place.
+            if ContinuousClock.now - quietSince > pollInterval * Self.keepAlivePolls {
                 try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                 quietSince = ContinuousClock.now
             }

@@ -18,9 +18,12 @@ package struct SandboxRoutes: Sendable {
     let discardLimit: Int
     /// The wallet form's anti-forgery tokens, one per charge.
     let formTokens: FormTokens
-    /// The merchant's IPN secret: what an IPN is signed with, posted or streamed.
-    let ipnSecret: String
-    /// How often a listener's stream looks for new IPNs.
+    /// The merchant's key and IPN secret (what an IPN is signed with, posted or
+    /// streamed), as this instance last read them.
+    let secrets: SandboxSecrets
+    /// The listener streams open here, and what wakes them.
+    let feed: ListenerFeed
+    /// How often a listener's stream looks whether the feed moved.
     let pollInterval: Duration
     /// Refuses a client that keeps failing to authenticate with the merchant key.
     let throttle = FailureThrottle()

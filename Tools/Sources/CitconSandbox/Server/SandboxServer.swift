@@ -39,6 +39,10 @@ public struct SandboxServer: Sendable {
     private let schemaVersion: Int
     /// The API requests this instance answered, for `GET /v1/logs` and the dashboard.
     let requestJournal = RequestJournal()
+    /// The merchant key and IPN secret as this instance last read them.
+    let secrets: SandboxSecrets
+    /// The listener streams open on this instance.
+    let listenerFeed: ListenerFeed
 
     private final class BaseURL: @unchecked Sendable {
         private let lock = NSLock()
@@ -79,6 +83,9 @@ public struct SandboxServer: Sendable {
         await clock.refresh(from: store)
         api = SandboxAPI(store: store, configuration: configuration, baseURL: { baseURL.get() },
                          walletKeys: FormTokens(secret: formSecret), clock: clock)
+        let secrets = SandboxSecrets(merchantKey: merchantKey, ipnSecret: ipnSecret)
+        self.secrets = secrets
+        listenerFeed = ListenerFeed(store: store, secrets: secrets, clock: clock, interval: configuration.workerInterval)
     }
 
     /// A secret setting: the one configured (stored with `store`), else the stored one,
@@ -115,7 +122,7 @@ public struct SandboxServer: Sendable {
     var routes: SandboxRoutes {
         SandboxRoutes(api: api, journal: requestJournal, merchantName: configuration.merchantName,
                       discardLimit: configuration.maximumDiscardedBytes, formTokens: FormTokens(secret: formSecret),
-                      ipnSecret: ipnSecret, pollInterval: configuration.workerInterval)
+                      secrets: secrets, feed: listenerFeed, pollInterval: configuration.workerInterval)
     }
 
     /// The routes the sandbox serves, as its router registers them.
@@ -138,7 +145,7 @@ public struct SandboxServer: Sendable {
         logger.logLevel = .warning
         let requestTimeout = configuration.requestTimeout
         let maximumRequestBody = UPIWire.maximumBodyBytes + configuration.maximumDiscardedBytes
-        let worker = IPNWorker(store: store, configuration: configuration, secret: ipnSecret, clock: api.clock)
+        let worker = IPNWorker(store: store, configuration: configuration, secrets: secrets, clock: api.clock)
         let expiry = ChargeExpiry(api: api, interval: configuration.workerInterval)
         let publicURL = configuration.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         let (host, key, secret, path, version, baseURL) = (configuration.host, merchantKey, ipnSecret,
