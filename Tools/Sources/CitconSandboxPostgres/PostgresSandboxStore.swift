@@ -52,6 +52,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     private var charges: String { prefix + "charges" }
     private var refs: String { prefix + "refs" }
     private var outbox: String { prefix + "outbox" }
+    private var failures: String { prefix + "auth_failures" }
     private var attempts: String { prefix + "ipn_attempts" }
 
     /// Version N is `migrations[N-1]`. Never edit one that has shipped: add the next.
@@ -91,6 +92,11 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
             "UPDATE \(outbox) SET origin = url",
             "CREATE INDEX IF NOT EXISTS \(outbox)_origin ON \(outbox) (state, origin, id)",
             "CREATE INDEX IF NOT EXISTS \(outbox)_origin_leases ON \(outbox) (state, origin, lease_until)",
+        ], [
+            // v5: failed authentications with the merchant key, counted for the merchant
+            // across instances (the throttle counted per address, in each instance).
+            "CREATE TABLE IF NOT EXISTS \(failures) (at bigint NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS \(failures)_at ON \(failures) (at)",
         ]]
     }
 
@@ -126,6 +132,22 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
             INSERT INTO \(unescaped: settings)(key, value) VALUES (\(key), \(value))
             ON CONFLICT (key) DO UPDATE SET value = excluded.value
             """, logger: PostgresSupport.silent)
+    }
+
+    public func recordAuthenticationFailure(at time: Int64, forgettingBefore cutoff: Int64) async throws {
+        // One statement, so one transaction.
+        try await client.query("""
+            WITH forgotten AS (DELETE FROM \(unescaped: failures) WHERE at < \(cutoff))
+            INSERT INTO \(unescaped: failures) (at) VALUES (\(time))
+            """, logger: PostgresSupport.silent)
+    }
+
+    public func authenticationFailures(since: Int64) async throws -> (count: Int, oldest: Int64?) {
+        for try await row in try await client.query("SELECT count(*), min(at) FROM \(unescaped: failures) WHERE at >= \(since)",
+                                                    logger: PostgresSupport.silent).decode((Int64, Int64?).self) {
+            return (Int(row.0), row.1)
+        }
+        return (0, nil)
     }
 
     public func rotateMerchantKey(to key: String) async throws -> Bool {

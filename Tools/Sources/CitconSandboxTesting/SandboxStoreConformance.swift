@@ -38,6 +38,7 @@ public enum SandboxStoreConformance {
         check("claims are bounded per receiver origin and taken in turns: one receiver's backlog holds no other back", fairClaims),
         check("every attempt is logged with its answer; a delivered or dead IPN can be sent again", attemptLog),
         check("recent charges come newest first; every status change is in the history", recentAndHistory),
+        check("failed authentications are counted from a time on; only those before a cutoff are forgotten", authenticationFailures),
     ]
 
     /// A failed attempt answered `HTTP 500`.
@@ -364,6 +365,20 @@ public enum SandboxStoreConformance {
         // Turns: with every slot free, each origin's first IPN comes before any origin's second.
         let turns = try await store.dueNotifications(now: 2_000, limit: 2, leaseUntil: 3_000)
         try expect(Set(turns.map { OutboxEntry.origin(of: $0.url) }).count == 2, "a claim of two did not take two origins' turns: \(turns.map(\.url))")
+    }
+
+    static func authenticationFailures(_ store: any SandboxStore) async throws {
+        let none = try await store.authenticationFailures(since: 0)
+        try expect(none.count == 0 && none.oldest == nil, "a new store has failures: \(none)")
+        for time in [100, 200, 300] as [Int64] { try await store.recordAuthenticationFailure(at: time, forgettingBefore: 0) }
+        let all = try await store.authenticationFailures(since: 0)
+        try expect(all.count == 3 && all.oldest == 100, "three failures read as \(all)")
+        let recent = try await store.authenticationFailures(since: 200)
+        try expect(recent.count == 2 && recent.oldest == 200, "the failures since 200 read as \(recent)")
+        // Recording at 400 forgets those before 250, and only those.
+        try await store.recordAuthenticationFailure(at: 400, forgettingBefore: 250)
+        let kept = try await store.authenticationFailures(since: 0)
+        try expect(kept.count == 2 && kept.oldest == 300, "forgetting before 250 left \(kept)")
     }
 
     static func leases(_ store: any SandboxStore) async throws {

@@ -25,7 +25,7 @@ struct SQLiteMigrationTests {
         let store = try await SQLiteSandboxStore(path: path)
         defer { store.close() }
         #expect(try await store.migrate() == SQLiteSandboxStore.migrations.count)
-        #expect(SQLiteSandboxStore.migrations.count == 7)
+        #expect(SQLiteSandboxStore.migrations.count == 8)
         // Schema 6 keeps references in one B-tree keyed by the reference.
         let check = try await SQLiteDatabase.open(path: path)
         let schema = try await check.query("SELECT sql FROM sqlite_master WHERE name = 'refs'").first?.first?.string ?? ""

@@ -2,6 +2,7 @@ import CitconSandboxPostgres
 import CitconSandboxTesting
 @_spi(Tools) import CitconUPI
 import Foundation
+import Synchronization
 import Testing
 @testable import CitconSandbox
 
@@ -161,13 +162,36 @@ struct SecondSecurityRoundTests {
             #expect(dashboard.status == 429)
         }
         // The window slides: old failures stop counting.
-        let clock = ManualClock()
-        let throttle = FailureThrottle(now: { clock.now })
-        for _ in 0..<FailureThrottle.allowedFailures { throttle.recordFailure("a") }
-        #expect(throws: APIError.self) { try throttle.check("a") }
-        try throttle.check("b")
-        clock.advance(FailureThrottle.window + .seconds(1))
-        try throttle.check("a")
+        let now = Mutex<Int64>(1_000_000)
+        let throttle = FailureThrottle(store: InMemorySandboxStore(), clock: SandboxClock(real: { now.withLock { $0 } }))
+        for _ in 0..<FailureThrottle.allowedFailures { try await throttle.recordFailure() }
+        await #expect(throws: APIError.self) { try await throttle.check() }
+        now.withLock { $0 += FailureThrottle.window.milliseconds + 1000 }
+        try await throttle.check()
+    }
+
+    @Test("wrong merchant keys are counted for the merchant across instances: ten spread over two instances throttle both")
+    func throttleAcrossInstances() async throws {
+        let a = try await Harness.start()
+        let b = try await Harness.start(directory: a.directory, database: a.database)
+        try await withCleanup({ await b.stop(removing: false); await a.stop() }) {
+            for guess in 0..<FailureThrottle.allowedFailures {
+                let instance = guess.isMultiple(of: 2) ? a : b
+                let wrong = try await instance.http.call("POST", "/v1/access-tokens", token: "guess-\(guess)-0123456789", body: #"{"token_type":"server"}"#)
+                #expect(wrong.status == 401, "\(wrong.text)")
+            }
+            for instance in [a, b] {
+                let throttled = try await instance.http.call("POST", "/v1/access-tokens", token: a.merchantKey, body: #"{"token_type":"server"}"#)
+                #expect(throttled.status == 429 && throttled.code == "4290", "\(throttled.text)")
+            }
+            // The sandbox's clock moves past the window (with the key, through the API's
+            // clock rather than the throttled route): the key works again on both.
+            _ = try await a.sandbox.server.api.clock.advance(seconds: 61, in: a.sandbox.server.store)
+            await b.sandbox.server.api.clock.refresh(from: b.sandbox.server.store)
+            for instance in [a, b] {
+                #expect(try await instance.http.call("POST", "/v1/access-tokens", token: a.merchantKey, body: #"{"token_type":"server"}"#).status == 200)
+            }
+        }
     }
 
     @Test("a post made under no-referrer (Origin: null) or from another site is refused; the pages ask for same-origin")
@@ -227,12 +251,4 @@ struct SecondSecurityRoundTests {
             #expect(revoked, "A still honours a token of the rotated key")
         }
     }
-}
-
-/// A clock a test moves by hand.
-final class ManualClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var instant = ContinuousClock.now
-    var now: ContinuousClock.Instant { lock.withLock { instant } }
-    func advance(_ duration: Duration) { lock.withLock { instant += duration } }
 }

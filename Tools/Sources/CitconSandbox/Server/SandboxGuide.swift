@@ -28,9 +28,11 @@ seconds (idle and half-sent connections are closed after it); at most
 `--max-connections` are served at once, and never more than the open-file limit
 minus 64 (serve raises its soft limit to the hard one first), so that a flood of
 half-open connections leaves the rest in the listen queue rather than spinning on
-`EMFILE`. A client that presents a wrong merchant key ten times within a minute
-(on `/v1/access-tokens` or the dashboard) gets `4290` (HTTP 429) until older
-failures leave the minute; the right key is not checked meanwhile. Token answers
+`EMFILE`. Once a wrong merchant key has been presented ten times within a minute
+(on `/v1/access-tokens`, the dashboard or a listener's route), from any address and
+on any instance of a shared sandbox (the failures are counted in the database),
+every attempt gets `4290` (HTTP 429) until older failures leave the minute; the
+right key is not checked meanwhile, so guessing stops there. Token answers
 carry `Cache-Control: no-store`. A body over the limit is read and
 discarded up to 8 MiB, answered `413` and the connection closed, so that a client
 that writes its whole body before reading still gets the answer.

@@ -11,12 +11,9 @@ struct SandboxRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The caller's access token, for the `/v1/` operations that need one.
     var token: AccessTokenRecord?
-    /// The client's IP address (without its port), for ``FailureThrottle``.
-    let client: String
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        client = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 
     /// The caller's token (`4010` when the middleware found none).

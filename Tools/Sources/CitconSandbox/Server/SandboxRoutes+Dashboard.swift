@@ -29,9 +29,9 @@ extension SandboxRoutes {
         return errorPage(error, unavailable: "the dashboard is unavailable", render: DashboardPage.error)
     }
 
-    func dashboardPage(_ request: Request, client: String) async -> Response {
+    func dashboardPage(_ request: Request) async -> Response {
         do {
-            try await throttle.guarded(client, authorization: request.headers[.authorization]) { try await api.authenticateMerchant(request.headers[.authorization]) }
+            try await throttle.guarded(authorization: request.headers[.authorization]) { try await api.authenticateMerchant(request.headers[.authorization]) }
             let entries = try await api.dashboard()
             return html(DashboardPage.render(entries, merchant: merchantName,
                                              formToken: formTokens.token(for: Self.dashboardTokenSubject), now: api.now,
@@ -41,9 +41,9 @@ extension SandboxRoutes {
         }
     }
 
-    func dashboardPost(_ request: Request, client: String) async -> Response {
+    func dashboardPost(_ request: Request) async -> Response {
         do {
-            try await throttle.guarded(client, authorization: request.headers[.authorization]) { try await api.authenticateMerchant(request.headers[.authorization]) }
+            try await throttle.guarded(authorization: request.headers[.authorization]) { try await api.authenticateMerchant(request.headers[.authorization]) }
             guard let data = try await readBody(request, limit: 4096) else {
                 return Self.closing(html(DashboardPage.error("form larger than 4096 bytes"), status: 413))
             }

@@ -34,10 +34,10 @@ extension SandboxRoutes {
     /// The answer of a route for the merchant key (checked as `/v1/access-tokens` checks
     /// it, wrong keys throttled): `body`'s, or the failure envelope of what it threw (a
     /// `4000` for an error that is not an ``APIError``), never a 500.
-    func forMerchant(_ request: Request, client: String, _ body: () async throws -> Response) async -> Response {
+    func forMerchant(_ request: Request, _ body: () async throws -> Response) async -> Response {
         do {
             let authorization = request.headers[.authorization]
-            try await throttle.guarded(client, authorization: authorization) { try await api.requireMerchantKey(authorization: authorization) }
+            try await throttle.guarded(authorization: authorization) { try await api.requireMerchantKey(authorization: authorization) }
             return try await body()
         } catch let error as APIError {
             return Self.failure(error)
@@ -46,8 +46,8 @@ extension SandboxRoutes {
         }
     }
 
-    func ipnEvents(_ request: Request, client: String) async -> Response {
-        await forMerchant(request, client: client) {
+    func ipnEvents(_ request: Request) async -> Response {
+        await forMerchant(request) {
             let resume = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters["after"].map(String.init)
             // A new listener starts with the IPNs to come; one that resumes, after the last it had.
             let latest = try await api.store.latestNotificationID()
@@ -142,8 +142,8 @@ extension SandboxRoutes {
         }
     }
 
-    func ipnList(_ request: Request, client: String) async -> Response {
-        await forMerchant(request, client: client) {
+    func ipnList(_ request: Request) async -> Response {
+        await forMerchant(request) {
             let charge = request.uri.queryParameters["charge"].map(String.init)
             if let charge {
                 try SandboxAPI.field { () throws(ChargeKitError) in try FieldRules.identifier(charge, field: "charge", limit: 128) }
@@ -171,8 +171,8 @@ extension SandboxRoutes {
         var delivered: Bool
     }
 
-    func ipnForward(_ request: Request, id: String, client: String) async -> Response {
-        await forMerchant(request, client: client) {
+    func ipnForward(_ request: Request, id: String) async -> Response {
+        await forMerchant(request) {
             guard let number = Int64(id), number > 0 else { throw APIError(.invalidRequest, "id: must be an IPN's number") }
             let body: Data?
             do { body = try await readBody(request, limit: 4096) } catch { throw APIError(.malformedJSON, "body: could not be read") }
@@ -222,15 +222,15 @@ extension SandboxRoutes {
         ClockReading(now: api.clock.now / 1000, offsetSeconds: api.clock.offsetMilliseconds / 1000)
     }
 
-    func clockGet(_ request: Request, client: String) async -> Response {
-        await forMerchant(request, client: client) {
+    func clockGet(_ request: Request) async -> Response {
+        await forMerchant(request) {
             await api.clock.refresh(from: api.store)
             return Self.envelope(UPIWire.Envelope(data: clockReading()), status: 200)
         }
     }
 
-    func clockAdvance(_ request: Request, client: String) async -> Response {
-        await forMerchant(request, client: client) {
+    func clockAdvance(_ request: Request) async -> Response {
+        await forMerchant(request) {
             let body: Data?
             do { body = try await readBody(request, limit: 1024) } catch { throw APIError(.malformedJSON, "body: could not be read") }
             guard let body else { throw APIError(.bodyTooLarge, "body: larger than 1024 bytes") }
@@ -250,8 +250,8 @@ extension SandboxRoutes {
 /// answered after `after` (0 for all it keeps), oldest first, at most `limit` (100 by
 /// default, 500 at most), bodies masked. `chargekit upi logs tail` follows it.
 extension SandboxRoutes {
-    func logList(_ request: Request, client: String) async -> Response {
-        await forMerchant(request, client: client) {
+    func logList(_ request: Request) async -> Response {
+        await forMerchant(request) {
             func number(_ name: String, default value: Int64, in range: ClosedRange<Int64>) throws -> Int64 {
                 guard let text = request.uri.queryParameters[Substring(name)] else { return value }
                 guard let number = Int64(String(text)), range.contains(number) else {

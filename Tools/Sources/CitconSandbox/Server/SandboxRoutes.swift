@@ -25,8 +25,8 @@ package struct SandboxRoutes: Sendable {
     let feed: ListenerFeed
     /// How often a listener's stream looks whether the feed moved.
     let pollInterval: Duration
-    /// Refuses a client that keeps failing to authenticate with the merchant key.
-    let throttle = FailureThrottle()
+    /// Refuses attempts while the merchant keeps failing to authenticate with its key.
+    var throttle: FailureThrottle { FailureThrottle(store: api.store, clock: api.clock) }
 
     /// One route the router serves: `METHOD /path`, with `:name` parameters.
     package struct Served: Sendable, Hashable {
@@ -61,7 +61,7 @@ package struct SandboxRoutes: Sendable {
             let body = try await jsonBody(request)
             var response = try await answer {
                 // The key first: a body is read only for the merchant.
-                try await throttle.guarded(context.client, authorization: authorization) {
+                try await throttle.guarded(authorization: authorization) {
                     try await api.requireMerchantKey(authorization: authorization)
                 }
                 return try await api.issueToken(try SandboxAPI.decode(UPIWire.AccessTokenRequest.self, from: body))
@@ -71,16 +71,16 @@ package struct SandboxRoutes: Sendable {
             return response
         }
         route(v1, "/v1/", .get, "ipn-events") { request, context in
-            await ipnEvents(request, client: context.client)
+            await ipnEvents(request)
         }
         route(v1, "/v1/", .post, "ipn-events/:id/forwards") { request, context in
-            await ipnForward(request, id: context.parameters.get("id") ?? "", client: context.client)
+            await ipnForward(request, id: context.parameters.get("id") ?? "")
         }
         route(v1, "/v1/", .get, "ipns") { request, context in
-            await ipnList(request, client: context.client)
+            await ipnList(request)
         }
         route(v1, "/v1/", .get, "logs") { request, context in
-            await logList(request, client: context.client)
+            await logList(request)
         }
         route(v1, "/v1/", .get, "health") { _, _ in
             Self.envelope(UPIWire.Envelope(data: ["status": "ok"]), status: 200)
@@ -137,10 +137,10 @@ package struct SandboxRoutes: Sendable {
         route(router, "", .post, "/sandbox/wallet/:id") { request, context in
             await walletPost(request, id: context.parameters.get("id") ?? "", capability: request.uri.queryParameters["k"].map(String.init))
         }
-        route(router, "", .get, "/sandbox/dashboard") { request, context in await dashboardPage(request, client: context.client) }
-        route(router, "", .post, "/sandbox/dashboard") { request, context in await dashboardPost(request, client: context.client) }
-        route(router, "", .get, "/sandbox/clock") { request, context in await clockGet(request, client: context.client) }
-        route(router, "", .post, "/sandbox/clock") { request, context in await clockAdvance(request, client: context.client) }
+        route(router, "", .get, "/sandbox/dashboard") { request, context in await dashboardPage(request) }
+        route(router, "", .post, "/sandbox/dashboard") { request, context in await dashboardPost(request) }
+        route(router, "", .get, "/sandbox/clock") { request, context in await clockGet(request) }
+        route(router, "", .post, "/sandbox/clock") { request, context in await clockAdvance(request) }
         route(router, "", .get, AppSimulatorPage.path) { request, _ in appPage(request) }
         route(router, "", .post, AppSimulatorPage.path) { request, _ in await appPost(request) }
         // Router middleware wraps every route, whenever it is added.

@@ -16,6 +16,7 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
     private var leases: [Int64: Int64] = [:]
     private var attempts: [IPNAttempt] = []
     private var insertionOrder: [String] = []
+    private var authenticationFailures: [Int64] = []
 
     /// Makes an empty store.
     public init() {}
@@ -33,6 +34,20 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
             settings["merchant_key"] = key
             if stored != nil { tokens.removeAll() }
             return true
+        }
+    }
+
+    public func recordAuthenticationFailure(at time: Int64, forgettingBefore cutoff: Int64) async throws {
+        lock.withLock {
+            authenticationFailures.removeAll { $0 < cutoff }
+            authenticationFailures.append(time)
+        }
+    }
+
+    public func authenticationFailures(since: Int64) async throws -> (count: Int, oldest: Int64?) {
+        lock.withLock {
+            let recent = authenticationFailures.filter { $0 >= since }
+            return (recent.count, recent.min())
         }
     }
 

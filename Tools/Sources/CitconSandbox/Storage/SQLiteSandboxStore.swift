@@ -110,6 +110,9 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
             "CREATE INDEX outbox_origin ON outbox(state, origin, id)",
             "CREATE INDEX outbox_origin_leases ON outbox(state, origin, lease_until)",
         ],
+        // v8: failed authentications with the merchant key, counted for the merchant
+        // across instances (the throttle counted per address, in each instance).
+        ["CREATE TABLE auth_failures(at INTEGER NOT NULL)", "CREATE INDEX auth_failures_at ON auth_failures(at)"],
     ]
 
     /// Claims a new charge's reference and inserts it, for each row inserted into the
@@ -350,6 +353,20 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         try await write { db in
             try await db.query("INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                          [.text(key), .text(value)])
+        }
+    }
+
+    public func recordAuthenticationFailure(at time: Int64, forgettingBefore cutoff: Int64) async throws {
+        try await write { db in
+            try await db.query("DELETE FROM auth_failures WHERE at < ?", [.int(cutoff)])
+            try await db.query("INSERT INTO auth_failures(at) VALUES(?)", [.int(time)])
+        }
+    }
+
+    public func authenticationFailures(since: Int64) async throws -> (count: Int, oldest: Int64?) {
+        try await read { db in
+            let row = try await db.query("SELECT count(*), min(at) FROM auth_failures WHERE at >= ?", [.int(since)]).first
+            return (Int(row?.first?.int ?? 0), row.flatMap { $0.count > 1 ? $0[1].int : nil })
         }
     }
 

@@ -75,6 +75,12 @@ public protocol SandboxStore: Sendable {
     func latestNotificationID() async throws -> Int64
     /// The number of charges.
     func chargeCount() async throws -> Int
+    /// Counts a failed authentication with the merchant key at `time` (milliseconds), for
+    /// the merchant across every instance on this store, and forgets the failures before
+    /// `cutoff` (only those).
+    func recordAuthenticationFailure(at time: Int64, forgettingBefore cutoff: Int64) async throws
+    /// The failed authentications at or after `since`: how many, and when the oldest was.
+    func authenticationFailures(since: Int64) async throws -> (count: Int, oldest: Int64?)
     /// Finishes the queued work and closes the storage.
     func close()
 }
