@@ -472,6 +472,26 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         return found
     }
 
+    public func latestNotifications(transactionID: String?, limit: Int) async throws -> (notifications: [OutboxEntry], attempts: [IPNAttempt]) {
+        let limit = max(0, limit)
+        // Every transaction's is the same query with the transaction matching itself.
+        let shown = try await entries("""
+            SELECT \(unescaped: Self.columns) FROM (
+                SELECT \(unescaped: Self.columns) FROM \(unescaped: outbox)
+                WHERE transaction_id = coalesce(\(transactionID)::text, transaction_id) ORDER BY id DESC LIMIT \(limit)) AS latest
+            ORDER BY id
+            """)
+        var found: [IPNAttempt] = []
+        for try await row in try await client.query("""
+            SELECT outbox_id, attempt, at, answer, delivered FROM \(unescaped: attempts)
+            WHERE outbox_id = ANY(\(shown.map(\.id))) ORDER BY at, outbox_id, abs(attempt)
+            """, logger: PostgresSupport.silent).decode((Int64, Int, Int64, String, Bool).self)
+        {
+            found.append(IPNAttempt(notificationID: row.0, number: row.1, time: row.2, answer: row.3, delivered: row.4))
+        }
+        return (shown, found)
+    }
+
     public func resendNotification(id: Int64, now: Int64) async throws -> Bool {
         var found = false
         for try await _ in try await client.query("""

@@ -38,6 +38,7 @@ public enum SandboxStoreConformance {
         check("claims are bounded per receiver origin and taken in turns: one receiver's backlog holds no other back", fairClaims),
         check("every attempt is logged with its answer; a delivered or dead IPN can be sent again", attemptLog),
         check("recent charges come newest first; every status change is in the history", recentAndHistory),
+        check("the latest IPNs, of all or of one transaction, come with their attempts, oldest first", latestNotifications),
         check("failed authentications are counted from a time on; only those before a cutoff are forgotten", authenticationFailures),
     ]
 
@@ -365,6 +366,29 @@ public enum SandboxStoreConformance {
         // Turns: with every slot free, each origin's first IPN comes before any origin's second.
         let turns = try await store.dueNotifications(now: 2_000, limit: 2, leaseUntil: 3_000)
         try expect(Set(turns.map { OutboxEntry.origin(of: $0.url) }).count == 2, "a claim of two did not take two origins' turns: \(turns.map(\.url))")
+    }
+
+    static func latestNotifications(_ store: any SandboxStore) async throws {
+        let empty = try await store.latestNotifications(transactionID: nil, limit: 10)
+        try expect(empty.notifications.isEmpty && empty.attempts.isEmpty, "a new store lists IPNs: \(empty)")
+        for id in ["9101", "9102"] {
+            try await store.insertCharge(charge(id, reference: "latest-\(id)", ipn: "http://127.0.0.1:9/ipn"))
+            _ = try await store.updateCharge(id: id, reference: nil, now: 10) { $0.status = .pending }
+            _ = try await store.updateCharge(id: id, reference: nil, now: 20) { $0.status = .succeeded }
+        }
+        let all = try await store.notifications(transactionID: nil)
+        try await store.recordAttempt(failed(all[0].id, 1, at: 30), state: .pending, nextAttemptAt: 40)
+        try await store.recordAttempt(failed(all[3].id, 1, at: 31), state: .pending, nextAttemptAt: 40)
+        try await store.recordAttempt(IPNAttempt(notificationID: all[3].id, number: 2, time: 50, answer: "HTTP 200", delivered: true),
+                                      state: .delivered, nextAttemptAt: 50)
+        let latest = try await store.latestNotifications(transactionID: nil, limit: 3)
+        try expect(latest.notifications.map(\.id) == all.suffix(3).map(\.id), "not the newest three, oldest first: \(latest.notifications.map(\.id))")
+        try expect(latest.attempts.map(\.notificationID) == [all[3].id, all[3].id] && latest.attempts.map(\.number) == [1, 2],
+                   "not the shown IPNs' attempts alone, in order: \(latest.attempts)")
+        let one = try await store.latestNotifications(transactionID: "9101", limit: 10)
+        try expect(one.notifications.map(\.transactionID) == ["9101", "9101"] && one.attempts.map(\.notificationID) == [all[0].id],
+                   "one transaction's IPNs read as \(one.notifications.map(\.transactionID)), \(one.attempts)")
+        try expect(try await store.latestNotifications(transactionID: "nothing", limit: 10).notifications.isEmpty, "an unknown transaction has IPNs")
     }
 
     static func authenticationFailures(_ store: any SandboxStore) async throws {

@@ -148,13 +148,12 @@ extension SandboxRoutes {
             if let charge {
                 try SandboxAPI.field { () throws(ChargeKitError) in try FieldRules.identifier(charge, field: "charge", limit: 128) }
             }
-            let entries = try await api.store.notifications(transactionID: charge).suffix(500)
-            var attempts: [String: [IPNAttempt]] = [:]
-            for id in Set(entries.map(\.transactionID)) { attempts[id] = try await api.store.notificationAttempts(transactionID: id) }
+            // The newest 500 and their attempts: two queries, whatever the outbox holds.
+            let (entries, attempts) = try await api.store.latestNotifications(transactionID: charge, limit: 500)
+            let attemptsByIPN = Dictionary(grouping: attempts, by: \.notificationID)
             let listing = entries.map { entry in
                 IPNListing(id: entry.id, charge: entry.transactionID, event: Self.eventName(entry), state: entry.state.rawValue, url: entry.url,
-                           attempts: (attempts[entry.transactionID] ?? []).filter { $0.notificationID == entry.id }
-                               .map { IPNListing.Attempt(number: $0.number, time: $0.time / 1000, answer: $0.answer) },
+                           attempts: (attemptsByIPN[entry.id] ?? []).map { IPNListing.Attempt(number: $0.number, time: $0.time / 1000, answer: $0.answer) },
                            lastError: entry.lastError)
             }
             return Self.envelope(UPIWire.Envelope(data: listing), status: 200)

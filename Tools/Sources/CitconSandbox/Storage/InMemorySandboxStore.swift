@@ -186,6 +186,14 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
         lock.withLock { transactionID.map { id in outbox.filter { $0.transactionID == id } } ?? outbox }
     }
 
+    public func latestNotifications(transactionID: String?, limit: Int) async throws -> (notifications: [OutboxEntry], attempts: [IPNAttempt]) {
+        lock.withLock {
+            let shown = Array(outbox.filter { transactionID == nil || $0.transactionID == transactionID }.suffix(max(0, limit)))
+            let ids = Set(shown.map(\.id))
+            return (shown, attempts.filter { ids.contains($0.notificationID) })
+        }
+    }
+
     public func notifications(after id: Int64, limit: Int) async throws -> [OutboxEntry] {
         lock.withLock { Array(outbox.filter { $0.id > id }.prefix(limit)) }
     }

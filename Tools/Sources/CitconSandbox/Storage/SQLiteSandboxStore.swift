@@ -535,13 +535,16 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
             try await db.query("""
                 SELECT a.outbox_id, a.attempt, a.at, a.answer, a.delivered FROM ipn_attempts AS a
                 JOIN outbox AS o ON o.id = a.outbox_id WHERE o.transaction_id = ? ORDER BY a.at, a.outbox_id, abs(a.attempt)
-                """, [.text(transactionID)]).compactMap { row in
-                guard row.count == 5, let id = row[0].int, let number = row[1].int, let time = row[2].int,
-                      let answer = row[3].string, let delivered = row[4].int
-                else { return nil }
-                return IPNAttempt(notificationID: id, number: Int(number), time: time, answer: answer, delivered: delivered != 0)
-            }
+                """, [.text(transactionID)]).compactMap(Self.attempt)
         }
+    }
+
+    /// An attempt from its row (`outbox_id, attempt, at, answer, delivered`); `nil`, never a trap, for a damaged one.
+    private static func attempt(_ row: [SQLValue]) -> IPNAttempt? {
+        guard row.count == 5, let id = row[0].int, let number = row[1].int, let time = row[2].int,
+              let answer = row[3].string, let delivered = row[4].int
+        else { return nil }
+        return IPNAttempt(notificationID: id, number: Int(number), time: time, answer: answer, delivered: delivered != 0)
     }
 
     public func resendNotification(id: Int64, now: Int64) async throws -> Bool {
@@ -570,6 +573,21 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
                                     [.text(transactionID)]).compactMap(Self.outboxEntry)
             }
             return try await db.query("SELECT \(Self.outboxColumns) FROM outbox ORDER BY id").compactMap(Self.outboxEntry)
+        }
+    }
+
+    public func latestNotifications(transactionID: String?, limit: Int) async throws -> (notifications: [OutboxEntry], attempts: [IPNAttempt]) {
+        try await read { db in
+            let filter = transactionID == nil ? "" : "WHERE transaction_id = ?2"
+            let values: [SQLValue] = [.int(Int64(max(0, limit)))] + (transactionID.map { [.text($0)] } ?? [])
+            let shown = "SELECT id FROM outbox \(filter) ORDER BY id DESC LIMIT ?1"
+            let entries = try await db.query("SELECT \(Self.outboxColumns) FROM outbox WHERE id IN (\(shown)) ORDER BY id", values)
+                .compactMap(Self.outboxEntry)
+            let attempts = try await db.query("""
+                SELECT outbox_id, attempt, at, answer, delivered FROM ipn_attempts
+                WHERE outbox_id IN (\(shown)) ORDER BY at, outbox_id, abs(attempt)
+                """, values).compactMap(Self.attempt)
+            return (entries, attempts)
         }
     }
 

@@ -64,6 +64,10 @@ public protocol SandboxStore: Sendable {
     func resendNotification(id: Int64, now: Int64) async throws -> Bool
     /// Every IPN, optionally of one transaction (for tests and inspection).
     func notifications(transactionID: String?) async throws -> [OutboxEntry]
+    /// The newest `limit` IPNs, optionally of one transaction, oldest first, with their
+    /// attempts in the order they were made: what `GET /v1/ipns` shows, read in two
+    /// queries however many IPNs and transactions the outbox holds.
+    func latestNotifications(transactionID: String?, limit: Int) async throws -> (notifications: [OutboxEntry], attempts: [IPNAttempt])
     /// The IPNs whose id is above `id`, oldest first, at most `limit`: what a listener
     /// (`/v1/ipn-events`) has not had yet.
     func notifications(after id: Int64, limit: Int) async throws -> [OutboxEntry]
