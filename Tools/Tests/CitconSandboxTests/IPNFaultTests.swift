@@ -54,8 +54,11 @@ struct IPNFaultTests {
         let receiver = try await IPNReceiver.start()
         let harness = try await Harness.start { $0.ipnRetrySchedule = [.milliseconds(300)] }
         try await withCleanup({ await harness.stop(); await receiver.stop() }) {
-            _ = try await Self.paidCharge(harness, receiver: receiver, fault: "delay=60s")
-            try await Task.sleep(for: .milliseconds(500))
+            let id = try await Self.paidCharge(harness, receiver: receiver, fault: "delay=60s")
+            // The outbox holds the IPN a minute away (by the sandbox's clock), unattempted: no waiting to see it does not come.
+            let held = try await harness.sandbox.server.store.notifications(transactionID: id)
+            #expect(!held.isEmpty && held.allSatisfy { $0.attempts == 0 && $0.nextAttemptAt >= harness.sandbox.server.api.clock.now + 55_000 },
+                    "a delayed IPN is due at once: \(held)")
             #expect(receiver.deliveries.isEmpty, "a delayed IPN came at once")
             _ = try await harness.http.call("POST", "/sandbox/clock", token: harness.merchantKey, body: #"{"advance_seconds":61}"#)
             #expect(await receiver.wait { $0.count >= 2 }, "the delayed IPNs did not come once the clock passed them")

@@ -83,7 +83,10 @@ struct IPNTests {
             let refunded = try await harness.http.call("POST", "/v1/refunds", token: server,
                                                        body: #"{"transaction_id":"\#(id)","reference":"ref-\#(id)","amount":100}"#)
             #expect(await receiver.wait { $0.count >= 4 })
-            try await Task.sleep(for: .milliseconds(200))
+            // Every IPN of the charge delivered: the worker sends nothing more (not a wait).
+            #expect(try await eventually {
+                try await harness.sandbox.server.store.notifications(transactionID: id).allSatisfy { $0.state == .delivered }
+            })
             let secret = harness.sandbox.info.ipnSecret
             let notifications = try receiver.deliveries.map { delivery throws(CPayIPNError) in try delivery.verified(secret: secret) }
             #expect(notifications.map(\.status) == ["pending", "authorized", "captured", "success"], "status words as IPNs use them")

@@ -118,14 +118,12 @@ struct SandboxAPITests {
             let serverConfirm = try await harness.confirm(server, chargeToken: chargeToken)
             #expect(serverConfirm.status == 403 && serverConfirm.code == "4030")
 
-            // A separate sandbox whose tokens live 200 ms.
-            let expiring = try await Harness.start { $0.tokenLifetime = .milliseconds(200) }
-            try await withCleanup({ await expiring.stop() }) {
-                let shortLived = try await expiring.token("server")
-                try await Task.sleep(for: .milliseconds(300))
-                let expired = try await expiring.http.call("POST", "/v1/charges", token: shortLived, body: body)
-                #expect(expired.status == 401 && expired.code == "4010" && expired.message.contains("expired"))
-            }
+            // The sandbox's clock moves past the token's lifetime: no waiting.
+            let seconds = harness.configuration.tokenLifetime.components.seconds + 1
+            let moved = try await harness.http.call("POST", "/sandbox/clock", token: harness.merchantKey, body: #"{"advance_seconds":\#(seconds)}"#)
+            #expect(moved.status == 200, "\(moved.text)")
+            let expired = try await harness.http.call("POST", "/v1/charges", token: server, body: body)
+            #expect(expired.status == 401 && expired.code == "4010" && expired.message.contains("expired"))
         }
     }
 
@@ -308,13 +306,16 @@ struct SandboxAPITests {
 
     @Test("unpaid charges expire: inquiry shows expired, confirmation is refused with 4410")
     func expiry() async throws {
-        let harness = try await Harness.start { $0.chargeLifetime = .milliseconds(300) }
+        let harness = try await Harness.start()
         try await withCleanup({ await harness.stop() }) {
             let server = try await harness.token("server")
             let client = try await harness.token("client")
             let (id, chargeToken) = try await harness.createCharge(server)
             let (other, _) = try await harness.createCharge(server)
-            try await Task.sleep(for: .milliseconds(400))
+            // The sandbox's clock moves past the charges' lifetime (not the tokens'): no waiting.
+            let seconds = harness.configuration.chargeLifetime.components.seconds + 1
+            #expect(try await harness.http.call("POST", "/sandbox/clock", token: harness.merchantKey,
+                                                body: #"{"advance_seconds":\#(seconds)}"#).status == 200)
             let confirm = try await harness.confirm(client, chargeToken: chargeToken)
             #expect(confirm.status == 410 && confirm.code == "4410")
             #expect(try await harness.inquire(server, id).data?["status"] as? String == "expired")

@@ -197,7 +197,8 @@ struct PostgresSandboxStoreConformanceTests {
                                             contentType: "application/x-www-form-urlencoded")
             #expect(paid.status == 303)
             #expect(await receiver.wait { $0.contains { $0.fields?["status"] == "success" } })
-            try await Task.sleep(for: .milliseconds(300))
+            // Every IPN of the charge delivered: neither instance sends anything more (not a wait).
+            #expect(try await eventually { try await a.server.store.notifications(transactionID: id).allSatisfy { $0.state == .delivered } })
             // Each attempt is made by one instance: a claimed IPN is never sent twice as the
             // same attempt. (A retry after a failed attempt carries the next attempt number.)
             let attempts = receiver.deliveries.map { "\($0.fields?["status"] ?? "?")#\($0.attempt ?? 0)" }
