@@ -170,6 +170,8 @@ let package = Package(
                 "ChargeKitPostgres",
                 "ToolsHTTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -1,10 +1,12 @@
 import ChargeKitPostgres
-import CitconSandbox
+@testable import CitconSandbox
 import CitconSandboxPostgres
 import CitconSandboxTesting
 @_spi(Tools) import CitconUPI
 import Foundation
 import Hummingbird
+import HTTPTypes
+import HummingbirdTesting
 import Logging
 import Testing
 #if canImport(FoundationNetworking)
@@ -24,10 +26,19 @@ struct HTTPAnswer: @unchecked Sendable {
     var text: String { String(decoding: body, as: UTF8.self) }
 }
 
-/// Raw HTTP against a sandbox at `base`.
+/// Raw HTTP against a sandbox at `base`, or to its router without a port (`client`).
 struct HTTP: Sendable {
     var base: String
+    /// HummingbirdTesting's router-mode client, when the sandbox serves no port.
+    var client: (any TestClientProtocol)?
     static let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
+
+    init(base: String) { self.base = base }
+
+    init(client: any TestClientProtocol) {
+        base = ""
+        self.client = client
+    }
 
     func call(_ method: String, _ path: String, token: String? = nil, body: String? = nil,
               contentType: String = "application/json") async throws -> HTTPAnswer {
@@ -36,6 +47,18 @@ struct HTTP: Sendable {
 
     func call(_ method: String, _ path: String, token: String? = nil, data: Data?,
               contentType: String = "application/json", headers: [String: String] = [:]) async throws -> HTTPAnswer {
+        if let client {
+            var fields = HTTPFields()
+            for (name, value) in headers { if let name = HTTPField.Name(name) { fields[name] = value } }
+            if let token { fields[.authorization] = "Bearer " + token }
+            if data != nil { fields[.contentType] = contentType }
+            let method = try #require(HTTPRequest.Method(method))
+            let answer = try await client.executeRequest(uri: path, method: method, headers: fields, body: data.map { ByteBuffer(bytes: $0) })
+            var shown: [String: String] = [:]
+            for field in answer.headers { shown[field.name.rawName] = field.value }
+            return HTTPAnswer(status: Int(answer.status.code), body: Data(answer.body.readableBytesView),
+                              location: answer.headers[.location], headers: shown)
+        }
         let url = try #require(URL(string: base + path))
         var request = URLRequest(url: url, timeoutInterval: 20)
         request.httpMethod = method
@@ -56,8 +79,25 @@ struct HTTP: Sendable {
 }
 
 /// A sandbox on an ephemeral loopback port with its own temporary database.
+/// The sandbox a ``Harness`` drives: its server and what it told its user, and the
+/// running process part when it serves a port.
+struct HarnessSandbox: Sendable {
+    let server: SandboxServer
+    let info: SandboxInfo
+    /// `nil` in router mode (no port).
+    let running: RunningSandbox?
+
+    func stop() async { await running?.stop() }
+
+    /// The API root.
+    var baseURL: URL { URL(string: info.baseURL) ?? URL(fileURLWithPath: "/") }
+}
+
+/// A sandbox with its own temporary database, on an ephemeral loopback port
+/// (``start(directory:backend:database:_:)``), or without a port in HummingbirdTesting's
+/// router mode (``router(_:_:)``), where requests go straight to its router.
 struct Harness: Sendable {
-    let sandbox: RunningSandbox
+    let sandbox: HarnessSandbox
     let directory: URL
     let http: HTTP
     var configuration: SandboxConfiguration
@@ -68,9 +108,9 @@ struct Harness: Sendable {
         return directory
     }
 
-    static func start(directory: URL? = nil, backend: CrashBackend = .sqlite, database: String? = nil,
-                      _ tweak: (inout SandboxConfiguration) -> Void = { _ in }) async throws -> Harness {
-        let directory = try directory ?? temporaryDirectory()
+    /// The tests' configuration: a database in `directory` (or `database`), quick retries and ticks.
+    static func configuration(directory: URL, backend: CrashBackend, database: String?,
+                              _ tweak: (inout SandboxConfiguration) -> Void) -> SandboxConfiguration {
         var configuration = SandboxConfiguration()
         configuration.port = 0
         configuration.databasePath = database ?? (backend == .sqlite
@@ -78,15 +118,41 @@ struct Harness: Sendable {
         configuration.ipnRetrySchedule = [.milliseconds(50), .milliseconds(100), .milliseconds(200)]
         configuration.workerInterval = .milliseconds(20)
         tweak(&configuration)
+        return configuration
+    }
+
+    /// Runs `body` against a sandbox served without a port: each request goes to its
+    /// router (HummingbirdTesting's router mode) and its services (the IPN worker, the
+    /// expiry) run meanwhile. For route tests that need no socket.
+    static func router<T: Sendable>(_ tweak: (inout SandboxConfiguration) -> Void = { _ in },
+                                    _ body: @escaping @Sendable (Harness) async throws -> T) async throws -> T {
+        let directory = try temporaryDirectory()
+        let configuration = configuration(directory: directory, backend: .sqlite, database: nil, tweak)
+        let server = try await SandboxServer(configuration: configuration)
+        defer {
+            server.close()
+            try? FileManager.default.removeItem(at: directory)
+        }
+        let app = server.makeApplication { _ in }
+        return try await app.test(.router) { client in
+            let sandbox = HarnessSandbox(server: server, info: server.info(baseURL: "", boundAddress: ""), running: nil)
+            return try await body(Harness(sandbox: sandbox, directory: directory, http: HTTP(client: client), configuration: configuration))
+        }
+    }
+
+    static func start(directory: URL? = nil, backend: CrashBackend = .sqlite, database: String? = nil,
+                      _ tweak: (inout SandboxConfiguration) -> Void = { _ in }) async throws -> Harness {
+        let directory = try directory ?? temporaryDirectory()
+        let configuration = configuration(directory: directory, backend: backend, database: database, tweak)
         var store: (any SandboxStore)?
         if PostgresSupport.isURL(configuration.databasePath) {
             store = try PostgresSandboxStore(url: configuration.databasePath,
                                              tablePrefix: PostgresSupport.tablePrefix(in: configuration.databasePath, fallback: "upi_"),
                                              connectTimeout: .seconds(60))
         }
-        let sandbox = try await RunningSandbox.start(configuration, store: store)
-        return Harness(sandbox: sandbox, directory: directory, http: HTTP(base: sandbox.info.baseURL),
-                       configuration: configuration)
+        let running = try await RunningSandbox.start(configuration, store: store)
+        return Harness(sandbox: HarnessSandbox(server: running.server, info: running.info, running: running), directory: directory,
+                       http: HTTP(base: running.info.baseURL), configuration: configuration)
     }
 
     /// The `--db` the sandbox runs on (a file path or a PostgreSQL URL), for a restart.

@@ -6,8 +6,7 @@ import Testing
 struct RouteTests {
     @Test("an unknown route is 404 and a wrong method 405, both in the UPI envelope")
     func unknownRoutesAnswerInTheEnvelope() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let missing = try await harness.http.call("GET", "/v1/nothing-here")
             #expect(missing.status == 404 && missing.code == "4004" && missing.json?["status"] as? String == "fail")
             #expect(missing.message.contains("/v1/nothing-here"))
@@ -21,8 +20,7 @@ struct RouteTests {
 
     @Test("every registered route answers, and a path matches only its own pattern")
     func everyRegisteredRouteAnswers() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let served = harness.sandbox.server.servedRoutes()
             #expect(served.count == 24 && Set(served).count == served.count)
             #expect(SandboxRoutes.matches("/v1/charges/:token", "/v1/charges/ab12") && !SandboxRoutes.matches("/v1/charges/:token", "/v1/charges/"))

@@ -3,12 +3,11 @@
 import Foundation
 import Testing
 
-@Suite("UPI sandbox over real HTTP")
+@Suite("UPI sandbox routes (router mode, no port; the restart serves one)")
 struct SandboxAPITests {
     @Test("access tokens: server and client types with expiry and permissions; the merchant key is required")
     func accessTokens() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let http = harness.http
             let server = try await http.call("POST", "/v1/access-tokens", token: harness.merchantKey, body: #"{"token_type":"server"}"#)
             #expect(server.status == 200)
@@ -33,8 +32,7 @@ struct SandboxAPITests {
 
     @Test("a charge is created with a server token and comes back with id, charge token, status, reference, amount, currency")
     func createCharge() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let answer = try await harness.http.call("POST", "/v1/charges", token: server,
                                                      body: Harness.chargeBody(reference: "order-1", amount: 128))
@@ -84,8 +82,7 @@ struct SandboxAPITests {
 
     @Test("bad charge bodies get a fail envelope that names the field, never a 500")
     func badChargeBodies() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             for (body, status, code, prefix) in Self.badCharges {
                 let answer = try await harness.http.call("POST", "/v1/charges", token: server, body: body)
@@ -103,8 +100,7 @@ struct SandboxAPITests {
 
     @Test("tokens: missing, unknown or expired is 4010 with HTTP 401; beyond its permissions is 4030")
     func tokenChecks() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let body = Harness.chargeBody(reference: "t1")
             let none = try await harness.http.call("POST", "/v1/charges", body: body)
             #expect(none.status == 401 && none.code == "4010")
@@ -129,8 +125,7 @@ struct SandboxAPITests {
 
     @Test("a reference is an idempotency key: reused for a charge, or by a capture or refund, it is 4100")
     func duplicateReferences() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             _ = try await harness.createCharge(server, reference: "dup-1")
             let again = try await harness.http.call("POST", "/v1/charges", token: server, body: Harness.chargeBody(reference: "dup-1"))
@@ -141,8 +136,7 @@ struct SandboxAPITests {
     @Test("group commit: concurrent writes, half of them duplicates, each answered on its own",
           arguments: [true, false])
     func concurrentDuplicates(groupCommit: Bool) async throws {
-        let harness = try await Harness.start { $0.groupCommit = groupCommit }
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router({ $0.groupCommit = groupCommit }) { harness in
             let server = try await harness.token("server")
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<60 {
@@ -161,8 +155,7 @@ struct SandboxAPITests {
 
     @Test("confirm: client token, returns the wallet page; only an initiated charge; unknown token is 4004")
     func confirm() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let client = try await harness.token("client")
             let (id, chargeToken) = try await harness.createCharge(server)
@@ -186,8 +179,7 @@ struct SandboxAPITests {
 
     @Test("inquiry has the shape of the seed's asynchronous example, captures, refunds and chargebacks included")
     func inquiryShape() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let (id, _) = try await harness.createCharge(server, reference: "shape-1")
             let answer = try await harness.inquire(server, id)
@@ -212,8 +204,7 @@ struct SandboxAPITests {
 
     @Test("card: authorize, capture, partial refunds up to the captured amount; illegal steps refused")
     func captureAndRefund() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let client = try await harness.token("client")
             let (id, chargeToken) = try await harness.createCharge(server, reference: "card-1", amount: 1000, method: "card")
@@ -265,8 +256,7 @@ struct SandboxAPITests {
 
     @Test("a method without partial refunds answers 4208 to a partial one and accepts the full amount")
     func partialRefundIneligible() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let client = try await harness.token("client")
             let (id, chargeToken) = try await harness.createCharge(server, amount: 500, method: "unionpay")
@@ -285,8 +275,7 @@ struct SandboxAPITests {
 
     @Test("cancels: an initiated charge is canceled and can no longer be confirmed")
     func cancels() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let client = try await harness.token("client")
             let (id, chargeToken) = try await harness.createCharge(server)
@@ -306,8 +295,7 @@ struct SandboxAPITests {
 
     @Test("unpaid charges expire: inquiry shows expired, confirmation is refused with 4410")
     func expiry() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let client = try await harness.token("client")
             let (id, chargeToken) = try await harness.createCharge(server)
@@ -326,8 +314,7 @@ struct SandboxAPITests {
 
     @Test("the wallet page shows merchant, amount, currency, method and three buttons")
     func walletPage() async throws {
-        let harness = try await Harness.start { $0.merchantName = "Shop <&> Co" }
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router({ $0.merchantName = "Shop <&> Co" }) { harness in
             let server = try await harness.token("server")
             let client = try await harness.token("client")
             let (id, chargeToken) = try await harness.createCharge(server, amount: 1234, method: "alipay")
@@ -347,8 +334,7 @@ struct SandboxAPITests {
 
     @Test("wallet choices update the charge and redirect to the app's return URL or to urls.success/fail/cancel")
     func walletRedirects() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let client = try await harness.token("client")
             for (action, returnURL, status, target) in [

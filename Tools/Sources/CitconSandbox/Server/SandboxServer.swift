@@ -130,6 +130,12 @@ public struct SandboxServer: Sendable {
         routes.register(on: Router(context: SandboxRequestContext.self))
     }
 
+    /// What it tells its user, once it serves at `baseURL` (bound to `boundAddress`).
+    func info(baseURL: String, boundAddress: String) -> SandboxInfo {
+        SandboxInfo(baseURL: baseURL, merchantKey: merchantKey, ipnSecret: ipnSecret, databasePath: configuration.databasePath,
+                    schemaVersion: schemaVersion, boundAddress: boundAddress)
+    }
+
     /// The Hummingbird application with the IPN worker as a service.
     func makeApplication(onStarted: @escaping @Sendable (SandboxInfo) async -> Void)
         -> some ApplicationProtocol & Service
@@ -148,8 +154,7 @@ public struct SandboxServer: Sendable {
         let worker = IPNWorker(store: store, configuration: configuration, secrets: secrets, clock: api.clock)
         let expiry = ChargeExpiry(api: api, interval: configuration.workerInterval)
         let publicURL = configuration.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-        let (host, key, secret, path, version, baseURL) = (configuration.host, merchantKey, ipnSecret,
-                                                           configuration.databasePath, schemaVersion, self.baseURL)
+        let (host, baseURL) = (configuration.host, self.baseURL)
         let app = Application(
             router: router,
             server: .http1(configuration: .init(
@@ -164,8 +169,7 @@ public struct SandboxServer: Sendable {
                 let shownHost = host.contains(":") ? "[\(host)]" : host
                 let url = publicURL ?? "http://\(shownHost):\(port)"
                 baseURL.set(url)
-                await onStarted(SandboxInfo(baseURL: url, merchantKey: key, ipnSecret: secret, databasePath: path,
-                                              schemaVersion: version, boundAddress: "\(shownHost):\(port)"))
+                await onStarted(self.info(baseURL: url, boundAddress: "\(shownHost):\(port)"))
             },
             logger: logger
         )
