@@ -84,7 +84,7 @@ import Foundation
     }
 
     /// `POST /v1/access-tokens` body.
-    public struct AccessTokenRequest: Codable, Sendable, Equatable {
+    public struct AccessTokenRequest: Encodable, Sendable, Equatable {
         /// `server` or `client`.
         public var tokenType: String
 
@@ -139,8 +139,9 @@ import Foundation
         }
     }
 
-    /// `POST /v1/charges` body: what the merchant's server sends.
-    public struct ChargeRequest: Codable, Sendable, Equatable {
+    /// `POST /v1/charges` body: what the merchant's server sends (encoded only: the
+    /// sandbox reads the body with its own type).
+    public struct ChargeRequest: Encodable, Sendable, Equatable {
         /// The trade.
         public var transaction: CPayTransaction
         /// The method (optional at creation; the SDK confirms with one).
@@ -151,28 +152,6 @@ import Foundation
         public var consumer: CPayConsumer?
         /// Goods.
         public var goods: CPayGoods?
-        /// Whether a decoded body carried `transaction.auto_capture` (the sandbox then
-        /// defaults it per method when absent); `false` for a body made in code.
-        @_spi(Tools) public var autoCaptureSent = false
-
-        @_spi(Tools) public enum CodingKeys: String, CodingKey { case transaction, payment, urls, consumer, goods }
-        @usableFromInline enum TransactionKeys: String, CodingKey { case autoCapture = "auto_capture" }
-
-        public init(from decoder: any Decoder) throws {
-            try self.init(keyed: decoder.container(keyedBy: CodingKeys.self))
-        }
-
-        /// The decoding of ``init(from:)``, from any container of its members (the
-        /// sandbox's body reader hands it its own). Inlinable, so that the sandbox's
-        /// reader, in another module, gets it specialised for its container.
-        @inlinable @_spi(Tools) public init<Container: KeyedDecodingContainerProtocol>(keyed c: Container) throws where Container.Key == CodingKeys {
-            transaction = try c.decode(CPayTransaction.self, forKey: .transaction)
-            payment = try c.decodeIfPresent(CPayPayment.self, forKey: .payment)
-            urls = try c.decodeIfPresent(CPayUrls.self, forKey: .urls)
-            consumer = try c.decodeIfPresent(CPayConsumer.self, forKey: .consumer)
-            goods = try c.decodeIfPresent(CPayGoods.self, forKey: .goods)
-            autoCaptureSent = try c.nestedContainer(keyedBy: TransactionKeys.self, forKey: .transaction).contains(.autoCapture)
-        }
 
         /// Makes a body.
         public init(transaction: CPayTransaction, payment: CPayPayment? = nil, urls: CPayUrls? = nil,
@@ -323,8 +302,8 @@ import Foundation
         }
     }
 
-    /// `POST /v1/charges/{charge-token}` body: what the SDK sends.
-    public struct ConfirmRequest: Codable, Sendable, Equatable {
+    /// `POST /v1/charges/{charge-token}` body: what the SDK sends (encoded only).
+    public struct ConfirmRequest: Encodable, Sendable, Equatable {
         /// The method chosen.
         public var payment: CPayPayment
         /// The consumer.
@@ -393,8 +372,8 @@ import Foundation
         }
     }
 
-    /// `POST /v1/captures`, `/v1/refunds` and `/v1/cancels` body.
-    public struct OperationRequest: Codable, Sendable, Equatable {
+    /// `POST /v1/captures`, `/v1/refunds` and `/v1/cancels` body (encoded only).
+    public struct OperationRequest: Encodable, Sendable, Equatable {
         /// The charge's id.
         public var transactionID: String
         /// The operation's own reference (an idempotency key; must differ from the charge's).
@@ -420,38 +399,8 @@ import Foundation
         }
 
         enum CodingKeys: String, CodingKey {
-            case reference, amount, reason, id, note, currency
+            case reference, amount, reason, currency
             case transactionID = "transaction_id", transactionReference = "transaction_reference"
-        }
-
-        /// Reads the seed's shape (`transaction_id`, `reason`) and the live API's (`id`
-        /// for the charge, `note`, and on cancels `transaction_reference`, the charge's
-        /// own reference). Fields that contradict each other are refused, never one of
-        /// them dropped: `transaction_id` and `id` naming two charges, `reason` and
-        /// `note` saying two things.
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let seedID = try c.decodeIfPresent(String.self, forKey: .transactionID)
-            let liveID = try c.decodeIfPresent(String.self, forKey: .id)
-            guard let id = seedID ?? liveID else {
-                throw DecodingError.keyNotFound(CodingKeys.transactionID, .init(codingPath: c.codingPath,
-                                                debugDescription: "transaction_id (or id) is required"))
-            }
-            if let seedID, let liveID, seedID != liveID {
-                throw DecodingError.dataCorruptedError(forKey: .id, in: c,
-                                                       debugDescription: "names another charge than transaction_id ('\(seedID)')")
-            }
-            transactionID = id
-            reference = try c.decode(String.self, forKey: .reference)
-            amount = try c.decodeIfPresent(Int.self, forKey: .amount)
-            let reason = try c.decodeIfPresent(String.self, forKey: .reason)
-            let note = try c.decodeIfPresent(String.self, forKey: .note)
-            if let reason, let note, reason != note {
-                throw DecodingError.dataCorruptedError(forKey: .note, in: c, debugDescription: "says another thing than reason")
-            }
-            self.reason = reason ?? note
-            currency = try c.decodeIfPresent(String.self, forKey: .currency)
-            transactionReference = try c.decodeIfPresent(String.self, forKey: .transactionReference)
         }
 
         public func encode(to encoder: any Encoder) throws {

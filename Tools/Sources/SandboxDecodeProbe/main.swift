@@ -23,8 +23,8 @@ var total = 0
 for index in 0..<count {
     let body = bodies[index & 63]
     let request = reader == "wire"
-        ? try? SandboxAPI.decode(UPIWire.ChargeRequest.self, from: body)
-        : try? decoder.decode(UPIWire.ChargeRequest.self, from: body)
+        ? try? SandboxAPI.decode(ChargeBody.self, from: body)
+        : try? decoder.decode(ChargeBody.self, from: body)
     guard let request else {
         FileHandle.standardError.write(Data("SandboxDecodeProbe: the body was not read\n".utf8))
         exit(1)

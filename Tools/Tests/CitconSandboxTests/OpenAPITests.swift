@@ -39,6 +39,40 @@ struct OpenAPITests {
                 "RunningTheSandbox.md changed: run scripts/openapi-embed.sh")
     }
 
+    /// The top-level properties of schema `name` in the YAML.
+    static func documentedProperties(_ yaml: String, schema name: String) -> Set<String> {
+        var properties: Set<String> = []
+        var inSchema = false, inProperties = false
+        for line in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("    "), !line.hasPrefix("     ") {
+                inSchema = line == "    \(name):"
+                inProperties = false
+            } else if inSchema, line == "      properties:" {
+                inProperties = true
+            } else if inSchema, line.hasPrefix("      "), !line.hasPrefix("       ") {
+                inProperties = false
+            } else if inProperties, line.hasPrefix("        "), !line.hasPrefix("         "), let colon = line.firstIndex(of: ":") {
+                properties.insert(line[line.startIndex..<colon].trimmingCharacters(in: .whitespaces))
+            }
+        }
+        return properties
+    }
+
+    @Test("each request body the sandbox reads has exactly its schema's members")
+    func everyBodyIsItsSchema() {
+        let bodies: [(schema: String, read: [String])] = [
+            ("AccessTokenRequest", AccessTokenBody.CodingKeys.allCases.map(\.stringValue)),
+            ("ChargeRequest", ChargeBody.CodingKeys.allCases.map(\.stringValue)),
+            ("ConfirmRequest", ConfirmBody.CodingKeys.allCases.map(\.stringValue)),
+            ("OperationRequest", OperationBody.CodingKeys.allCases.map(\.stringValue)),
+        ]
+        for (schema, read) in bodies {
+            let documented = Self.documentedProperties(OpenAPIDocument.yaml, schema: schema)
+            #expect(!documented.isEmpty && documented == Set(read),
+                    "\(schema): only documented \(documented.subtracting(read)), only read \(Set(read).subtracting(documented))")
+        }
+    }
+
     @Test func everyRouteIsDocumentedAndEveryOperationServed() async throws {
         let server = try await SandboxServer(configuration: SandboxConfiguration(), store: InMemorySandboxStore())
         let documented = Self.documentedRoutes(OpenAPIDocument.yaml)

@@ -43,21 +43,21 @@ struct SandboxRulesInMemoryTests {
         func body<T: Decodable>(_ type: T.Type, _ json: String) throws -> T { try SandboxAPI.decode(type, from: Data(json.utf8)) }
         try await api.requireMerchantKey(authorization: "Bearer sk_memory_0123456789")
         await #expect(throws: APIError.self) { try await api.requireMerchantKey(authorization: "Bearer sk_wrong_0123456789") }
-        let serverToken = try await api.issueToken(body(UPIWire.AccessTokenRequest.self, #"{"token_type":"server"}"#))
-        let clientToken = try await api.issueToken(body(UPIWire.AccessTokenRequest.self, #"{"token_type":"client"}"#))
+        let serverToken = try await api.issueToken(body(AccessTokenBody.self, #"{"token_type":"server"}"#))
+        let clientToken = try await api.issueToken(body(AccessTokenBody.self, #"{"token_type":"client"}"#))
         let merchant = try await api.authenticate("Bearer " + serverToken.accessToken)
-        let created = try await api.createCharge(as: merchant, request: body(UPIWire.ChargeRequest.self,
+        let created = try await api.createCharge(as: merchant, request: body(ChargeBody.self,
                                                                            Harness.chargeBody(reference: "mem-1", amount: 500, method: "alipay")))
         #expect(created.autoCapture == false, "sent as false by the body")
         _ = try await api.confirm(chargeToken: created.chargeToken, as: try await api.authenticate("Bearer " + clientToken.accessToken),
-                                  request: body(UPIWire.ConfirmRequest.self, #"{"payment":{"method":"alipay"},"return_url":"app://r"}"#))
+                                  request: body(ConfirmBody.self, #"{"payment":{"method":"alipay"},"return_url":"app://r"}"#))
         let (paid, redirect) = try await api.walletAction(id: created.id, action: .pay)
         #expect(paid.status == .succeeded && redirect?.hasPrefix("app://r") == true)
-        let refund = try await api.refund(as: merchant, request: body(UPIWire.OperationRequest.self,
+        let refund = try await api.refund(as: merchant, request: body(OperationBody.self,
                                                                     #"{"id":"\#(created.id)","reference":"mem-rf","amount":200}"#))
         #expect(refund.object == "refund" && refund.amountRefunded == 200)
         await #expect(throws: APIError.self) {
-            _ = try await api.createCharge(as: merchant, request: body(UPIWire.ChargeRequest.self, Harness.chargeBody(reference: "mem-1")))
+            _ = try await api.createCharge(as: merchant, request: body(ChargeBody.self, Harness.chargeBody(reference: "mem-1")))
         }
     }
 }

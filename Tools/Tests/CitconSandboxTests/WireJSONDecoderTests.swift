@@ -22,7 +22,7 @@ struct WireJSONDecoderTests {
     @Test("the bodies the SDK sends and the load test's are read by the fast reader, to JSONDecoder's values")
     func knownBodies() throws {
         let load = #"{"transaction":{"reference":"load-1-2-3","amount":125,"currency":"USD","country":"US","note":"load"},"payment":{"method":"wechatpay"},"urls":{"success":"https://shop.example/ok"}}"#
-        #expect(Self.agrees(UPIWire.ChargeRequest.self, load))
+        #expect(Self.agrees(ChargeBody.self, load))
         var transaction = CPayTransaction()
         (transaction.reference, transaction.amount, transaction.currency, transaction.country) = ("order-1", 1099, "USD", "US")
         transaction.note = "caf\u{E9} \"quoted\" \\ / \u{1F600}\n"
@@ -33,12 +33,12 @@ struct WireJSONDecoderTests {
         var urls = CPayUrls()
         (urls.ipn, urls.success) = ("http://127.0.0.1:9/ipn", "my-app://done?x=1&y=%20")
         let sdkBody = try UPIWire.encoder().encode(UPIWire.ChargeRequest(transaction: transaction, payment: payment, urls: urls))
-        #expect(Self.agrees(UPIWire.ChargeRequest.self, String(decoding: sdkBody, as: UTF8.self)))
-        let decoded = try #require(WireJSONDecoder.decode(UPIWire.ChargeRequest.self, from: sdkBody))
+        #expect(Self.agrees(ChargeBody.self, String(decoding: sdkBody, as: UTF8.self)))
+        let decoded = try #require(WireJSONDecoder.decode(ChargeBody.self, from: sdkBody))
         #expect(decoded.transaction.note == transaction.note && decoded.autoCaptureSent)
-        #expect(Self.agrees(UPIWire.AccessTokenRequest.self, #"{"token_type":"server"}"#))
-        #expect(Self.agrees(UPIWire.ConfirmRequest.self, #"{"payment":{"method":"alipay","client":["mobile_native"]}}"#))
-        #expect(Self.agrees(UPIWire.OperationRequest.self, #"{"transaction_id":"1234567890123456789","amount":100,"reference":"r-1"}"#))
+        #expect(Self.agrees(AccessTokenBody.self, #"{"token_type":"server"}"#))
+        #expect(Self.agrees(ConfirmBody.self, #"{"payment":{"method":"alipay","client":["mobile_native"]}}"#))
+        #expect(Self.agrees(OperationBody.self, #"{"transaction_id":"1234567890123456789","amount":100,"reference":"r-1"}"#))
     }
 
     @Test("what it leaves to JSONDecoder: fractions, exponents, -0, out of range, duplicate names, a BOM, broken JSON")
@@ -56,7 +56,7 @@ struct WireJSONDecoderTests {
             #"{"transaction":{"reference":"r","amount":"1","currency":"USD","country":"US"}}"#,
             #"{"transaction":{"reference":"r","amount":1,"currency":"USD"}}"#,
         ] {
-            #expect(WireJSONDecoder.decode(UPIWire.ChargeRequest.self, from: Data(body.utf8)) == nil, "\(body)")
+            #expect(WireJSONDecoder.decode(ChargeBody.self, from: Data(body.utf8)) == nil, "\(body)")
         }
         // A value read with try? (the create answer's exchange) is left whole to
         // JSONDecoder when a number in it is not the reader's to judge.
@@ -134,13 +134,13 @@ struct WireJSONDecoderTests {
     func randomBodies() {
         var random = Random(state: 0x1234_5678_9ABC_DEF1)
         var read = 0
-        for _ in 0..<5000 where Self.agrees(UPIWire.ChargeRequest.self, Self.chargeBody(&random)) { read += 1 }
+        for _ in 0..<5000 where Self.agrees(ChargeBody.self, Self.chargeBody(&random)) { read += 1 }
         // The check above means something only if the fast reader reads many of them.
         #expect(read > 1000, "the fast reader read \(read) of 5 000")
         for _ in 0..<1000 {
-            Self.agrees(UPIWire.AccessTokenRequest.self, Self.object(&random, names: ["token_type", "scope"], depth: 0))
-            Self.agrees(UPIWire.ConfirmRequest.self, Self.object(&random, names: ["payment", "consumer", "return_url", "ext"], depth: 0))
-            Self.agrees(UPIWire.OperationRequest.self,
+            Self.agrees(AccessTokenBody.self, Self.object(&random, names: ["token_type", "scope"], depth: 0))
+            Self.agrees(ConfirmBody.self, Self.object(&random, names: ["payment", "consumer", "return_url", "ext"], depth: 0))
+            Self.agrees(OperationBody.self,
                         Self.object(&random, names: ["transaction_id", "amount", "reference", "reason", "currency"], depth: 0))
         }
     }

@@ -563,8 +563,8 @@ extension KeyedWireDecodable {
 }
 
 // The request bodies the sandbox reads, each decoded by its own `init(keyed:)` (the
-// one its `init(from:)` runs, in CitconUPI).
+// one its `init(from:)` runs: in CitconUPI for the shared models, in RequestBodies.swift for the body).
 extension CPayTransaction: KeyedWireDecodable {}
 extension CPayUrls: KeyedWireDecodable {}
 extension CPayPayment: KeyedWireDecodable {}
-extension UPIWire.ChargeRequest: KeyedWireDecodable {}
+extension ChargeBody: KeyedWireDecodable {}

@@ -181,6 +181,26 @@ components:
             method: { $ref: '#/components/schemas/Method' }
         return_url: { type: string, pattern: '^[a-z][a-z0-9+.-]{1,20}://[A-Za-z0-9._~/-]{0,40}$' }
         consumer: { $ref: '#/components/schemas/Consumer' }
+        ext:
+          type: object
+          description: What the app's SDK adds (the receipt type, the device); read, not used by the sandbox
+          properties:
+            transaction:
+              type: object
+              properties:
+                receipt: { type: object, properties: { type: { type: string } } }
+            device:
+              type: object
+              properties:
+                ip: { type: string }
+                os: { type: string }
+        installments:
+          type: object
+          description: An installment plan; read, not used by the sandbox
+          properties:
+            id: { type: string }
+            payment_number: { type: integer }
+            quantity: { type: integer }
     Transaction_Data:
       type: object
       properties:

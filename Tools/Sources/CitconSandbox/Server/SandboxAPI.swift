@@ -209,7 +209,7 @@ public struct SandboxAPI: Sendable {
 
     /// `POST /v1/access-tokens`, for a caller that presented the merchant key
     /// (``requireMerchantKey(authorization:)``).
-    package func issueToken(_ request: UPIWire.AccessTokenRequest) async throws -> UPIWire.AccessToken {
+    package func issueToken(_ request: AccessTokenBody) async throws -> UPIWire.AccessToken {
         guard let permissions = AccessTokenRecord.permissions[request.tokenType] else {
             throw APIError(.invalidRequest, "token_type: must be \"server\" or \"client\"")
         }
@@ -257,7 +257,7 @@ public struct SandboxAPI: Sendable {
     }
 
     /// `POST /v1/charges` for an authenticated caller.
-    package func createCharge(as token: AccessTokenRecord, request: UPIWire.ChargeRequest,
+    package func createCharge(as token: AccessTokenRecord, request: ChargeBody,
                               scenario: SandboxScenario? = nil, ipnFault: IPNFault? = nil) async throws -> UPIWire.ChargeCreated {
         try Self.require(token, "charge")
         try Self.field { () throws(ChargeKitError) in try CPayOrderValidator.validate(request.transaction) }
@@ -339,7 +339,7 @@ public struct SandboxAPI: Sendable {
     private enum Step: Sendable { case done, expired }
 
     /// `POST /v1/charges/{charge-token}` for an authenticated caller.
-    package func confirm(chargeToken: String, as token: AccessTokenRecord, request: UPIWire.ConfirmRequest,
+    package func confirm(chargeToken: String, as token: AccessTokenRecord, request: ConfirmBody,
                          scenario: SandboxScenario? = nil) async throws -> UPIWire.Confirmation {
         try Self.require(token, "confirm")
         try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(chargeToken, field: "charge_token", limit: 128) }
@@ -394,7 +394,7 @@ public struct SandboxAPI: Sendable {
         return ids.count
     }
 
-    private func check(_ request: UPIWire.OperationRequest) throws(APIError) {
+    private func check(_ request: OperationBody) throws(APIError) {
         try Self.field { () throws(ChargeKitError) in
             try FieldRules.identifier(request.transactionID, field: "transaction_id", limit: 128)
             try FieldRules.identifier(request.reference, field: "reference", limit: 128)
@@ -407,7 +407,7 @@ public struct SandboxAPI: Sendable {
 
     /// Refuses (`4000` naming the field) an operation whose `currency` or
     /// `transaction_reference` contradicts the charge it names.
-    static func checkAgreement(_ request: UPIWire.OperationRequest, with charge: ChargeRecord) throws(APIError) {
+    static func checkAgreement(_ request: OperationBody, with charge: ChargeRecord) throws(APIError) {
         if let currency = request.currency, currency.uppercased() != charge.currency.uppercased() {
             throw APIError(.invalidRequest, "currency: the charge is in \(charge.currency), not \(currency)")
         }
@@ -418,8 +418,8 @@ public struct SandboxAPI: Sendable {
 
     /// The one shape of captures, refunds and cancels: check the token and the request,
     /// claim its reference and change the charge in one transaction.
-    private func operate(_ permission: String, as token: AccessTokenRecord, request: UPIWire.OperationRequest,
-                         _ change: @escaping @Sendable (inout ChargeRecord, UPIWire.OperationRequest, Int64) throws -> Void)
+    private func operate(_ permission: String, as token: AccessTokenRecord, request: OperationBody,
+                         _ change: @escaping @Sendable (inout ChargeRecord, OperationBody, Int64) throws -> Void)
         async throws -> CPayCheckData
     {
         try Self.require(token, permission)
@@ -433,7 +433,7 @@ public struct SandboxAPI: Sendable {
     }
 
     /// `POST /v1/captures`: captures an authorized charge, all or part of it.
-    package func capture(as token: AccessTokenRecord, request: UPIWire.OperationRequest,
+    package func capture(as token: AccessTokenRecord, request: OperationBody,
                          scenario: SandboxScenario? = nil) async throws -> CPayCheckData {
         try await operate("capture", as: token, request: request) { charge, request, now in
             guard charge.status == .authorized else {
@@ -460,7 +460,7 @@ public struct SandboxAPI: Sendable {
     /// live API's shape: `object` "refund", its own `id`, `amount_refunded` (this
     /// refund's amount), `status` "succeeded", `time_created`, `time_completed`; the
     /// charge's inquiry lists it under `refunds`.
-    package func refund(as token: AccessTokenRecord, request: UPIWire.OperationRequest,
+    package func refund(as token: AccessTokenRecord, request: OperationBody,
                         scenario: SandboxScenario? = nil) async throws -> CPayCheckData {
         let charge = try await operate("refund", as: token, request: request) { charge, request, now in
             guard charge.status == .succeeded else {
@@ -501,7 +501,7 @@ public struct SandboxAPI: Sendable {
     /// `POST /v1/cancels`: cancels a charge not yet paid, or voids an authorization.
     /// The answer has the live API's shape: the charge's `id`, `object` "cancel",
     /// `status` "canceled", and `payment.type` and `payment.data.pan` as empty strings.
-    package func cancel(as token: AccessTokenRecord, request: UPIWire.OperationRequest) async throws -> CPayCheckData {
+    package func cancel(as token: AccessTokenRecord, request: OperationBody) async throws -> CPayCheckData {
         var answer = try await operate("cancel", as: token, request: request) { charge, _, now in
             guard charge.canMove(to: .canceled) else {
                 throw APIError(.illegalState, "status: the charge is \(charge.status) and cannot be canceled")

@@ -64,7 +64,7 @@ package struct SandboxRoutes: Sendable {
                 try await throttle.guarded(authorization: authorization) {
                     try await api.requireMerchantKey(authorization: authorization)
                 }
-                return try await api.issueToken(try SandboxAPI.decode(UPIWire.AccessTokenRequest.self, from: body))
+                return try await api.issueToken(try SandboxAPI.decode(AccessTokenBody.self, from: body))
             }
             // A token is a credential: no cache may keep the answer.
             response.headers[.cacheControl] = "no-store"
@@ -87,7 +87,7 @@ package struct SandboxRoutes: Sendable {
         }
         let authenticated = v1.group().add(middleware: TokenAuthentication(api: api))
         route(authenticated, "/v1/", .post, "charges") { request, context in
-            let body = try await decoded(UPIWire.ChargeRequest.self, from: request)
+            let body = try await decoded(ChargeBody.self, from: request)
             return try await answer {
                 try await api.createCharge(as: try context.requireToken(), request: body, scenario: try Self.scenario(request),
                                            ipnFault: try Self.ipnFault(request))
@@ -95,7 +95,7 @@ package struct SandboxRoutes: Sendable {
         }
         route(authenticated, "/v1/", .post, "charges/:token") { request, context in
             let token = context.parameters.get("token") ?? ""
-            let body = try await decoded(UPIWire.ConfirmRequest.self, from: request)
+            let body = try await decoded(ConfirmBody.self, from: request)
             return try await answer {
                 try await api.confirm(chargeToken: token, as: try context.requireToken(), request: body, scenario: try Self.scenario(request))
             }
@@ -105,15 +105,15 @@ package struct SandboxRoutes: Sendable {
             return try await answer { try await api.inquire(id: id, as: try context.requireToken()) }
         }
         route(authenticated, "/v1/", .post, "captures") { request, context in
-            let body = try await decoded(UPIWire.OperationRequest.self, from: request)
+            let body = try await decoded(OperationBody.self, from: request)
             return try await answer { try await api.capture(as: try context.requireToken(), request: body, scenario: try Self.scenario(request)) }
         }
         route(authenticated, "/v1/", .post, "refunds") { request, context in
-            let body = try await decoded(UPIWire.OperationRequest.self, from: request)
+            let body = try await decoded(OperationBody.self, from: request)
             return try await answer { try await api.refund(as: try context.requireToken(), request: body, scenario: try Self.scenario(request)) }
         }
         route(authenticated, "/v1/", .post, "cancels") { request, context in
-            let body = try await decoded(UPIWire.OperationRequest.self, from: request)
+            let body = try await decoded(OperationBody.self, from: request)
             return try await answer { try await api.cancel(as: try context.requireToken(), request: body) }
         }
         route(router, "", .get, "/openapi.yaml") { _, _ in
