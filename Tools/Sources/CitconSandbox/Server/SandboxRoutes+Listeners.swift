@@ -31,13 +31,11 @@ extension SandboxRoutes {
     /// After how many quiet polls a stream writes a keep-alive comment.
     static let keepAlivePolls = 50
 
-    /// The answer of a route for the merchant key (checked as `/v1/access-tokens` checks
-    /// it, wrong keys throttled): `body`'s, or the failure envelope of what it threw (a
-    /// `4000` for an error that is not an ``APIError``), never a 500.
+    /// The answer of a route of a merchant-key group (``MerchantKeyAuthentication``
+    /// checked the key): `body`'s, or the failure envelope of what it threw (a `4000` for
+    /// an error that is not an ``APIError``), never a 500.
     func forMerchant(_ request: Request, _ body: () async throws -> Response) async -> Response {
         do {
-            let authorization = request.headers[.authorization]
-            try await throttle.guarded(authorization: authorization) { try await api.requireMerchantKey(authorization: authorization) }
             return try await body()
         } catch let error as APIError {
             return Self.failure(error)

@@ -43,8 +43,10 @@ package struct SandboxRoutes: Sendable {
 
     /// Registers every route on `router`, and returns them as registered (what a `405`
     /// answer's `Allow` is read from). The `/v1/` operations that take an access token
-    /// are one route group with ``TokenAuthentication``; `/v1/access-tokens` takes the
-    /// merchant key and `/v1/health` nothing.
+    /// are one route group with ``TokenAuthentication``; those that take the merchant
+    /// key (`/v1/access-tokens`, the listeners', `/v1/logs`, `/sandbox/clock`) are route
+    /// groups with ``MerchantKeyAuthentication``; `/v1/health` and the pages take nothing
+    /// (the dashboard asks for the key itself, as a browser's Basic authentication).
     @discardableResult
     func register(on router: Router<SandboxRequestContext>) -> [Served] {
         var served: [Served] = []
@@ -56,30 +58,24 @@ package struct SandboxRoutes: Sendable {
             served.append(Served(method: method.rawValue, path: prefix + path))
         }
         let v1 = router.group("v1")
-        route(v1, "/v1/", .post, "access-tokens") { request, context in
-            let authorization = request.headers[.authorization]
-            let body = try await jsonBody(request)
-            var response = try await answer {
-                // The key first: a body is read only for the merchant.
-                try await throttle.guarded(authorization: authorization) {
-                    try await api.requireMerchantKey(authorization: authorization)
-                }
-                return try await api.issueToken(try SandboxAPI.decode(AccessTokenBody.self, from: body))
-            }
+        let merchant = v1.group().add(middleware: MerchantKeyAuthentication(api: api, throttle: throttle))
+        route(merchant, "/v1/", .post, "access-tokens") { request, context in
+            let body = try await decoded(AccessTokenBody.self, from: request)
+            var response = try await answer { try await api.issueToken(body) }
             // A token is a credential: no cache may keep the answer.
             response.headers[.cacheControl] = "no-store"
             return response
         }
-        route(v1, "/v1/", .get, "ipn-events") { request, context in
+        route(merchant, "/v1/", .get, "ipn-events") { request, context in
             await ipnEvents(request)
         }
-        route(v1, "/v1/", .post, "ipn-events/:id/forwards") { request, context in
+        route(merchant, "/v1/", .post, "ipn-events/:id/forwards") { request, context in
             await ipnForward(request, id: context.parameters.get("id") ?? "")
         }
-        route(v1, "/v1/", .get, "ipns") { request, context in
+        route(merchant, "/v1/", .get, "ipns") { request, context in
             await ipnList(request)
         }
-        route(v1, "/v1/", .get, "logs") { request, context in
+        route(merchant, "/v1/", .get, "logs") { request, context in
             await logList(request)
         }
         route(v1, "/v1/", .get, "health") { _, _ in
@@ -139,8 +135,9 @@ package struct SandboxRoutes: Sendable {
         }
         route(router, "", .get, "/sandbox/dashboard") { request, context in await dashboardPage(request) }
         route(router, "", .post, "/sandbox/dashboard") { request, context in await dashboardPost(request) }
-        route(router, "", .get, "/sandbox/clock") { request, context in await clockGet(request) }
-        route(router, "", .post, "/sandbox/clock") { request, context in await clockAdvance(request) }
+        let sandboxMerchant = router.group("sandbox").add(middleware: MerchantKeyAuthentication(api: api, throttle: throttle))
+        route(sandboxMerchant, "/sandbox/", .get, "clock") { request, context in await clockGet(request) }
+        route(sandboxMerchant, "/sandbox/", .post, "clock") { request, context in await clockAdvance(request) }
         route(router, "", .get, AppSimulatorPage.path) { request, _ in appPage(request) }
         route(router, "", .post, AppSimulatorPage.path) { request, _ in await appPost(request) }
         // Router middleware wraps every route, whenever it is added.

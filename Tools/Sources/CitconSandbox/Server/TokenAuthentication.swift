@@ -19,3 +19,21 @@ struct TokenAuthentication: RouterMiddleware {
         return try await next(request, context)
     }
 }
+
+/// Authenticates the routes that take the merchant key (the route groups it is the
+/// middleware of: `/v1/access-tokens`, the listeners' routes, `/v1/logs`,
+/// `/sandbox/clock`): `Authorization: Bearer <merchant key>`, wrong keys counted by the
+/// ``FailureThrottle``, before the route reads anything of the request.
+struct MerchantKeyAuthentication: RouterMiddleware {
+    typealias Context = SandboxRequestContext
+    let api: SandboxAPI
+    let throttle: FailureThrottle
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let authorization = request.headers[.authorization]
+        try await throttle.guarded(authorization: authorization) {
+            try await api.requireMerchantKey(authorization: authorization)
+        }
+        return try await next(request, context)
+    }
+}
