@@ -2,22 +2,32 @@
 /// documented cases, and one that keeps anything else exactly as sent (a newer app's
 /// card type, a new status), so that a genuine callback is never refused for it.
 ///
-/// Not API (hence the underscore; it is in neither the documentation nor `api/`): it
-/// is public only because its extension supplies the public members of the seven types
-/// that conform (`CardType`, `Zettle.ErrorCode`, `Zettle.PaymentInfo.EntryMode`,
-/// `SumUp.Callback.FailureCause`, `Square.ErrorCode`, and in CitconUPI `CPayStatus` and
-/// `CPayClientCode`), written once here instead of in each. Each lists ``documented``
-/// and spells `rawValue`; it is `Codable` as that string, equal to a value that spells
-/// the same, and hashed by it (the standard library's coding, `==` and hashing of a
-/// raw value).
-public protocol _OpenWireValue: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible where RawValue == String {
+/// ``CreditCardTerminal/CardType``, ``Zettle/ErrorCode``,
+/// ``Zettle/PaymentInfo/EntryMode``, ``SumUp/Callback/FailureCause``,
+/// ``Square/ErrorCode``, and in CitconUPI `CPayStatus` and `CPayClientCode` are open
+/// wire values. Each lists ``documented`` and spells `rawValue`; it is `Codable` as that
+/// string, equal to a value that spells the same, and hashed by it. Switch over the
+/// documented cases and handle ``other(_:)`` for the rest:
+///
+/// ```swift
+/// switch response.cardType {
+/// case .visa?, .masterCard?: print("a card we know:", response.cardType?.rawValue ?? "")
+/// case .other(let sent)?: print("a card type a newer app sends, kept as sent:", sent)
+/// case nil: print("no card type")
+/// default: print("another documented card type")
+/// }
+/// ```
+///
+/// A type of your own conforms by listing its documented cases and its `other` case;
+/// ``init(rawValue:)``, ``isDocumented`` and ``description`` come with the protocol.
+public protocol OpenWireValue: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible where RawValue == String {
     /// The documented values.
     static var documented: [Self] { get }
     /// A value not documented, kept as sent.
     static func other(_ rawValue: String) -> Self
 }
 
-extension _OpenWireValue {
+extension OpenWireValue {
     /// The documented value the wire spells `rawValue`, or ``other(_:)`` keeping it as sent.
     public init(rawValue: String) {
         self = Self.documented.first { $0.rawValue == rawValue } ?? .other(rawValue)
@@ -32,7 +42,7 @@ extension _OpenWireValue {
     /// Whether the value is one of the documented ones.
     public var isDocumented: Bool { Self.documented.contains(self) }
 
-    /// The value as the wire spells it (``rawValue``).
+    /// The value as the wire spells it (its `rawValue`).
     public var description: String { rawValue }
 }
 

@@ -72,7 +72,7 @@ extension CreditCardTerminal {
     }
 
     /// The card types Credit Card Terminal reports in `ifcc_cardType`.
-    public enum CardType: _OpenWireValue {
+    public enum CardType: OpenWireValue {
         /// `Visa`.
         case visa
         /// `MasterCard`.

@@ -59,13 +59,13 @@ extension LedgerStore {
 /// nonce, and the entries due to be pruned are found in a queue ordered by the moment
 /// each settles, not by a scan.
 @_spi(Tools) public struct LedgerEntries: Sendable {
-    @_spi(Tools) public private(set) var byNonce: [String: PendingCharge]
+    package private(set) var byNonce: [String: PendingCharge]
     /// When each entry settles, soonest first (stale items, of entries since consumed or
     /// dropped, are skipped as they come up).
     private var settling = SettleQueue()
 
     /// The longest accepted callback URL whose result is kept with a consumed entry.
-    @_spi(Tools) public static let maximumKeptCallback = 4096
+    package static let maximumKeptCallback = 4096
 
     @_spi(Tools) public init(_ charges: [PendingCharge] = []) {
         byNonce = [:]
@@ -81,7 +81,7 @@ extension LedgerStore {
 
     /// Drops entries settled more than `retention` before `now`; returns their nonces.
     @discardableResult
-    @_spi(Tools) public mutating func prune(now: Date, retention: TimeInterval) -> [String] {
+    package mutating func prune(now: Date, retention: TimeInterval) -> [String] {
         var dropped: [String] = []
         while let (settles, nonce) = settling.first, now.timeIntervalSince(settles) >= retention {
             settling.removeFirst()
@@ -95,7 +95,7 @@ extension LedgerStore {
     /// Drops every settled entry (they only serve to report late replays as replays);
     /// returns their nonces.
     @discardableResult
-    @_spi(Tools) public mutating func dropSettled(now: Date) -> [String] {
+    package mutating func dropSettled(now: Date) -> [String] {
         let dropped = byNonce.values.filter { $0.isSettled(at: now) }.map(\.nonce.value)
         for nonce in dropped { byNonce[nonce] = nil }
         return dropped
@@ -148,7 +148,7 @@ extension LedgerStore {
     @_spi(Tools) public mutating func remove(_ nonce: String) { byNonce[nonce] = nil }
 
     /// Forgets the kept callback URL of every consumed entry (to make room).
-    @_spi(Tools) public mutating func dropKeptCallbacks() {
+    package mutating func dropKeptCallbacks() {
         for (key, var charge) in byNonce where charge.accepted != nil {
             charge.accepted = nil
             byNonce[key] = charge

@@ -40,7 +40,7 @@ public enum Square {
 
     /// The error codes Point of Sale answers with (`error_code`). Any other code is kept
     /// as sent (``other(_:)``) and reported as a failure.
-    public enum ErrorCode: _OpenWireValue {
+    public enum ErrorCode: OpenWireValue {
         /// The seller or customer cancelled the payment.
         case paymentCanceled
         /// The request's data could not be read.

@@ -102,7 +102,7 @@ public enum SumUp {
     /// code never means success.
     public struct Callback: Hashable, Sendable, Codable {
         /// Why a payment failed (`smp-failure-cause`).
-        public enum FailureCause: _OpenWireValue {
+        public enum FailureCause: OpenWireValue {
             /// `transaction-failed`: the payment itself failed.
             case transactionFailed
             /// `geolocation-required`: the app needs location access to take payments.

@@ -17,7 +17,7 @@ public enum Zettle {
     public static let maximumImageBytes = 256 * 1024
 
     /// The error codes on the failure callback (`errorCode`).
-    public enum ErrorCode: _OpenWireValue {
+    public enum ErrorCode: OpenWireValue {
         /// An error occurred while processing the payment.
         case technicalError
         /// The user cancelled the purchase.

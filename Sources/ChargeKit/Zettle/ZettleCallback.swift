@@ -4,7 +4,7 @@ extension Zettle {
     /// The card details on a successful `izettle://api/` callback.
     public struct PaymentInfo: Hashable, Sendable, Codable {
         /// How the card was read.
-        public enum EntryMode: _OpenWireValue {
+        public enum EntryMode: OpenWireValue {
             /// `EMV`: the chip was read.
             case emv
             /// `MAGSTRIPE`: the stripe was swiped.

@@ -14,7 +14,7 @@
     ]
 
     /// The digest of `message`.
-    @_spi(Tools) public static func digest<Bytes: Collection>(_ message: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+    package static func digest<Bytes: Collection>(_ message: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var hash: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         var bytes = Array(message)
         let bitLength = UInt64(bytes.count) &* 8

@@ -29,7 +29,7 @@ import FoundationNetworking
 /// The transport of an app's ``UPIClient``: URLSession, with the session's
 /// configuration (proxies, headers and cookies as the app set them) and the bounds of
 /// ``UPITransport``.
-@_spi(Tools) public struct URLSessionTransport: UPITransport, @unchecked Sendable {
+package struct URLSessionTransport: UPITransport, @unchecked Sendable {
     // (@unchecked: URLSessionConfiguration is a class, never changed once given here.)
     /// The configuration each exchange's session is made from.
     public let configuration: URLSessionConfiguration

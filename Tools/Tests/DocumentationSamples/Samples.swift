@@ -14,7 +14,7 @@ import SwiftUI
 import UIKit
 #endif
 
-// Sources/ChargeKit/ChargeKit.docc/Development.md:146
+// Sources/ChargeKit/ChargeKit.docc/Development.md:148
 @Test(arguments: LedgerStoreConformance.checks)
 func myStoreConforms(check: LedgerStoreConformance.Check) async throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).appendingPathComponent("ledger.json")
@@ -226,7 +226,7 @@ func sample17(url: URL, callbackURL: String) async throws {
     print(result.outcome)
 }
 
-// Tools/Sources/CitconSandbox/CitconSandbox.docc/RunningTheSandbox.md:279
+// Tools/Sources/CitconSandbox/CitconSandbox.docc/RunningTheSandbox.md:286
 func receiveIPN(body: Data, secret: String) -> Bool {
     do {
         let ipn = try CPayIPN.verify(body, secret: secret)

@@ -89,7 +89,7 @@ import Darwin
 
     /// Like ``update(_:)``, for a caller that encodes the new contents itself (see
     /// ``Encoded``): `body` returns its result and what to write, or `nil` to write nothing.
-    @_spi(Tools) public func updateEncoded<T>(_ body: (Contents?) throws(ChargeKitError) -> (T, Encoded?)) throws(ChargeKitError) -> T {
+    package func updateEncoded<T>(_ body: (Contents?) throws(ChargeKitError) -> (T, Encoded?)) throws(ChargeKitError) -> T {
         try withLock(exclusive: true) { () throws(ChargeKitError) -> T in
             let (result, encoded) = try body(try read())
             if let encoded { try write(encoded.data) }
@@ -138,7 +138,7 @@ import Darwin
 
     /// How long a caller waits for another process's lock before giving up (a
     /// `chargekit` stopped with ^Z holds it for as long as it stays stopped).
-    @_spi(Tools) public static var lockTimeout: Duration { StorageFiles.lockTimeout }
+    package static var lockTimeout: Duration { StorageFiles.lockTimeout }
 
     private func withLock<T>(exclusive: Bool, _ body: () throws(ChargeKitError) -> T) throws(ChargeKitError) -> T {
         try StorageFiles.withLock(for: fileURL, exclusive: exclusive, body)

@@ -32,7 +32,7 @@
     }
 
     /// Only printable ASCII (0x20–0x7E), at most `limit` characters.
-    @_spi(Tools) public static func printableASCII(_ value: String, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
+    package static func printableASCII(_ value: String, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
         try value.withUTF8Bytes { bytes throws(ChargeKitError) in try printableASCII(bytes, field: field(), limit: limit) }
     }
 
@@ -134,10 +134,10 @@
 
     /// The most bytes the app's extra parameters may take, percent-encoded, so that a
     /// pending charge (and the ledger that holds it) stays small.
-    @_spi(Tools) public static let maximumExtrasBytes = 4096
+    package static let maximumExtrasBytes = 4096
 
     /// The longest callback URL a payment app takes, extras and nonce included.
-    @_spi(Tools) public static let maximumCallbackURLLength = 2048
+    package static let maximumCallbackURLLength = 2048
 
     /// A URL an app opens us back on: must have a scheme and be at most
     /// ``maximumCallbackURLLength`` bytes long; no fragment unless the app is known to

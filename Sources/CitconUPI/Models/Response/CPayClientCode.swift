@@ -2,7 +2,7 @@
 
 /// The seed's "Codes returned to Client end" (`data.code`). Other codes are kept in
 /// ``other(_:)``; server codes such as `4010` arrive there.
-public enum CPayClientCode: _OpenWireValue {
+public enum CPayClientCode: OpenWireValue {
     /// `0`: success.
     case success
     /// `-1`: common error (bad request, failed to create the payment…).

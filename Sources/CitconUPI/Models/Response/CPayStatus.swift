@@ -2,7 +2,7 @@
 
 /// A transaction status from the seed's "Status Returned to Client End" list. Values
 /// this SDK does not know are kept in ``unknown(_:)``, never dropped.
-public enum CPayStatus: _OpenWireValue {
+public enum CPayStatus: OpenWireValue {
     /// The payment succeeded.
     case succeeded
     /// The payment failed (declined).
