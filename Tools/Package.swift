@@ -154,7 +154,7 @@ let package = Package(
         // CitconUPI's property and IPN-signature tests (the rest are in the SDK's package).
         .testTarget(
             name: "CitconUPIToolsTests",
-            dependencies: [.product(name: "CitconUPI", package: sdk), "ProcessSupport",
+            dependencies: [.product(name: "CitconUPI", package: sdk), "ProcessSupport", "CitconSandbox",
                            .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(

@@ -64,19 +64,12 @@ public struct CPayIPN: Sendable, Equatable {
         return CPayIPN(fields: signed, unsignedKeys: unsigned)
     }
 
-    /// The signature of `fields` (which must include `fields` itself) under `secret`.
-    public static func signature(of fields: [String: String], secret: String) -> String {
+    /// The signature of `fields` (which must include `fields` itself) under `secret`:
+    /// what ``verify(_:secret:)`` compares, and what the sandbox's signer (a server
+    /// concern, in CitconSandbox) signs with.
+    @_spi(Tools) public static func signature(of fields: [String: String], secret: String) -> String {
         let text = fields.keys.sorted().map { "\($0)=\(fields[$0] ?? "")" }.joined(separator: "&") + "&secret=" + secret
         return SHA256.hex(text)
-    }
-
-    /// Signs `fields`: adds `fields` (their names, comma-separated, in order) and
-    /// `sign`. What the sandbox sends; what Citcon sends.
-    public static func signed(_ fields: [(String, String)], secret: String) -> [String: String] {
-        var all = Dictionary(fields, uniquingKeysWith: { first, _ in first })
-        all["fields"] = fields.map(\.0).joined(separator: ",")
-        all["sign"] = signature(of: all, secret: secret)
-        return all
     }
 
     /// A JSON value as the text that was signed: a string as is, a number as its

@@ -1,3 +1,4 @@
+import CitconSandbox
 @_spi(Tools) @testable import CitconUPI
 import Foundation
 import ProcessSupport
