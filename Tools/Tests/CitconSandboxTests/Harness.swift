@@ -124,11 +124,11 @@ struct Harness: Sendable {
     /// Runs `body` against a sandbox served without a port: each request goes to its
     /// router (HummingbirdTesting's router mode) and its services (the IPN worker, the
     /// expiry) run meanwhile. For route tests that need no socket.
-    static func router<T: Sendable>(_ tweak: (inout SandboxConfiguration) -> Void = { _ in },
+    static func router<T: Sendable>(store: (any SandboxStore)? = nil, _ tweak: (inout SandboxConfiguration) -> Void = { _ in },
                                     _ body: @escaping @Sendable (Harness) async throws -> T) async throws -> T {
         let directory = try temporaryDirectory()
         let configuration = configuration(directory: directory, backend: .sqlite, database: nil, tweak)
-        let server = try await SandboxServer(configuration: configuration)
+        let server = try await SandboxServer(configuration: configuration, store: store)
         defer {
             server.close()
             try? FileManager.default.removeItem(at: directory)

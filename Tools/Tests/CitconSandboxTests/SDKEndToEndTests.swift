@@ -85,6 +85,12 @@ struct SDKSetup: Sendable {
         return manager
     }
 
+    /// Returns once every notification the managers queued so far has been posted: the
+    /// callback queue is serial, so a block queued now runs after them (a barrier, not a wait).
+    static func drainCallbacks() async {
+        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+    }
+
     static let key = DispatchSpecificKey<Bool>()
     static let queue: DispatchQueue = {
         let queue = DispatchQueue(label: "app.callbacks")
@@ -333,7 +339,8 @@ struct SDKEndToEndTests {
             #expect(!manager.handle(url: try #require(URL(string: "com.citcon.citconpay://cpay/return?charge_id=ffffffffffffffffffffffffffffffff&status=succeeded"))))
             #expect(!manager.handle(url: try #require(URL(string: "evil://cpay/return?charge_id=\(id)&status=succeeded"))))
             #expect(!manager.handle(url: try #require(URL(string: "com.citcon.citconpay://cpay/return"))))
-            try await Task.sleep(for: .milliseconds(100))
+            // handle(url:) queues any notification before it returns: drained, none more came.
+            await SDKSetup.drainCallbacks()
             #expect(events.all.count == 1, "no second notification")
         }
     }

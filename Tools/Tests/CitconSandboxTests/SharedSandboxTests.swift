@@ -95,6 +95,27 @@ struct SharedSandboxTests {
         }
     }
 
+    @Test("GET /v1/ipns reads only what it shows: the newest 500 IPNs and their attempts in one store call, not the outbox and a query per charge")
+    func ipnListReadsWhatItShows() async throws {
+        let store = CountingStore()
+        try await Harness.router(store: store) { harness in
+            for index in 0..<600 {
+                let id = String(70_000 + index)
+                try await store.insertCharge(SandboxStoreConformance.charge(id, reference: "list-\(index)", ipn: "http://127.0.0.1:9/ipn",
+                                                                            expiresAt: 4_000_000_000_000))
+                _ = try await store.updateCharge(id: id, reference: nil, now: 10) { $0.status = .pending }
+            }
+            let listed = try await harness.http.call("GET", "/v1/ipns", token: harness.merchantKey)
+            #expect(listed.status == 200, "\(listed.text.prefix(200))")
+            let entries = try #require(listed.json?["data"] as? [[String: Any]])
+            #expect(entries.count == 500 && entries.last?["charge"] as? String == "70599" && entries.first?["charge"] as? String == "70100",
+                    "\(entries.count) IPNs, from \(entries.first?["charge"] ?? "-") to \(entries.last?["charge"] ?? "-")")
+            #expect(store.count("latestNotifications") == 1, "the listing was not read in one store call")
+            #expect(store.count("notifications(all)") == 0, "the whole outbox was read to list 500 IPNs")
+            #expect(store.count("notificationAttempts") == 0, "attempts were read once per charge (\(store.count("notificationAttempts")) times)")
+        }
+    }
+
     @Test("a rotation on one instance reaches another within a second: its IPNs are signed with the new secret, its streams of the old key end")
     func rotationReachesEveryInstance() async throws {
         let old = ("sk_shared_old_0123456789", "ipn_shared_old_0123456789")
