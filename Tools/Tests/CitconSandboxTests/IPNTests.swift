@@ -156,10 +156,11 @@ struct IPNTests {
         // path and query, then one to a fast one. Without a per-origin bound, the
         // worker's 32 slots all go to the backlog and the fast IPN waits a whole timeout
         // per round of it. Causal, not a wall-clock bound: the fast IPN must arrive while
-        // no slow attempt has ended.
-        let slow = try await IPNReceiver.start(script: [], delay: .seconds(9))
+        // no slow attempt has ended (20 s, as above: with 8 s, the whole suite on
+        // PostgreSQL on two cores once took longer to write the backlog).
+        let slow = try await IPNReceiver.start(script: [], delay: .seconds(21))
         let fast = try await IPNReceiver.start()
-        let harness = try await Harness.start(backend: backend) { $0.ipnTimeout = .seconds(8) }
+        let harness = try await Harness.start(backend: backend) { $0.ipnTimeout = .seconds(20) }
         try await withCleanup({ await harness.stop(); await slow.stop(); await fast.stop() }) {
             let server = try await harness.token("server")
             // The charges first (an IPN goes out only on a status change), then their
