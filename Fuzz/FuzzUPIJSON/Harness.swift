@@ -2,9 +2,10 @@
 import Foundation
 
 /// libFuzzer harness: any bytes as UPI JSON: the SDK's answers (CPayResult, CPayCheck,
-/// the envelope reader), IPN bodies, the repeated-name scan, and the request bodies the
-/// sandbox decodes. What decodes must
-/// re-encode and decode to the same value.
+/// the envelope reader), IPN bodies, the repeated-name scan, and the models of the
+/// requests the SDK sends. What decodes must re-encode and decode to the same value.
+/// (The request bodies the sandbox reads are its own types, in the Tools package: its
+/// WireJSONDecoderTests hold its fast reader to Foundation's on generated bodies.)
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Data(UnsafeBufferPointer(start: data, count: size))
@@ -20,12 +21,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         let again = try? decoder.decode(CPayRequest.self, from: UPIWire.encoder().encode(request))
         precondition(again?.transaction == request.transaction && again?.payment == request.payment)
         _ = try? CPayOrderValidator.validate(request)
+        // The body the SDK sends for it encodes.
+        precondition((try? UPIWire.encoder().encode(UPIWire.ChargeRequest(order: request))) != nil)
     }
-    // The request bodies the sandbox decodes: what decodes re-encodes to the same value.
-    roundTrip(UPIWire.ChargeRequest.self, bytes, decoder)
-    roundTrip(UPIWire.ConfirmRequest.self, bytes, decoder)
-    roundTrip(UPIWire.OperationRequest.self, bytes, decoder)
-    roundTrip(UPIWire.AccessTokenRequest.self, bytes, decoder)
     // The repeated-name scan never traps, and finds no repeat in JSON that
     // JSONSerialization writes (which has none).
     _ = RepeatedJSONNames.first(in: bytes)
@@ -38,15 +36,4 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         let _: CPayCheckData? = try? UPIClient.decode(bytes, status: status)
     }
     return 0
-}
-
-/// Decodes `bytes`; a value that decodes must encode, and what it encodes to must
-/// decode and encode to the same bytes again (the first encoding writes defaults the
-/// body may have left out, such as `auto_capture`).
-func roundTrip<T: Codable & Equatable>(_ type: T.Type, _ bytes: Data, _ decoder: JSONDecoder) {
-    guard let value = try? decoder.decode(type, from: bytes) else { return }
-    let encoder = UPIWire.encoder()
-    guard let once = try? encoder.encode(value) else { preconditionFailure("\(type) does not encode") }
-    let again = try? decoder.decode(type, from: once)
-    precondition(again.flatMap { try? encoder.encode($0) } == once, "\(type) does not round-trip")
 }
