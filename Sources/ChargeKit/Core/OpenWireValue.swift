@@ -35,8 +35,8 @@ extension OpenWireValue {
 
     /// The documented value the UTF-8 bytes spell, or ``other(_:)``: a string is made
     /// only for a value not documented.
-    init(wireBytes bytes: UnsafeBufferPointer<UInt8>) {
-        self = Self.documented.first { bytes.spells($0.rawValue) } ?? .other(String(decoding: bytes, as: UTF8.self))
+    init(wireBytes bytes: Span<UInt8>) {
+        self = Self.documented.first { bytes.spells($0.rawValue) } ?? .other(bytes.string)
     }
 
     /// Whether the value is one of the documented ones.
@@ -49,7 +49,7 @@ extension OpenWireValue {
 extension RawRepresentable where Self: CaseIterable, RawValue == String {
     /// The case whose raw value the UTF-8 bytes spell (`ifcc_responseType`,
     /// `smp-status`), compared without making a string.
-    init?(wireBytes bytes: UnsafeBufferPointer<UInt8>) {
+    init?(wireBytes bytes: Span<UInt8>) {
         guard let match = Self.allCases.first(where: { bytes.spells($0.rawValue) }) else { return nil }
         self = match
     }

@@ -136,20 +136,18 @@ extension CreditCardTerminal {
             forEachSentField(sent: sent, amount: amountText) { field, value in
                 bound += field.name.utf8CodeUnitCount + 2 + 3 * value.utf8.count
             }
-            return String(unsafeUninitializedCapacity: bound) { buffer in
-                var writer = ByteWriter(buffer)
-                writer.append(CreditCardTerminal.baseURL)
-                writer.append(UInt8(ascii: "?"))
-                var first = true
-                forEachSentField(sent: sent, amount: amountText) { field, value in
-                    if !first { writer.append(UInt8(ascii: "&")) }
-                    first = false
-                    writer.append(field.name.bytes)
-                    writer.append(UInt8(ascii: "="))
-                    writer.appendPercentEncoded(value)
-                }
-                return writer.count
+            var writer = ByteWriter(capacity: bound)
+            writer.append(CreditCardTerminal.baseURL)
+            writer.append(UInt8(ascii: "?"))
+            var first = true
+            forEachSentField(sent: sent, amount: amountText) { field, value in
+                if !first { writer.append(UInt8(ascii: "&")) }
+                first = false
+                writer.append(field.name)
+                writer.append(UInt8(ascii: "="))
+                writer.appendPercentEncoded(value)
             }
+            return writer.string
         }
 
         /// The return URL as it is sent: with the extra parameters and the nonce appended.
@@ -253,13 +251,11 @@ extension CreditCardTerminal {
 
         static func validateEmail(_ email: String) throws(ChargeKitError) {
             let invalid = ChargeKitError.invalidField("email", rule: "must be an address like name@example.com")
-            var text = email
-            let (valid, ascii) = text.withUTF8 { bytes -> (Bool, Bool) in
-                guard let at = bytes.firstIndex(of: 0x40), at != 0 else { return (false, true) }
-                let domain = UnsafeBufferPointer(rebasing: bytes[(at + 1)...])
-                guard !domain.contains(0x40), domain.contains(0x2E), domain.first != 0x2E, domain.last != 0x2E else { return (false, true) }
-                return (!bytes.contains { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }, bytes.allSatisfy { $0 < 0x80 })
-            }
+            let bytes = Array(email.utf8)
+            guard let at = bytes.firstIndex(of: 0x40), at != 0 else { throw invalid }
+            let domain = bytes[(at + 1)...]
+            guard !domain.contains(0x40), domain.contains(0x2E), domain.first != 0x2E, domain.last != 0x2E else { throw invalid }
+            let valid = !bytes.contains { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }, ascii = bytes.allSatisfy { $0 < 0x80 }
             // Beyond ASCII, Unicode's whitespace (no-break and other spaces) is refused too.
             guard valid, ascii || !email.contains(where: \.isWhitespace) else { throw invalid }
         }

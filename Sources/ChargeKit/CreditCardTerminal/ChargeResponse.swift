@@ -150,28 +150,17 @@ extension CreditCardTerminal {
 
         /// Where each response field is in the reader, once found.
         private struct Positions {
-            /// One place per ``Field`` case, in raw-value order (kept in a tuple: no allocation).
-            private var positions = (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+            /// One place per ``Field`` case, in raw-value order.
+            private var positions = [Int](repeating: -1, count: Field.allCases.count)
 
             subscript(field: Field) -> Int {
-                get {
-                    withUnsafeBytes(of: positions) { $0.load(fromByteOffset: Self.offset(field), as: Int.self) }
-                }
-                set {
-                    withUnsafeMutableBytes(of: &positions) { $0.storeBytes(of: newValue, toByteOffset: Self.offset(field), as: Int.self) }
-                }
-            }
-
-            private static func offset(_ field: Field) -> Int {
-                let offset = field.rawValue * MemoryLayout<Int>.stride
-                precondition(offset + MemoryLayout<Int>.size <= MemoryLayout<(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int)>.size,
-                             "a Field without a place")
-                return offset
+                get { positions[field.rawValue] }
+                set { positions[field.rawValue] = newValue }
             }
 
             /// The field's value, kept in the URL's string, after `check` accepts its bytes.
             func text(_ field: Field, from reader: FieldReader,
-                      check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void) throws(ChargeKitError) -> CallbackText {
+                      check: (Span<UInt8>) throws(ChargeKitError) -> Void) throws(ChargeKitError) -> CallbackText {
                 guard self[field] >= 0 else { return CallbackText(wrappedValue: nil) }
                 return try reader.text(self[field], check: check)
             }
@@ -234,7 +223,7 @@ extension CreditCardTerminal {
 
             let transactionId = try fields.text(.transactionId, from: reader) { bytes throws(ChargeKitError) in
                 // Characters are counted only past 255 bytes (fewer bytes are fewer characters).
-                guard (1...255).contains(bytes.count <= 255 ? bytes.count : String(decoding: bytes, as: UTF8.self).count) else {
+                guard (1...255).contains(bytes.count <= 255 ? bytes.count : bytes.string.count) else {
                     throw .invalidField(wire(.transactionId), rule: "must be 1 to 255 characters")
                 }
             }
@@ -313,16 +302,16 @@ extension CreditCardTerminal {
         public func encode(to encoder: any Encoder) throws { try storage.fields.encode(to: encoder) }
 
         /// Reads a response amount: `^(0|[1-9][0-9]*)\.[0-9]{2}$`, then exact in `currency`.
-        static func money(_ bytes: UnsafeBufferPointer<UInt8>, _ currency: Currency, field: @autoclosure () -> String) throws(ChargeKitError) -> Money {
+        static func money(_ bytes: Span<UInt8>, _ currency: Currency, field: @autoclosure () -> String) throws(ChargeKitError) -> Money {
             guard CreditCardTerminal.isWireAmount(bytes) else {
                 throw .invalidField(field(), rule: "must match ^(0|[1-9][0-9]*)\\.[0-9]{2}$")
             }
             // The wire has exactly two decimals: a currency with fewer must have zeros there.
             guard currency.minorUnits < 2 else { return try Money(parsing: bytes, currency: currency, field: field()) }
-            guard bytes.suffix(2 - currency.minorUnits).allSatisfy({ $0 == 0x30 }) else {
+            guard bytes.extracting(last: 2 - currency.minorUnits).allSatisfy({ $0 == 0x30 }) else {
                 throw .invalidField(field(), rule: "has more decimals than \(currency.code) allows")
             }
-            let kept = UnsafeBufferPointer(rebasing: bytes.dropLast(currency.minorUnits == 0 ? 3 : 2 - currency.minorUnits))
+            let kept = bytes.extracting(droppingLast: currency.minorUnits == 0 ? 3 : 2 - currency.minorUnits)
             return try Money(parsing: kept, currency: currency, field: field())
         }
     }

@@ -46,24 +46,23 @@ extension CreditCardTerminal {
 
     /// `^[0-9]{1,2}(\.[0-9]{1,3})?$`
     static func isTaxRate(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8(isTaxRate)
+        text.withUTF8Span(isTaxRate)
     }
 
     /// The rule of `isTaxRate(_:)`, on the rate's UTF-8 bytes.
-    static func isTaxRate(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isTaxRate(_ bytes: Span<UInt8>) -> Bool {
         guard bytes.count <= 6 else { return false }
         var index = 0
         while index < bytes.count, DecimalText.isDigit(bytes[index]) { index += 1 }
         guard (1...2).contains(index) else { return false }
         guard index < bytes.count else { return true }
         guard bytes[index] == 0x2E else { return false }
-        let fraction = bytes[(index + 1)...]
+        let fraction = bytes.extracting((index + 1)...)
         return (1...3).contains(fraction.count) && fraction.allSatisfy(DecimalText.isDigit)
     }
 
     /// `^(0|[1-9][0-9]*)\.[0-9]{2}$`: the response's money pattern.
-    static func isWireAmount(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isWireAmount(_ bytes: Span<UInt8>) -> Bool {
         let count = bytes.count
         guard count >= 4, bytes[count - 3] == 0x2E, DecimalText.isDigit(bytes[count - 2]), DecimalText.isDigit(bytes[count - 1]),
               count == 4 || bytes[0] != 0x30 else { return false }

@@ -42,41 +42,9 @@ extension Square {
         /// Parameters beside `data` (Point of Sale sends none).
         public var extraItems: [QueryItem]
 
-        /// Parses and validates a callback URL.
+        /// Parses and validates a callback URL: `data` found among the query's pairs
+        /// by the reader every callback shares, then read as JSON.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
-            if let answer = Self.readAnswer(url, maximumLength: maximumLength) {
-                self = answer
-            } else {
-                try self.init(scanning: url, maximumLength: maximumLength)
-            }
-        }
-
-        /// Point of Sale's answer as it sends it, `<callback URL>?data=<JSON, escaped>`
-        /// and nothing else, read in one pass (``URLBytes/singlePair(_:named:)``), its
-        /// JSON decoded once into a buffer on the stack; `nil` for any other URL, or
-        /// one with anything to refuse, which ``init(scanning:maximumLength:)`` reads
-        /// and names what is wrong in. (The scan's every check, and its cutting of
-        /// the query into pairs, cost as much as the JSON; this reading gives the same
-        /// callback, which `SquareTests` and `FuzzSquare` hold it to.)
-        static func readAnswer(_ url: String, maximumLength: Int) -> Callback? {
-            guard url.utf8.count <= Swift.min(maximumLength, TextPlace.maximumSourceLength) else { return nil }
-            var url = url
-            return url.withUTF8 { bytes in
-                guard let parts = URLBytes.singlePair(bytes, named: "data"), !parts.value.isEmpty else { return nil }
-                let escaped = UnsafeBufferPointer(rebasing: bytes[parts.value])
-                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: escaped.count) { out -> Callback? in
-                    guard let (count, ascii) = PercentEncoding.unescape(escaped, into: out), ascii else { return nil }
-                    let base = String(decoding: UnsafeBufferPointer(rebasing: bytes[parts.base]), as: UTF8.self)
-                    let data = UnsafeMutableBufferPointer(rebasing: out[0..<count])
-                    guard let checked = try? check(data: data) else { return nil }
-                    return Callback(base: base, data: data, checked: checked, extraItems: [])
-                }
-            }
-        }
-
-        /// Reads any callback URL with the scanner every callback shares: `data` found
-        /// among the query's pairs, read as JSON on a copy of its decoded bytes.
-        init(scanning url: String, maximumLength: Int) throws(ChargeKitError) {
             self = try FieldReader.read(url, maximumLength: maximumLength) { fields throws(ChargeKitError) -> Callback in
                 var data: Int?
                 var extras: [QueryItem] = []
@@ -89,10 +57,9 @@ extension Square {
                     data = index
                 }
                 guard let data else { throw .missingField("data") }
-                var text = Array(fields.value(data).utf8)
-                return try text.withUnsafeMutableBufferPointer { bytes throws(ChargeKitError) in
-                    Callback(base: fields.base, data: bytes, checked: try Callback.check(data: bytes), extraItems: extras)
-                }
+                var bytes = Array(fields.value(data).utf8)
+                let checked = try Callback.check(data: &bytes)
+                return Callback(base: fields.base, data: bytes, checked: checked, extraItems: extras)
             }
         }
 
@@ -124,22 +91,20 @@ extension Square {
         }
 
         /// Checks `data`'s decoded bytes (its JSON's strings are decoded in place).
-        static func check(data: UnsafeMutableBufferPointer<UInt8>) throws(ChargeKitError) -> Checked {
+        static func check(data: inout [UInt8]) throws(ChargeKitError) -> Checked {
             guard !data.isEmpty else { throw .missingField("data") }
-            // What each member held, by its slot, on the stack.
-            return try withUnsafeTemporaryAllocation(of: Found.self, capacity: Member.texts.count) { found throws(ChargeKitError) in
-                found.initialize(repeating: Found())
-                let read = SquareJSON.values(of: data, named: Member.texts) { slot, value in
-                    found[slot].repeated = found[slot].value != nil
-                    found[slot].value = value
-                }
-                guard read else { throw .invalidField("data", rule: "must be a JSON object") }
-                return try check(found, in: data)
+            // What each member held, by its slot.
+            var found = [Found](repeating: Found(), count: Member.texts.count)
+            let read = SquareJSON.values(of: &data, named: Member.texts) { slot, value in
+                found[slot].repeated = found[slot].value != nil
+                found[slot].value = value
             }
+            guard read else { throw .invalidField("data", rule: "must be a JSON object") }
+            return try check(found, in: data)
         }
 
         /// ``check(data:)`` on what `data`'s members held.
-        private static func check(_ found: UnsafeMutableBufferPointer<Found>, in data: UnsafeMutableBufferPointer<UInt8>) throws(ChargeKitError) -> Checked {
+        private static func check(_ found: [Found], in data: [UInt8]) throws(ChargeKitError) -> Checked {
             func place(_ member: Member) throws(ChargeKitError) -> Range<Int>? {
                 let found = found[member.slot]
                 guard !found.repeated else { throw .duplicateField("data.\(member.text)") }
@@ -150,8 +115,8 @@ extension Square {
                 }
             }
             guard let statusPlace = try place(.status) else { throw .missingField("data.status") }
-            let statusText = UnsafeBufferPointer(rebasing: data[statusPlace]), all = 0..<statusText.count
-            guard let status = statusText.matches(all, "ok") ? Status.ok : statusText.matches(all, "error") ? .error : nil else {
+            let statusText = data[statusPlace]
+            guard let status = statusText.elementsEqual("ok".utf8) ? Status.ok : statusText.elementsEqual("error".utf8) ? .error : nil else {
                 throw .invalidField("data.status", rule: "must be ok or error")
             }
             let errorCode = try status == .error ? place(.errorCode) : nil   // (looked at only on an error)
@@ -161,7 +126,7 @@ extension Square {
         }
 
         /// The callback `check(data:)` found in `data`.
-        init(base: String, data: UnsafeMutableBufferPointer<UInt8>, checked: Checked, extraItems: [QueryItem]) {
+        init(base: String, data: [UInt8], checked: Checked, extraItems: [QueryItem]) {
             openedURL = base
             status = checked.status
             errorCode = Self.string(at: checked.errorCode, in: data).map(ErrorCode.init(rawValue:))
@@ -172,8 +137,8 @@ extension Square {
         }
 
         /// The text at `place` in `data`.
-        fileprivate static func string(at place: Range<Int>?, in data: UnsafeMutableBufferPointer<UInt8>) -> String? {
-            place.map { String(decoding: UnsafeBufferPointer(rebasing: data[$0]), as: UTF8.self) }
+        fileprivate static func string(at place: Range<Int>?, in data: [UInt8]) -> String? {
+            place.map { String(decoding: data[$0], as: UTF8.self) }
         }
     }
 
@@ -181,13 +146,11 @@ extension Square {
     /// JSON object or `member` is absent or not a string.
     static func string(_ member: Callback.Member, ofData data: String?) -> String? {
         var bytes = Array((data ?? "").utf8)
-        return bytes.withUnsafeMutableBufferPointer { bytes in
-            var text: String?
-            let read = SquareJSON.values(of: bytes, named: [member.text]) { _, value in
-                guard case .string(let place) = value else { return text = nil }
-                text = Callback.string(at: place, in: bytes)
-            }
-            return read ? text : nil
+        var place: Range<Int>?
+        let read = SquareJSON.values(of: &bytes, named: [member.text]) { _, value in
+            guard case .string(let found) = value else { return place = nil }
+            place = found
         }
+        return read ? Callback.string(at: place, in: bytes) : nil
     }
 }

@@ -3,6 +3,7 @@
 /// bytes, without Foundation's `JSONSerialization` (which made the answer ten times as
 /// costly to read). Every value is checked; strings are decoded in place and read
 /// as places in the bytes, so that the caller makes a `String` only of those it keeps.
+/// The bytes are an array: every index is checked.
 enum SquareJSON {
     /// A member's value as read.
     enum Value: Equatable {
@@ -19,8 +20,8 @@ enum SquareJSON {
     /// exactly one JSON object. The strings read are decoded in place in `bytes`.
     /// (The caller keeps what it is given where it likes: an array made here would
     /// cost as much as reading the object.)
-    static func values(of bytes: UnsafeMutableBufferPointer<UInt8>, named names: [StaticString], _ keep: (Int, Value) -> Void) -> Bool {
-        read(bytes, names: names) { name, reader in
+    static func values(of bytes: inout [UInt8], named names: [StaticString], _ keep: (Int, Value) -> Void) -> Bool {
+        read(&bytes, names: names) { name, reader in
             guard let slot = name.slot else { return reader.value(depth: 1) != nil }
             guard let value = reader.value(depth: 1) else { return false }
             keep(slot, value)
@@ -32,52 +33,51 @@ enum SquareJSON {
     /// `text` is not exactly one JSON object.
     static func members(of text: String) -> [(name: String, string: String?)]? {
         var bytes = Array(text.utf8)
-        return bytes.withUnsafeMutableBufferPointer { bytes in
-            var members: [(name: String, string: String?)] = []
-            let read = read(bytes, names: []) { name, reader in
-                guard let value = reader.value(depth: 1) else { return false }
-                let string: String? = if case .string(let place) = value { reader.text(place) } else { nil }
-                members.append((reader.text(name.place), string))
-                return true
-            }
-            return read ? members : nil
+        var members: [(name: String, string: String?)] = []
+        let read = read(&bytes, names: []) { name, reader in
+            guard let value = reader.value(depth: 1) else { return false }
+            let string: String? = if case .string(let place) = value { reader.text(place) } else { nil }
+            members.append((reader.text(name.place), string))
+            return true
         }
+        return read ? members : nil
     }
 
     /// Reads `bytes` as one object, handing each member's name (its place, and its
     /// position in `names` if it is one of them) to `member`, which reads the value;
     /// whether the whole text is one object.
     private static func read(
-        _ bytes: UnsafeMutableBufferPointer<UInt8>, names: [StaticString], member: (Reader.Name, inout Reader) -> Bool
+        _ bytes: inout [UInt8], names: [StaticString], member: (Reader.Name, inout Reader) -> Bool
     ) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
-        var reader = Reader(base: base, count: bytes.count)
+        // The reader holds the only reference while it decodes in place (no copy), then gives the bytes back.
+        var reader = Reader(bytes: bytes)
+        bytes = []
+        defer { bytes = reader.bytes }
         reader.skipSpace()
         guard reader.object(depth: 0, names: names, member: member) else { return false }
         reader.skipSpace()
-        return reader.index == bytes.count
+        return reader.index == reader.count
     }
 
     private struct Reader {
-        // (Offsets never pass `count`, which a buffer's size bounds: `&+` cannot overflow.)
-        let base: UnsafeMutablePointer<UInt8>
-        let count: Int
+        var bytes: [UInt8]
+        var count: Int { bytes.count }
         var index = 0
         static let maximumDepth = 32
 
-        var next: UInt8? { index < count ? base[index] : nil }
+        var next: UInt8? { index < count ? bytes[index] : nil }
 
         mutating func skipSpace() {
             while index < count {
-                let byte = base[index]
+                let byte = bytes[index]
                 guard byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else { return }
-                index &+= 1
+                index += 1
             }
         }
 
         mutating func take(_ byte: UInt8) -> Bool {
-            guard index < count, base[index] == byte else { return false }
-            index &+= 1
+            guard index < count, bytes[index] == byte else { return false }
+            index += 1
             return true
         }
 
@@ -96,22 +96,23 @@ enum SquareJSON {
         mutating func name(in names: [StaticString]) -> Name? {
             let start = index
             for slot in names.indices {
-                let length = names[slot].utf8CodeUnitCount, end = start &+ length
-                guard end < count, base[end] == 0x22,
-                      UnsafeBufferPointer(start: base + start, count: length).matches(0..<length, names[slot]) else { continue }
-                index = end &+ 1
+                let length = names[slot].utf8CodeUnitCount, end = start + length
+                guard end < count, bytes[end] == 0x22, spells(start..<end, names[slot]) else { continue }
+                index = end + 1
                 return Name(place: start..<end, slot: slot)
             }
             guard let place = string() else { return nil }
-            let text = UnsafeBufferPointer(start: base + place.lowerBound, count: place.count)
-            // (`isEmpty` first: without it the compiler stops inlining this function, at a
-            // cost of about 60 instructions per Square answer.)
-            return Name(place: place, slot: names.isEmpty ? nil : names.firstIndex { text.matches(0..<text.count, $0) })
+            return Name(place: place, slot: names.firstIndex { spells(place, $0) })
         }
 
         /// The text at `place`.
-        func text(_ place: Range<Int>) -> String {
-            String(decoding: UnsafeBufferPointer(start: base + place.lowerBound, count: place.count), as: UTF8.self)
+        func text(_ place: Range<Int>) -> String { String(decoding: bytes[place], as: UTF8.self) }
+
+        /// Whether the bytes at `place` are `word`.
+        func spells(_ place: Range<Int>, _ word: StaticString) -> Bool {
+            place.count == word.utf8CodeUnitCount && word.withSpan { word in
+                place.indices.allSatisfy { bytes[$0] == word[$0 - place.lowerBound] }
+            }
         }
 
         /// `{ "name": value, … }` (the `{` not yet read), each member's value read by
@@ -137,7 +138,7 @@ enum SquareJSON {
         mutating func value(depth: Int) -> Value? {
             switch next {
             case 0x22:
-                index &+= 1
+                index += 1
                 return string().map(Value.string)
             case 0x7B: return object(depth: depth) { _, reader in reader.value(depth: depth + 1) != nil } ? .other : nil
             case 0x5B: return array(depth: depth) ? .other : nil
@@ -163,8 +164,8 @@ enum SquareJSON {
 
         mutating func literal(_ word: StaticString) -> Bool {
             let length = word.utf8CodeUnitCount
-            guard index &+ length <= count, UnsafeBufferPointer(start: base + index, count: length).matches(0..<length, word) else { return false }
-            index &+= length
+            guard index + length <= count, spells(index..<(index + length), word) else { return false }
+            index += length
             return true
         }
 
@@ -172,8 +173,8 @@ enum SquareJSON {
         mutating func number() -> Bool {
             _ = take(0x2D)
             guard let first = next, DecimalText.isDigit(first) else { return false }
-            index &+= 1
-            if first != 0x30 { while let byte = next, DecimalText.isDigit(byte) { index &+= 1 } }
+            index += 1
+            if first != 0x30 { while let byte = next, DecimalText.isDigit(byte) { index += 1 } }
             if take(0x2E) {
                 guard digits() else { return false }
             }
@@ -186,7 +187,7 @@ enum SquareJSON {
 
         mutating func digits() -> Bool {
             let start = index
-            while let byte = next, DecimalText.isDigit(byte) { index &+= 1 }
+            while let byte = next, DecimalText.isDigit(byte) { index += 1 }
             return index > start
         }
 
@@ -196,29 +197,31 @@ enum SquareJSON {
         mutating func string() -> Range<Int>? {
             let start = index
             // The common case: one run of plain ASCII, then the quote.
-            if run(), take(0x22) { return start..<(index &- 1) }
+            if run(), take(0x22) { return start..<(index - 1) }
             index = start
             var written = start
             while true {
                 let plain = index
-                if !run(), !Self.isUTF8(UnsafeBufferPointer(start: base + plain, count: index - plain)) { return nil }
-                if written < plain { (base + written).update(from: base + plain, count: index - plain) }
-                written &+= index &- plain
+                if !run(), !Self.isUTF8(bytes[plain..<index]) { return nil }
+                if written < plain {
+                    for offset in 0..<(index - plain) { bytes[written + offset] = bytes[plain + offset] }
+                }
+                written += index - plain
                 guard let byte = next, byte >= 0x20 else { return nil }
-                index &+= 1
+                index += 1
                 if byte == 0x22 { return start..<written }
                 // byte is a backslash: `run` stops only at a quote, a backslash or a control character.
                 guard let scalar = escape() else { return nil }
                 // An escape is longer than its UTF-8 (`\n` gives one byte, `\u00E9` two, two `\u`s four).
                 UTF8.encode(scalar) { byte in
-                    base[written] = byte
-                    written &+= 1
+                    bytes[written] = byte
+                    written += 1
                 }
             }
         }
 
         /// Whether `bytes` are UTF-8.
-        static func isUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        static func isUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
             var parser = Unicode.UTF8.ForwardParser(), bytes = bytes.makeIterator()
             while true {
                 switch parser.parseScalar(from: &bytes) {
@@ -232,7 +235,7 @@ enum SquareJSON {
         /// The escape after a backslash.
         mutating func escape() -> Unicode.Scalar? {
             guard let escape = next else { return nil }
-            index &+= 1
+            index += 1
             switch escape {
             case 0x22: return "\""
             case 0x5C: return "\\"
@@ -252,47 +255,25 @@ enum SquareJSON {
         }
 
         /// Moves past the plain bytes up to the next quote, backslash or control
-        /// character (or the end); whether they were all ASCII. Eight bytes are looked
-        /// at together while eight are left.
-        @inline(__always)
+        /// character (or the end); whether they were all ASCII.
         mutating func run() -> Bool {
-            var high: UInt64 = 0
-            var at = index
-            while at &+ 8 <= count {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
-                // A byte's high bit in `stop` marks a quote, a backslash or a byte below
-                // 0x20 (each found as a zero byte); a byte of 0x80 or more may mark itself,
-                // which only sends it to the byte loop below.
-                let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-                let quotes = word ^ (0x22 &* ones), backslashes = word ^ (0x5C &* ones)
-                let stop = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- 0x20 &* ones)) & highs
-                guard stop == 0 else {
-                    let lanes = stop.trailingZeroBitCount >> 3   // the plain bytes before the stop
-                    high |= word & ((1 as UInt64) << UInt64(lanes &* 8) &- 1)
-                    at &+= lanes
-                    break
-                }
-                high |= word
-                at &+= 8
-            }
-            var ascii = high & 0x8080_8080_8080_8080 == 0
-            while at < count {
-                let byte = base[at]
+            var ascii = true
+            while index < count {
+                let byte = bytes[index]
                 if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
                 if byte >= 0x80 { ascii = false }
-                at &+= 1
+                index += 1
             }
-            index = at
             return ascii
         }
 
         mutating func hex4() -> UInt32? {
-            guard index &+ 4 <= count else { return nil }
+            guard index + 4 <= count else { return nil }
             var value: UInt32 = 0
             for _ in 0..<4 {
-                guard let digit = PercentEncoding.hexValue(base[index]) else { return nil }
+                guard let digit = PercentEncoding.hexValue(bytes[index]) else { return nil }
                 value = value << 4 | UInt32(digit)
-                index &+= 1
+                index += 1
             }
             return value
         }

@@ -12,11 +12,11 @@ public enum SumUp {
 
     /// Checks a `foreign-tx-id`: 1 to 128 printable ASCII characters.
     public static func validateForeignTransactionID(_ id: String, field: String = "foreign-tx-id") throws(ChargeKitError) {
-        try id.withUTF8Bytes { bytes throws(ChargeKitError) in try validateForeignTransactionID(bytes, field: field) }
+        try id.withUTF8Span { bytes throws(ChargeKitError) in try validateForeignTransactionID(bytes, field: field) }
     }
 
     /// The rule of `validateForeignTransactionID(_:field:)`, on the id's UTF-8 bytes.
-    static func validateForeignTransactionID(_ id: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
+    static func validateForeignTransactionID(_ id: Span<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
         try FieldRules.nonEmpty(id, field: field())
         try FieldRules.printableASCII(id, field: field(), limit: maximumForeignTransactionIDLength)
     }

@@ -229,7 +229,7 @@ public enum Zettle {
     }
 
     /// The rule of `validateReference(_:field:)`, on the reference's UTF-8 bytes.
-    static func validateReference(_ reference: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
+    static func validateReference(_ reference: Span<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
         try FieldRules.nonEmpty(reference, field: field())
         try FieldRules.text(reference, field: field(), limit: maximumReferenceLength)
     }

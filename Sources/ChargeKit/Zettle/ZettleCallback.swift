@@ -103,7 +103,7 @@ extension Zettle {
             init(reading fields: inout FieldReader) throws(ChargeKitError) {
                 /// The rule of every payment info field: non-empty printable ASCII, at most `limit` bytes.
                 @inline(__always)
-                func checkField(_ bytes: UnsafeBufferPointer<UInt8>, _ name: Name, limit: Int) throws(ChargeKitError) {
+                func checkField(_ bytes: Span<UInt8>, _ name: Name, limit: Int) throws(ChargeKitError) {
                     try FieldRules.nonEmpty(bytes, field: name.text.description)
                     try FieldRules.printableASCII(bytes, field: name.text.description, limit: limit)
                 }
@@ -111,7 +111,7 @@ extension Zettle {
                 @inline(__always)
                 func text(
                     _ name: Name, limit: Int = 128,
-                    check: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Void = { _ in }
+                    check: (Span<UInt8>) throws(ChargeKitError) -> Void = { _ in }
                 ) throws(ChargeKitError) -> TextPlace {
                     try fields.takePlace(name) { bytes throws(ChargeKitError) in
                         try checkField(bytes, name, limit: limit)
@@ -135,13 +135,13 @@ extension Zettle {
                 authorizationCode = try text(Name.authorizationCode, limit: 64)
                 numberOfInstallments = try fields.take(Name.numberOfInstallments) { bytes throws(ChargeKitError) in
                     try checkField(bytes, Name.numberOfInstallments, limit: 3)
-                    guard let number = Int(String(decoding: bytes, as: UTF8.self)), (1...999).contains(number) else {
+                    guard let number = Int(bytes.string), (1...999).contains(number) else {
                         throw .invalidField("numberOfInstallments", rule: "must be a whole number from 1 to 999")
                     }
                     return number
                 }
                 installmentAmount = try text(Name.installmentAmount, limit: 20) { bytes throws(ChargeKitError) in
-                    _ = try DecimalText.parse(String(decoding: bytes, as: UTF8.self), field: "installmentAmount")
+                    _ = try DecimalText.parse(bytes.string, field: "installmentAmount")
                 }
             }
         }

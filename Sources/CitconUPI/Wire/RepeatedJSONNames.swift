@@ -12,19 +12,17 @@ import Foundation
     /// `goods.data[1].name`), or `nil` when every object's names are distinct or the
     /// bytes are not JSON the scanner can follow (the parser that runs next refuses those).
     @_spi(Tools) public static func first(in data: Data) -> String? {
-        data.withUnsafeBytes { raw in
-            var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
-            return scanner.scan()
-        }
+        var scanner = Scanner(bytes: Array(data))
+        return scanner.scan()
     }
 
     private struct Scanner {
-        let bytes: UnsafeBufferPointer<UInt8>
+        let bytes: [UInt8]
         var index = 0
         /// Bounds the recursion: a deeper body is left to the parser that follows.
         static let maximumDepth = 64
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        init(bytes: [UInt8]) { self.bytes = bytes }
 
         mutating func scan() -> String? {
             var found: String?
@@ -107,7 +105,7 @@ import Foundation
                     continue
                 }
                 if byte == UInt8(ascii: "\"") {
-                    let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                    let raw = bytes[start..<index]
                     index += 1
                     guard escaped else { return String(decoding: raw, as: UTF8.self) }
                     // Let Foundation read the escapes (including surrogate pairs).

@@ -12,7 +12,7 @@ public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The upper-case three-letter ISO 4217 code, such as `USD`.
     public var code: String {
         let letters = (UInt8(truncatingIfNeeded: key >> 16), UInt8(truncatingIfNeeded: key >> 8), UInt8(truncatingIfNeeded: key))
-        return withUnsafeBytes(of: letters) { String(decoding: $0, as: UTF8.self) }
+        return String(decoding: [letters.0, letters.1, letters.2], as: UTF8.self)
     }
 
     /// Looks up a currency by its ISO 4217 code.
@@ -21,12 +21,12 @@ public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
     ///   upper-case letters, ``ChargeKitError/unknownCurrency(_:)`` when it is not
     ///   in ChargeKit's ISO 4217 table.
     public init(code: String, field: String = "currency") throws(ChargeKitError) {
-        self = try code.withUTF8Bytes { bytes throws(ChargeKitError) in try Currency(code: bytes, field: field) }
+        self = try code.withUTF8Span { bytes throws(ChargeKitError) in try Currency(code: bytes, field: field) }
     }
 
     /// Looks up a currency by the UTF-8 bytes of its code; see ``init(code:field:)``.
     /// `field` is made only for an error.
-    init(code bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
+    init(code bytes: Span<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
         guard bytes.count == 3, bytes.allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }) else {
             throw .invalidField(field(), rule: "must be three upper-case letters (ISO 4217)")
         }
@@ -38,7 +38,7 @@ public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
             if Currency.table[middle].key < key { low = middle + 1 } else { high = middle }
         }
         guard low < Currency.table.count, Currency.table[low].key == key else {
-            throw .unknownCurrency(String(decoding: bytes, as: UTF8.self))
+            throw .unknownCurrency(bytes.string)
         }
         self.key = key
         self.minorUnits = Int(Currency.table[low].minorUnits)

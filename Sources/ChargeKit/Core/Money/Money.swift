@@ -54,13 +54,13 @@ public struct Money: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// separators, more decimals than the currency has) is refused with an error that
     /// names `field`.
     public init(parsing text: String, currency: Currency, field: String = "amount") throws(ChargeKitError) {
-        self = try text.withUTF8Bytes { bytes throws(ChargeKitError) in try Money(parsing: bytes, currency: currency, field: field) }
+        self = try text.withUTF8Span { bytes throws(ChargeKitError) in try Money(parsing: bytes, currency: currency, field: field) }
     }
 
     /// Parses the UTF-8 bytes of a plain decimal; see ``init(parsing:currency:field:)``.
     /// One pass over the bytes, no intermediate strings: this runs for every amount of
     /// every callback. `field` is made only for an error.
-    init(parsing bytes: UnsafeBufferPointer<UInt8>, currency: Currency, field: @autoclosure () -> String) throws(ChargeKitError) {
+    init(parsing bytes: Span<UInt8>, currency: Currency, field: @autoclosure () -> String) throws(ChargeKitError) {
         let scale = currency.minorUnits
         guard !bytes.isEmpty else { throw .invalidField(field(), rule: "is empty") }
         var index = 0
@@ -113,25 +113,24 @@ public struct Money: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The amount with exactly the currency's number of decimals and `.` as separator,
     /// such as `10.99`, `1000` (JPY) or `1.500` (BHD).
     public var formatted: String {
-        // Written from the right into the string's own buffer: digits, the point, zeros.
+        // Written from the right: digits, the point, zeros.
         let length = (minorUnits < 0 ? 1 : 0) + digitCount + (currency.minorUnits > 0 ? 1 : 0)
-        return String(unsafeUninitializedCapacity: length) { out in
-            var index = length
-            var rest = minorUnits.magnitude
-            var written = 0
-            while rest > 0 || written <= currency.minorUnits {
-                if written == currency.minorUnits && currency.minorUnits > 0 {
-                    index -= 1
-                    out[index] = 0x2E
-                }
+        var out = [UInt8](repeating: 0x30, count: length)
+        var index = length
+        var rest = minorUnits.magnitude
+        var written = 0
+        while rest > 0 || written <= currency.minorUnits {
+            if written == currency.minorUnits && currency.minorUnits > 0 {
                 index -= 1
-                out[index] = 0x30 + UInt8(rest % 10)
-                rest /= 10
-                written += 1
+                out[index] = 0x2E
             }
-            if minorUnits < 0 { out[0] = 0x2D }
-            return length
+            index -= 1
+            out[index] = 0x30 + UInt8(rest % 10)
+            rest /= 10
+            written += 1
         }
+        if minorUnits < 0 { out[0] = 0x2D }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The number of digits in ``formatted``.

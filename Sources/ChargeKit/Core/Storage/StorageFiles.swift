@@ -130,24 +130,6 @@ enum StorageFiles {
         }
     }
 
-    /// Reads `count` bytes of `descriptor` from `offset` (fewer when the file ends first).
-    static func read(_ descriptor: Int32, at offset: Int, count: Int, path: String) throws(ChargeKitError) -> Data {
-        var data = Data(count: count)
-        var done = 0
-        let failed = data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) -> Bool in
-            while done < count {
-                let n = pread(descriptor, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset + done))
-                if n < 0 { if errno == EINTR { continue }; return true }
-                if n == 0 { break }
-                done += n
-            }
-            return false
-        }
-        if failed { throw .storage("cannot read \(path): \(String(cString: strerror(errno)))") }
-        data.count = done
-        return data
-    }
-
     /// Replaces the file at `fileURL` with `data`, durably: a temporary file in the same
     /// folder (0600, named `.<file>.<pid>.<random>.tmp`) is written and `fsync`ed,
     /// renamed over the file, and the folder is `fsync`ed. A process killed at any point
@@ -189,20 +171,6 @@ enum StorageFiles {
         }
     }
 
-    /// Writes all of `data` at `offset` (appending at the end when `nil`).
-    static func write(_ data: Data, to descriptor: Int32, at offset: off_t? = nil) -> Bool {
-        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
-            var done = 0
-            while done < buffer.count {
-                let start = buffer.baseAddress.map { $0 + done }
-                let n = offset.map { pwrite(descriptor, start, buffer.count - done, $0 + off_t(done)) }
-                    ?? Foundation.write(descriptor, start, buffer.count - done)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                done += n
-            }
-            return true
-        }
-    }
 
     /// Makes what was written to `descriptor` durable: its data and what is needed to
     /// read it back (its size), as one `fsync` does.

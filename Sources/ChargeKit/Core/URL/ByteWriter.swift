@@ -1,40 +1,36 @@
-/// Writes bytes into a buffer the caller sized (with room for the worst case), for
-/// building a string in one allocation with `String(unsafeUninitializedCapacity:)`.
+/// Builds a string's UTF-8 bytes, for a request URL made in one piece.
 struct ByteWriter {
-    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// The bytes written.
+    private(set) var bytes: [UInt8] = []
+
+    /// A writer with room for `capacity` bytes.
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
     /// The number of bytes written.
-    private(set) var count = 0
+    var count: Int { bytes.count }
 
-    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
+    /// The bytes written, as a string (they are UTF-8: only strings' bytes and ASCII are written).
+    var string: String { String(decoding: bytes, as: UTF8.self) }
 
-    mutating func append(_ byte: UInt8) {
-        buffer[count] = byte
-        count += 1
-    }
+    mutating func append(_ byte: UInt8) { bytes.append(byte) }
 
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        UnsafeMutableRawPointer(buffer.baseAddress.unsafelyUnwrapped + count).copyMemory(from: source, byteCount: bytes.count)
-        count += bytes.count
-    }
+    mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
-    mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { append($0) }
+    mutating func append(_ text: StaticString) { text.withSpan { append($0) } }
+
+    mutating func append(_ span: Span<UInt8>) {
+        for index in span.indices { bytes.append(span[index]) }
     }
 
     /// Appends `text` percent-encoded (see `PercentEncoding`): up to three bytes for each of its bytes.
     mutating func appendPercentEncoded(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            for byte in bytes {
-                if PercentEncoding.isUnreserved(byte) {
-                    append(byte)
-                } else {
-                    append(0x25)
-                    append(PercentEncoding.hexDigit(byte >> 4))
-                    append(PercentEncoding.hexDigit(byte))
-                }
+        for byte in text.utf8 {
+            if PercentEncoding.isUnreserved(byte) {
+                append(byte)
+            } else {
+                append(0x25)
+                append(PercentEncoding.hexDigit(byte >> 4))
+                append(PercentEncoding.hexDigit(byte))
             }
         }
     }

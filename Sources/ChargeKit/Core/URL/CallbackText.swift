@@ -97,13 +97,7 @@ struct TextPlace: Hashable, Sendable {
     func value(in source: String) -> String? {
         if start >= Self.wholeStart { return start == Self.wholeStart ? source : nil }
         let range = Int(start)..<Int(end & ~Self.escapedFlag), escaped = end & Self.escapedFlag != 0
-        if let text = source.utf8.withContiguousStorageIfAvailable({ bytes in
-            PercentEncoding.decodeChecked(UnsafeBufferPointer(rebasing: bytes[range]), escaped: escaped)
-        }) {
-            return text
-        }
-        let bytes = Array(source.utf8.dropFirst(range.lowerBound).prefix(range.count))
-        return bytes.withUnsafeBufferPointer { PercentEncoding.decodeChecked($0, escaped: escaped) }
+        return source.withUTF8Span { PercentEncoding.decodeChecked($0.extracting(range), escaped: escaped) }
     }
 }
 

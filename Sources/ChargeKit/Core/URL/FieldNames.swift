@@ -5,13 +5,13 @@ protocol FieldNameMatcher {
     /// How many names there are (each has a slot).
     var count: Int { get }
     /// The slot of the name `name` spells (whose fingerprint is `fingerprint`), if it is one of these.
-    func slot(of name: UnsafeBufferPointer<UInt8>, fingerprint: UInt64) -> Int?
+    func slot(of name: Span<UInt8>, fingerprint: UInt64) -> Int?
 }
 
 /// No names: the parser finds its fields by testing each one's name (``FieldReader/name(_:is:)``).
 struct NoFieldNames: FieldNameMatcher {
     var count: Int { 0 }
-    func slot(of name: UnsafeBufferPointer<UInt8>, fingerprint: UInt64) -> Int? { nil }
+    func slot(of name: Span<UInt8>, fingerprint: UInt64) -> Int? { nil }
 }
 
 /// A name a callback parser takes a field by: a case of the parser's enumeration of
@@ -34,65 +34,53 @@ extension FieldName {
 /// each field of the query to its name once, as it prepares the fields (each name's
 /// bytes compared once, after a fingerprint), so that taking a field is a load and
 /// looking for an absent one costs nothing; a name sent twice is found by its slot.
-final class FieldNames: FieldNameMatcher, @unchecked Sendable {
-    // (@unchecked: the tables below are written once, in `init`, and only read after.)
-
-    /// One name: its fingerprint, its bytes and the next name in its bucket (-1 for none).
-    private struct Entry {
+struct FieldNames: FieldNameMatcher, Sendable {
+    /// One name: its fingerprint, its text and the next name in its bucket (-1 for none).
+    private struct Entry: Sendable {
         var fingerprint: UInt64
-        var bytes: UnsafePointer<UInt8>
+        var text: StaticString
         var next: Int
     }
 
     /// How many names there are.
-    let count: Int
+    var count: Int { entries.count }
     /// The names, each at its slot.
-    private let entries: UnsafeMutablePointer<Entry>
+    private let entries: [Entry]
     /// For each of the 64 buckets of ``FieldReader/bucket(_:)``, the first name in it
     /// (its slot), or -1.
-    private let heads: UnsafeMutablePointer<Int>
+    private let heads: [Int]
 
     /// The names `texts`, at slots `0..<texts.count` in order; each must appear once.
     init(_ texts: [StaticString]) {
-        count = texts.count
-        entries = .allocate(capacity: Swift.max(texts.count, 1))
-        heads = .allocate(capacity: 64)
-        heads.initialize(repeating: -1, count: 64)
-        for slot in texts.indices.reversed() {
+        var entries: [Entry] = []
+        var heads = [Int](repeating: -1, count: 64)
+        for slot in texts.indices {
             let text = texts[slot]
-            precondition(!texts.indices.contains { $0 != slot && texts[$0].bytes.elementsEqual(text.bytes) },
-                         "a field name must appear once")
-            let fingerprint = FieldReader.fingerprint(text.bytes)
-            let bucket = FieldReader.bucket(fingerprint)
-            (entries + slot).initialize(to: Entry(fingerprint: fingerprint, bytes: text.utf8Start, next: heads[bucket]))
+            precondition(!texts.indices.contains { $0 != slot && "\(texts[$0])" == "\(text)" }, "a field name must appear once")
+            let fingerprint = text.withSpan(FieldReader.fingerprint)
+            entries.append(Entry(fingerprint: fingerprint, text: text, next: -1))
+        }
+        // Each bucket's names in slot order.
+        for slot in entries.indices.reversed() {
+            let bucket = FieldReader.bucket(entries[slot].fingerprint)
+            entries[slot].next = heads[bucket]
             heads[bucket] = slot
         }
-    }
-
-    deinit {
-        entries.deallocate()
-        heads.deallocate()
+        self.entries = entries
+        self.heads = heads
     }
 
     /// The slot of the name `name` spells (whose fingerprint is `fingerprint`), if it
     /// is one of these.
     @inline(__always)
-    func slot(of name: UnsafeBufferPointer<UInt8>, fingerprint: UInt64) -> Int? {
+    func slot(of name: Span<UInt8>, fingerprint: UInt64) -> Int? {
         var slot = heads[FieldReader.bucket(fingerprint)]
         while slot >= 0 {
             let entry = entries[slot]
             // (Equal fingerprints: the same length, so the bytes are compared.)
-            if entry.fingerprint == fingerprint && name.equal(at: 0, to: entry.bytes, count: name.count) {
-                return slot
-            }
+            if entry.fingerprint == fingerprint && name.matches(entry.text) { return slot }
             slot = entry.next
         }
         return nil
     }
-}
-
-extension StaticString {
-    /// The literal's UTF-8 bytes.
-    @inline(__always)
-    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount) }
 }

@@ -4,14 +4,13 @@
     /// Whether `text` is a URL scheme by RFC 3986 (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`,
     /// ASCII only): the rule the URL scanner applies, for callers that hold a scheme alone.
     @_spi(Tools) public static func isScheme(_ text: some StringProtocol) -> Bool {
-        var text = String(text)
-        return text.withUTF8(URLBytes.isScheme)
+        String(text).withUTF8Span(URLBytes.isScheme)
     }
 
     /// A free-text field: no control characters, at most `limit` characters.
     @_spi(Tools) public static func text(_ value: String, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
         // Printable ASCII, the common case: one byte is one character and none is a control.
-        if value.utf8.withContiguousStorageIfAvailable(isPrintableASCII) ?? false {
+        if value.utf8.allSatisfy(isPrintableASCII) {
             guard value.utf8.count <= limit else { throw .fieldTooLong(field(), limit: limit) }
             return
         }
@@ -23,93 +22,52 @@
 
     /// The rule of `text(_:field:limit:)`, on a value's UTF-8 bytes: a string is made
     /// only when they are not all printable ASCII (characters are then counted).
-    static func text(_ bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
+    static func text(_ bytes: Span<UInt8>, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
         if isPrintableASCII(bytes) {
             guard bytes.count <= limit else { throw .fieldTooLong(field(), limit: limit) }
             return
         }
-        try text(String(decoding: bytes, as: UTF8.self), field: field(), limit: limit)
+        try text(bytes.string, field: field(), limit: limit)
     }
 
     /// Only printable ASCII (0x20–0x7E), at most `limit` characters.
     package static func printableASCII(_ value: String, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
-        try value.withUTF8Bytes { bytes throws(ChargeKitError) in try printableASCII(bytes, field: field(), limit: limit) }
+        try value.withUTF8Span { bytes throws(ChargeKitError) in try printableASCII(bytes, field: field(), limit: limit) }
     }
 
     /// The rule of `printableASCII(_:field:limit:)`, on a value's UTF-8 bytes.
-    static func printableASCII(_ bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
+    static func printableASCII(_ bytes: Span<UInt8>, field: @autoclosure () -> String, limit: Int) throws(ChargeKitError) {
         guard bytes.count <= limit else { throw .fieldTooLong(field(), limit: limit) }
         guard isPrintableASCII(bytes) else { throw .invalidField(field(), rule: "must contain printable ASCII characters only") }
     }
 
     /// Refuses an empty value.
     @inline(__always)
-    static func nonEmpty(_ bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
+    static func nonEmpty(_ bytes: Span<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
         guard !bytes.isEmpty else { throw .invalidField(field(), rule: "must not be empty") }
     }
 
-    /// Whether every byte is printable ASCII (0x20–0x7E), eight at a time (``all(_:_:)``).
-    /// (Called, not inlined: inlined into each field's check it left the callers too
-    /// large for the compiler to inline their field lookups.)
-    @inline(never)
-    static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        all(bytes) { word in
-            // A byte below 0x20 borrows into its high bit, one of 0x7F or more carries
-            // into it or has it: "any flagged" is exact (a false flag sits only above a true one).
-            ~((word &- ByteWord.ones &* 0x20) | (word &+ ByteWord.ones) | word) & ByteWord.highs
-        }
-    }
+    /// Whether every byte is printable ASCII (0x20–0x7E).
+    static func isPrintableASCII(_ bytes: Span<UInt8>) -> Bool { bytes.allSatisfy(isPrintableASCII) }
+
+    /// Whether `byte` is printable ASCII (0x20–0x7E).
+    @inline(__always)
+    static func isPrintableASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
 
     /// A masked card number as Zettle sends it (`**** **** **** 1111`): digits, `*` and
     /// spaces, the last four (or all, when fewer) digits.
-    static func isMaskedCardNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        endsInFourDigits(bytes) && all(bytes) { ByteWord.digits($0) | ByteWord.equal($0, 0x2A) | ByteWord.equal($0, 0x20) }
+    static func isMaskedCardNumber(_ bytes: Span<UInt8>) -> Bool {
+        endsInFourDigits(bytes) && bytes.allSatisfy { DecimalText.isDigit($0) || $0 == 0x2A || $0 == 0x20 }
     }
 
     /// A redacted card number as Credit Card Terminal sends it: `^X*[0-9]{4}$`.
-    static func isRedactedCardNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.count >= 4 && endsInFourDigits(bytes) && all(UnsafeBufferPointer(rebasing: bytes.dropLast(4))) { ByteWord.equal($0, 0x58) }
+    static func isRedactedCardNumber(_ bytes: Span<UInt8>) -> Bool {
+        bytes.count >= 4 && endsInFourDigits(bytes) && bytes.extracting(droppingLast: 4).allSatisfy { $0 == 0x58 }
     }
 
-    /// Whether the last four bytes (all of them, when fewer) are ASCII digits: four in
-    /// one 32-bit word.
-    @inline(__always)
-    private static func endsInFourDigits(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count >= 4, let start = bytes.baseAddress else { return all(bytes, ByteWord.digits) }
-        let word = UInt64(UInt32(littleEndian: UnsafeRawPointer(start + bytes.count - 4).loadUnaligned(as: UInt32.self)))
-        let four: UInt64 = 0x8080_8080
-        return word & four == 0 && ByteWord.digits(word) & four == four
-    }
-
-    /// Whether every byte passes `accepted`, a test of eight bytes at once that sets the
-    /// high bit of each byte it accepts (``ByteWord``; it sees ASCII bytes only: a byte
-    /// of 0x80 or more is refused before it). Eight at a time, the last eight (or four)
-    /// overlapping those already tested, fewer than four in one word padded with zeros.
-    @inline(__always)
-    static func all(_ bytes: UnsafeBufferPointer<UInt8>, _ accepted: (UInt64) -> UInt64) -> Bool {
-        guard let start = bytes.baseAddress else { return true }
-        let count = bytes.count
-        let raw = UnsafeRawPointer(start)
-        /// Whether every byte of `word` is ASCII and accepted, in the bytes `mask` marks.
-        func test(_ word: UInt64, _ mask: UInt64 = ByteWord.highs) -> Bool {
-            word & ByteWord.highs == 0 && accepted(word) & mask == mask
-        }
-        if count >= 8 {
-            var index = 0
-            while index + 8 <= count {
-                guard test(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))) else { return false }
-                index += 8
-            }
-            return index == count || test(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)))
-        }
-        if count >= 4 {
-            let low = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
-            let high = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)))
-            return test(low | high << 32)
-        }
-        var word: UInt64 = 0
-        for index in 0..<count { word |= UInt64(start[index]) << (8 * index) }
-        return test(word, ByteWord.highs & (1 << (8 * count) &- 1))
+    /// Whether the last four bytes (all of them, when fewer) are ASCII digits.
+    private static func endsInFourDigits(_ bytes: Span<UInt8>) -> Bool {
+        bytes.extracting(last: 4).allSatisfy(DecimalText.isDigit)
     }
 
     /// The app's extra parameters: non-empty names, none reserved, none twice (counting

@@ -12,11 +12,9 @@
 
     /// Encodes `text` for use as a query name or value.
     @_spi(Tools) public static func encode(_ text: String) -> String {
-        String(unsafeUninitializedCapacity: 3 * text.utf8.count) { buffer in
-            var writer = ByteWriter(buffer)
-            writer.appendPercentEncoded(text)
-            return writer.count
-        }
+        var writer = ByteWriter(capacity: 3 * text.utf8.count)
+        writer.appendPercentEncoded(text)
+        return writer.string
     }
 
     /// Decodes `%XX` escapes strictly.
@@ -25,134 +23,78 @@
     /// - Throws: ``ChargeKitError/malformedPercentEncoding(field:rule:)`` naming `field`
     ///   when an escape is not `%` and two hex digits, or when the bytes are not UTF-8.
     @_spi(Tools) public static func decode<Bytes: Collection<UInt8>>(_ bytes: Bytes, field: String) throws(ChargeKitError) -> String {
-        if let decoded = bytes.withContiguousStorageIfAvailable({ buffer in Result { () throws(ChargeKitError) in
-            try decode(buffer, field: field)
-        } }) {
-            return try decoded.get()
-        }
-        return try decode(Array(bytes), field: field)
+        try Array(bytes).withSpan { bytes throws(ChargeKitError) in try decode(bytes, field: field) }
     }
 
-    /// Decodes contiguous bytes straight into the new string's own buffer (one
-    /// allocation, none for a short result).
-    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) -> String {
-        var failure: ChargeKitError?
-        let text = String(unsafeUninitializedCapacity: Swift.max(bytes.count, 1)) { out in
-            guard let (count, ascii) = unescape(bytes, into: out) else {
-                failure = .malformedPercentEncoding(field: field(), rule: malformedEscapeRule)
-                return 0
-            }
-            // Bytes copied as they were came from a String: only escapes can break UTF-8.
-            if !ascii, String(validating: UnsafeBufferPointer(rebasing: out[0..<count]), as: UTF8.self) == nil {
-                failure = .malformedPercentEncoding(field: field(), rule: "decoded bytes are not valid UTF-8")
-                return 0
-            }
-            return count
+    /// Decodes the escapes of `bytes`; see ``decode(_:field:)-(Bytes,_)``.
+    static func decode(_ bytes: Span<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) -> String {
+        guard let (decoded, ascii) = unescape(bytes) else {
+            throw .malformedPercentEncoding(field: field(), rule: malformedEscapeRule)
         }
-        if let failure { throw failure }
+        // Bytes copied as they were came from a String: only escapes can break UTF-8.
+        if ascii { return String(decoding: decoded, as: UTF8.self) }
+        guard let text = String(validating: decoded, as: UTF8.self) else {
+            throw .malformedPercentEncoding(field: field(), rule: "decoded bytes are not valid UTF-8")
+        }
         return text
     }
 
     /// Checks that `bytes` would decode (``decode(_:field:)-(Bytes,_)``'s rules and
     /// errors): every `%` followed by two hex digits, and the decoded bytes UTF-8.
-    @inline(never)   // rare (escapes the scan could not vouch for): kept out of its caller
-    static func check(_ bytes: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
+    static func check(_ bytes: Span<UInt8>, field: @autoclosure () -> String) throws(ChargeKitError) {
         _ = try decode(bytes, field: field())
     }
 
-    /// The one reading of `%XX` escapes, for ``decode(_:field:)-(Bytes,_)``,
-    /// ``withDecodedChecked(_:_:)`` and Square's answer: copies `bytes` to `buffer`
-    /// (which must hold `bytes.count` bytes) with each escape decoded.
-    ///
-    /// Plain bytes are copied eight at a time while eight are left, the first `%` of a
-    /// word found with one subtraction (the output never gets ahead of the input, so
-    /// a whole word always fits, and what it writes past the `%` is overwritten next).
-    /// - Returns: the number of bytes written and whether every escape gave an ASCII
-    ///   byte; `nil` at a `%` that is not followed by two hex digits (or when
-    ///   `buffer` is too small).
-    @inline(__always)
-    static func unescape(_ bytes: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt8>) -> (count: Int, ascii: Bool)? {
-        guard let from = bytes.baseAddress else { return (0, true) }
-        guard let out = buffer.baseAddress, buffer.count >= bytes.count else { return nil }
-        let count = bytes.count
-        // (Offsets stay below `count`, and `count` below Int.max - 8: `&+` cannot overflow.)
-        var index = 0, written = 0, decodedBits: UInt8 = 0
-        // (The table's buffer: no bounds check on a lookup whose index is below 128.)
-        let finished = hexValues.withUnsafeBufferPointer { values -> Bool in
-            while index < count {
-                while index &+ 8 <= count {
-                    let word = UnsafeRawPointer(from + index).loadUnaligned(as: UInt64.self)
-                    UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: UInt64.self)
-                    // A zero byte of `word ^ %%%%%%%%` is a `%`: the lowest high bit marks the first.
-                    let percents = UInt64(littleEndian: word) ^ 0x2525_2525_2525_2525
-                    let first = (percents &- 0x0101_0101_0101_0101) & ~percents & 0x8080_8080_8080_8080
-                    guard first == 0 else {
-                        let plain = first.trailingZeroBitCount &>> 3
-                        index &+= plain
-                        written &+= plain
-                        break
-                    }
-                    index &+= 8
-                    written &+= 8
-                }
-                while index < count && from[index] != 0x25 {
-                    out[written] = from[index]
-                    index &+= 1
-                    written &+= 1
-                }
-                // The escapes here, as many as come one after another (`%22%3A%22`).
-                while index < count && from[index] == 0x25 {
-                    guard index &+ 2 < count else { return false }
-                    let high = from[index &+ 1], low = from[index &+ 2]
-                    // A byte of 0x80 or more keeps its high bit, and so is refused with the rest.
-                    let highValue = values[Int(high & 0x7F)] | high & 0x80, lowValue = values[Int(low & 0x7F)] | low & 0x80
-                    guard highValue | lowValue < 0x10 else { return false }
-                    let decoded = highValue &<< 4 | lowValue
-                    decodedBits |= decoded
-                    out[written] = decoded
-                    written &+= 1
-                    index &+= 3
-                }
+    /// The one reading of `%XX` escapes: `bytes` with each escape decoded, and whether
+    /// every escape gave an ASCII byte; `nil` at a `%` that is not followed by two hex
+    /// digits.
+    static func unescape(_ bytes: Span<UInt8>) -> (bytes: [UInt8], ascii: Bool)? {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0, decodedBits: UInt8 = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == 0x25 else {
+                out.append(byte)
+                index += 1
+                continue
             }
-            return true
+            guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else {
+                return nil
+            }
+            let decoded = high << 4 | low
+            decodedBits |= decoded
+            out.append(decoded)
+            index += 3
         }
-        guard finished else { return nil }
-        return (written, decodedBits < 0x80)
+        return (out, decodedBits < 0x80)
     }
-
-    /// Each ASCII byte's ``hexValue(_:)``, 0xFF for any other: in a run of escapes, one
-    /// load instead of three comparisons.
-    private static let hexValues: [UInt8] = (0..<128).map { hexValue(UInt8($0)) ?? 0xFF }
 
     private static let malformedEscapeRule = "'%' must be followed by two hex digits"
 
     /// The text of a value that ``check(_:field:)`` accepted: decoded when `escaped`,
     /// else as it is (a malformed escape is kept as it is rather than trapping).
-    static func decodeChecked(_ bytes: UnsafeBufferPointer<UInt8>, escaped: Bool = true) -> String {
-        guard escaped else { return String(decoding: bytes, as: UTF8.self) }
+    static func decodeChecked(_ bytes: Span<UInt8>, escaped: Bool = true) -> String {
+        guard escaped else { return String(utf8: bytes) }
         do throws(ChargeKitError) {
             return try decode(bytes, field: "")
         } catch {
-            return String(decoding: bytes, as: UTF8.self)
+            return String(utf8: bytes)
         }
     }
 
-    /// Runs `body` on the decoded bytes of a value that ``check(_:field:)`` accepted,
-    /// decoded into temporary storage (a malformed escape is kept as it is rather than
-    /// trapping).
-    @inline(__always)
+    /// Runs `body` on the decoded bytes of a value that ``check(_:field:)`` accepted
+    /// (a malformed escape is kept as it is rather than trapping).
     static func withDecodedChecked<Result>(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws(ChargeKitError) -> Result
+        _ bytes: Span<UInt8>, _ body: (Span<UInt8>) throws(ChargeKitError) -> Result
     ) throws(ChargeKitError) -> Result {
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out throws(ChargeKitError) in
-            guard let (count, _) = unescape(bytes, into: out) else { return try body(bytes) }
-            return try body(UnsafeBufferPointer(rebasing: out[0..<count]))
-        }
+        guard let (decoded, _) = unescape(bytes) else { return try body(bytes) }
+        return try decoded.withSpan(body)
     }
 
     /// Decodes a string's `%XX` escapes strictly; see ``decode(_:field:)-(Bytes,_)``.
     @_spi(Tools) public static func decode(_ text: String, field: String) throws(ChargeKitError) -> String {
-        try decode(text.utf8, field: field)
+        try text.withUTF8Span { bytes throws(ChargeKitError) in try decode(bytes, field: field) }
     }
 
     @inline(__always)

@@ -11,32 +11,23 @@ enum UnencodedAnswer {
 
     /// The escaped text, or `nil` when there is nothing to escape.
     static func escaped(_ url: String) -> String? {
-        var url = url
-        return url.withUTF8 { bytes -> String? in
-            func needsEscape(_ index: Int) -> Bool {
-                let byte = bytes[index]
-                if byte == 0x20 { return true }
-                guard byte == 0x25 else { return false }
-                return !(index + 2 < bytes.count && PercentEncoding.hexValue(bytes[index + 1]) != nil && PercentEncoding.hexValue(bytes[index + 2]) != nil)
-            }
-            var extra = 0
-            for index in bytes.indices where needsEscape(index) { extra += 2 }
-            guard extra > 0 else { return nil }
-            return String(unsafeUninitializedCapacity: bytes.count + extra) { out in
-                var written = 0
-                for index in bytes.indices {
-                    if needsEscape(index) {
-                        out[written] = 0x25
-                        out[written + 1] = 0x32
-                        out[written + 2] = bytes[index] == 0x20 ? 0x30 : 0x35
-                        written += 3
-                    } else {
-                        out[written] = bytes[index]
-                        written += 1
-                    }
-                }
-                return written
+        let bytes = Array(url.utf8)
+        func needsEscape(_ index: Int) -> Bool {
+            let byte = bytes[index]
+            if byte == 0x20 { return true }
+            guard byte == 0x25 else { return false }
+            return !(index + 2 < bytes.count && PercentEncoding.hexValue(bytes[index + 1]) != nil && PercentEncoding.hexValue(bytes[index + 2]) != nil)
+        }
+        guard bytes.indices.contains(where: needsEscape) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        for index in bytes.indices {
+            if needsEscape(index) {
+                out += [0x25, 0x32, bytes[index] == 0x20 ? 0x30 : 0x35]
+            } else {
+                out.append(bytes[index])
             }
         }
+        return String(decoding: out, as: UTF8.self)
     }
 }

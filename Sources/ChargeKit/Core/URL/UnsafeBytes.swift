@@ -1,0 +1,85 @@
+// The one file of ChargeKit that reaches memory through a pointer (FuzzCallbacks and
+// FuzzQueryURL fuzz every reading path through it). Everything else reads bytes as a
+// `Span<UInt8>`, which checks every index and cannot outlive what it reads, or as an
+// array. Here are the bridges between strings, arrays and spans, each a line or two
+// (the standard library's own, `String.utf8.span` and `Array.span`, need iOS 26 and
+// the SDK supports iOS 15), and the two system calls that read and write a file's
+// bytes.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+extension String {
+    /// Runs `body` on the string's UTF-8 bytes (made contiguous first when they are
+    /// not), passing its typed error through (`withUTF8` only rethrows an untyped one).
+    @inline(__always)
+    func withUTF8Span<T, E: Error>(_ body: (Span<UInt8>) throws(E) -> T) throws(E) -> T {
+        var text = self
+        return try text.withUTF8 { buffer in Result { () throws(E) -> T in try body(Span(_unsafeElements: buffer)) } }.get()
+    }
+
+    /// The text of UTF-8 bytes (any that are not UTF-8 repaired, as
+    /// `String(decoding:as:)` does; the reader's bytes were cut from a Swift string at
+    /// ASCII delimiters, so they are UTF-8).
+    @inline(__always)
+    init(utf8 bytes: Span<UInt8>) {
+        self = bytes.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+extension Array<UInt8> {
+    /// Runs `body` on the array's bytes.
+    @inline(__always)
+    func withSpan<T, E: Error>(_ body: (Span<UInt8>) throws(E) -> T) throws(E) -> T {
+        try withUnsafeBufferPointer { buffer in Result { () throws(E) -> T in try body(Span(_unsafeElements: buffer)) } }.get()
+    }
+}
+
+extension StaticString {
+    /// Runs `body` on the literal's UTF-8 bytes.
+    @inline(__always)
+    func withSpan<T>(_ body: (Span<UInt8>) -> T) -> T {
+        withUTF8Buffer { body(Span(_unsafeElements: $0)) }
+    }
+}
+
+extension StorageFiles {
+    /// Reads `count` bytes of `descriptor` from `offset` (fewer when the file ends first).
+    static func read(_ descriptor: Int32, at offset: Int, count: Int, path: String) throws(ChargeKitError) -> Data {
+        var data = Data(count: count)
+        var done = 0
+        let failed = data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) -> Bool in
+            while done < count {
+                let n = pread(descriptor, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset + done))
+                if n < 0 { if errno == EINTR { continue }; return true }
+                if n == 0 { break }
+                done += n
+            }
+            return false
+        }
+        if failed { throw .storage("cannot read \(path): \(String(cString: strerror(errno)))") }
+        data.count = done
+        return data
+    }
+
+    /// Writes all of `data` at `offset` (appending at the end when `nil`).
+    static func write(_ data: Data, to descriptor: Int32, at offset: off_t? = nil) -> Bool {
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
+            var done = 0
+            while done < buffer.count {
+                let start = buffer.baseAddress.map { $0 + done }
+                let n = offset.map { pwrite(descriptor, start, buffer.count - done, $0 + off_t(done)) }
+                    ?? Foundation.write(descriptor, start, buffer.count - done)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                done += n
+            }
+            return true
+        }
+    }
+}
