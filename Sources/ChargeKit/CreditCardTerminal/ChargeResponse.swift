@@ -106,9 +106,12 @@ extension CreditCardTerminal {
         ///   - maximumLength: the bound on the URL's length in bytes.
         /// - Throws: ``ChargeKitError`` naming the first field that breaks a rule.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
-            self = try FieldReader.read(url, maximumLength: maximumLength) { reader throws(ChargeKitError) in
-                ChargeResponse(storage: try ChargeResponse.read(&reader))
-            }
+            self = try FieldReader.read(url, maximumLength: maximumLength) { fields throws(ChargeKitError) in try ChargeResponse(fields: &fields) }
+        }
+
+        /// Reads a response from its scanned fields.
+        init(fields: inout FieldReader) throws(ChargeKitError) {
+            self.init(storage: try ChargeResponse.read(&fields))
         }
 
         /// Validates an already split URL.

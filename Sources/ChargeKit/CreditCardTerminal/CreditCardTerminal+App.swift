@@ -24,7 +24,7 @@ extension PaymentProvider {
     public static let creditCardTerminal = CreditCardTerminal.provider
 }
 
-extension CreditCardTerminal.ChargeResponse: ProviderCallback {
+extension CreditCardTerminal.ChargeResponse: ProviderCallback, ReadableCallback {
     public static var provider: PaymentProvider { .creditCardTerminal }
     public var outcome: ChargeOutcome {
         switch responseCode {

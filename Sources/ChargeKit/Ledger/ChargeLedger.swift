@@ -82,29 +82,48 @@ public actor ChargeLedger {
     ///   ``ChargeKitError/mismatch(field:rule:)``, or the parser's error. A refused
     ///   callback consumes nothing.
     public func verify(url: String, provider: PaymentProvider? = nil) async throws(ChargeKitError) -> PaymentResult {
-        let nonce: Nonce
-        var text = url
-        var found: PendingCharge?
-        do {
-            nonce = try Self.nonce(in: url, provider: provider)
-        } catch {
-            // An app that writes its answer unencoded (raw spaces): read it escaped, and
-            // only for a charge that went to such an app.
-            guard let escaped = UnencodedAnswer.escaped(url), let escapedNonce = try? Self.nonce(in: escaped, provider: provider) else { throw error }
-            guard let charge = try await store.charge(for: escapedNonce) else {
+        // The URL is scanned once: the nonce is found in its fields, and the charge's
+        // app reads the same fields.
+        let escaped = UnencodedAnswer.escaped(url)
+        var fields: FieldReader
+        let found: Found
+        let charge: PendingCharge
+        if let escaped {
+            // Raw spaces or a stray `%`: only an app that writes its answer unencoded may
+            // send that, and it is read escaped; any other callback is refused as its
+            // own URL reads.
+            func refusal() -> ChargeKitError {
+                do throws(ChargeKitError) {
+                    _ = try FieldReader(scanning: url, maximumLength: QueryURL.defaultMaximumLength)
+                    return .invalidURL("url", rule: "contains a space or a '%' that starts no escape")
+                } catch {
+                    return error
+                }
+            }
+            guard let escapedFields = try? FieldReader(scanning: escaped, maximumLength: QueryURL.defaultMaximumLength),
+                  let escapedFound = try? Self.nonce(in: escapedFields, url: escaped, provider: provider) else { throw refusal() }
+            guard let escapedCharge = try await store.charge(for: escapedFound.nonce) else {
                 // Unknown either way; say so when it reads as such an app's answer.
-                guard UnencodedAnswer.app(answering: escaped) != nil else { throw error }
+                guard UnencodedAnswer.app(answering: escaped) != nil else { throw refusal() }
                 throw .unknownNonce
             }
-            guard charge.provider.definition.answersUnencoded else { throw error }
-            (nonce, text, found) = (escapedNonce, escaped, charge)
+            guard escapedCharge.provider.definition.answersUnencoded else { throw refusal() }
+            (fields, found, charge) = (escapedFields, escapedFound, escapedCharge)
+        } else {
+            fields = try FieldReader(scanning: url, maximumLength: QueryURL.defaultMaximumLength)
+            found = try Self.nonce(in: fields, url: url, provider: provider)
+            guard let known = try await store.charge(for: found.nonce) else { throw .unknownNonce }
+            charge = known
         }
-        if found == nil { found = try await store.charge(for: nonce) }
-        guard let charge = found else { throw .unknownNonce }
         if let provider, provider != charge.provider {
             throw .mismatch(field: "provider", rule: "the charge went to \(charge.provider), not \(provider)")
         }
-        let callback = try PaymentCallback.parse(text, provider: charge.provider)
+        let callback: PaymentCallback
+        if let read = found.callback, read.provider == charge.provider {
+            callback = read
+        } else {
+            callback = try charge.provider.definition.parse(fields: &fields)
+        }
         return try await accept(callback, charge: charge, url: url)
     }
 
@@ -221,17 +240,15 @@ public actor ChargeLedger {
     /// The nonce a callback carries, in whichever registered app's nonce field; more
     /// than one is refused. The URL is scanned, not parsed: the parser of the charge's
     /// app reads it once the nonce has named the charge.
-    static func nonce(in url: String, provider: PaymentProvider?) throws(ChargeKitError) -> Nonce {
-        let found = try FieldReader.read(url, maximumLength: QueryURL.defaultMaximumLength) { fields throws(ChargeKitError) -> QueryItem? in
-            var found: QueryItem?
-            var asked = Set<String>()
-            for app in RegisteredApps.all where asked.insert(app.nonceField).inserted {
-                for item in app.nonceItems(in: fields) {
-                    guard found == nil else { throw .duplicateField(item.name) }
-                    found = item
-                }
+    static func nonce(in fields: FieldReader, url: String, provider: PaymentProvider?) throws(ChargeKitError) -> Found {
+        var found: (item: QueryItem, callback: PaymentCallback?)?
+        var asked = Set<String>()
+        for app in RegisteredApps.all where asked.insert(app.nonceField).inserted {
+            let finding = app.findNonce(in: fields)
+            for item in finding.items {
+                guard found == nil else { throw .duplicateField(item.name) }
+                found = (item, finding.callback)
             }
-            return found
         }
         guard let found else {
             // Only to name the field in the error: the URL is split to guess the app.
@@ -239,7 +256,13 @@ public actor ChargeLedger {
             if named == nil { named = PaymentCallback.detectProvider(try QueryURL(parsing: url)) }
             throw .missingNonce(field: named?.nonceField ?? ChargeKitParameter.nonce)
         }
-        return try Nonce(found.value, field: found.name)
+        return Found(nonce: try Nonce(found.item.value, field: found.item.name), callback: found.callback)
+    }
+
+    /// The nonce a callback carries, and the callback itself when finding the nonce read it whole.
+    struct Found {
+        var nonce: Nonce
+        var callback: PaymentCallback?
     }
 
     /// Which of the request's callback URLs a callback was opened on.

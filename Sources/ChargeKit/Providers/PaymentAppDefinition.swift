@@ -3,7 +3,7 @@
 /// coordinator and the provider-neutral types ask this protocol and name no app.
 protocol PaymentAppDefinition: SendableMetatype {
     /// The app's parsed callback.
-    associatedtype Callback: ProviderCallback
+    associatedtype Callback: ReadableCallback
 
     /// ChargeKit's name for the app, as the CLI and stored ledgers spell it (`ccterminal`).
     static var identifier: String { get }
@@ -32,7 +32,7 @@ protocol PaymentAppDefinition: SendableMetatype {
     static func recognises(_ url: QueryURL) -> Bool
     /// The nonce fields a callback's fields carry for this app (the ledger refuses
     /// more than one): read from the URL's scan, before any parser runs.
-    static func nonceItems(in fields: FieldReader) -> [QueryItem]
+    static func findNonce(in fields: FieldReader) -> NonceFinding
     /// What only this app's callback can be checked for against the request it
     /// answers, after the ledger's own checks (nonce, callback URL, extras, reference),
     /// with the flags to report. Refuses with ``ChargeKitError/mismatch(field:rule:)``.
@@ -44,8 +44,8 @@ extension PaymentAppDefinition {
     static var reservedCallbackPrefixes: [String] { [] }
     static var answersUnencoded: Bool { false }
 
-    static func nonceItems(in fields: FieldReader) -> [QueryItem] {
-        fields.indices.filter { fields.name($0, spells: nonceField) }.map(fields.item)
+    static func findNonce(in fields: FieldReader) -> NonceFinding {
+        NonceFinding(items: fields.indices.filter { fields.name($0, spells: nonceField) }.map(fields.item))
     }
 
     static func check(_ callback: Callback, against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag] { [] }
@@ -61,6 +61,11 @@ extension PaymentAppDefinition {
     /// A callback of this app as a ledger keeps it.
     static func decodeCallback(from decoder: any Decoder) throws -> any ProviderCallback { try Callback(from: decoder) }
 
+    /// Reads a callback from the fields of a URL the ledger scanned once.
+    static func parse(fields: inout FieldReader) throws(ChargeKitError) -> PaymentCallback {
+        PaymentCallback(try Callback(fields: &fields))
+    }
+
     /// ``parseCallback(_:maximumLength:)`` as a provider-neutral callback.
     static func parse(_ url: String, maximumLength: Int) throws(ChargeKitError) -> PaymentCallback {
         PaymentCallback(try parseCallback(url, maximumLength: maximumLength))
@@ -73,4 +78,13 @@ extension PaymentAppDefinition {
         }
         return try check(callback, against: charge)
     }
+}
+
+/// What one app found of its nonce in a callback's fields.
+struct NonceFinding {
+    /// The nonce fields, as the app names them (the ledger refuses more than one).
+    var items: [QueryItem]
+    /// The whole callback, when finding the nonce took reading it (Square's nonce is
+    /// inside its JSON): the ledger keeps it rather than reading the answer again.
+    var callback: PaymentCallback?
 }

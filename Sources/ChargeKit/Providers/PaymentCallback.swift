@@ -113,8 +113,6 @@ public struct PaymentCallback: Hashable, Sendable {
 /// What every provider's parsed callback answers, so that ``PaymentCallback`` asks the
 /// provider instead of switching on it for each question.
 public protocol ProviderCallback: Hashable, Sendable, Codable {
-    /// Parses and validates a callback URL of at most `maximumLength` bytes.
-    init(url: String, maximumLength: Int) throws(ChargeKitError)
     /// The app whose callback this is.
     static var provider: PaymentProvider { get }
     /// The wire name of the echoed merchant reference (`reference` unless the app names it otherwise).
@@ -141,6 +139,16 @@ public protocol ProviderCallback: Hashable, Sendable, Codable {
     var callbackMarker: String? { get }
     /// The amount the app reported, tax and tip included, if it reports one.
     var reportedAmount: Money? { get }
+}
+
+/// How an app's parser reads its callback: from a URL, or from the fields of a URL
+/// the caller already scanned (the ledger, which found the nonce in the same fields).
+protocol ReadableCallback: ProviderCallback {
+    /// Parses and validates a callback URL of at most `maximumLength` bytes.
+    init(url: String, maximumLength: Int) throws(ChargeKitError)
+    /// Reads the callback from a scanned URL's fields: the parser matches the names
+    /// it takes (``FieldReader/match(_:)``) and reads, with no second scan.
+    init(fields: inout FieldReader) throws(ChargeKitError)
 }
 
 extension ProviderCallback {

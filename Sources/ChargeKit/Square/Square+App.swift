@@ -14,11 +14,18 @@ extension Square: PaymentAppDefinition {
         return data.count == 1 && string(.status, ofData: data.first?.value) != nil
     }
 
-    static func nonceItems(in fields: FieldReader) -> [QueryItem] {
+    /// The nonce at the start of `state`: the answer is read whole (its JSON once) and
+    /// kept for the ledger; only an answer that does not read is looked into again,
+    /// for its nonce alone, so that its error names the charge's field.
+    static func findNonce(in fields: FieldReader) -> NonceFinding {
+        var whole = fields
+        if let callback = try? Callback(fields: &whole) {
+            return NonceFinding(items: callback.nonce.map { [QueryItem(nonceField, $0.value)] } ?? [], callback: PaymentCallback(callback))
+        }
         let data = fields.indices.filter { fields.name($0, is: "data") }
         guard data.count == 1, let index = data.first, let state = string(.state, ofData: fields.value(index)),
-              let nonce = Nonce.leading(state).nonce else { return [] }
-        return [QueryItem(nonceField, nonce.value)]
+              let nonce = Nonce.leading(state).nonce else { return NonceFinding(items: []) }
+        return NonceFinding(items: [QueryItem(nonceField, nonce.value)])
     }
 
     /// Your own `state` must come back exactly as sent (Point of Sale returns it
@@ -36,7 +43,7 @@ extension PaymentProvider {
     public static let square = Square.provider
 }
 
-extension Square.Callback: ProviderCallback {
+extension Square.Callback: ProviderCallback, ReadableCallback {
     public static var provider: PaymentProvider { .square }
     public static var referenceField: String { "state" }
     /// `ok` is approved, `payment_canceled` cancelled, every other code failed.

@@ -45,22 +45,25 @@ extension Square {
         /// Parses and validates a callback URL: `data` found among the query's pairs
         /// by the reader every callback shares, then read as JSON.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
-            self = try FieldReader.read(url, maximumLength: maximumLength) { fields throws(ChargeKitError) -> Callback in
-                var data: Int?
-                var extras: [QueryItem] = []
-                for index in fields.indices {
-                    guard fields.name(index, is: "data") else {
-                        extras.append(fields.item(index))
-                        continue
-                    }
-                    guard data == nil else { throw .duplicateField("data") }
-                    data = index
+            self = try FieldReader.read(url, maximumLength: maximumLength) { fields throws(ChargeKitError) in try Callback(fields: &fields) }
+        }
+
+        /// Reads an answer from its scanned fields.
+        init(fields: inout FieldReader) throws(ChargeKitError) {
+            var data: Int?
+            var extras: [QueryItem] = []
+            for index in fields.indices {
+                guard fields.name(index, is: "data") else {
+                    extras.append(fields.item(index))
+                    continue
                 }
-                guard let data else { throw .missingField("data") }
-                var bytes = Array(fields.value(data).utf8)
-                let checked = try Callback.check(data: &bytes)
-                return Callback(base: fields.base, data: bytes, checked: checked, extraItems: extras)
+                guard data == nil else { throw .duplicateField("data") }
+                data = index
             }
+            guard let data else { throw .missingField("data") }
+            var bytes = Array(fields.value(data).utf8)
+            let checked = try Callback.check(data: &bytes)
+            self.init(base: fields.base, data: bytes, checked: checked, extraItems: extras)
         }
 
         /// Validates an already split URL.

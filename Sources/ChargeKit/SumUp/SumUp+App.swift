@@ -16,7 +16,7 @@ extension PaymentProvider {
     public static let sumUp = SumUp.provider
 }
 
-extension SumUp.Callback: ProviderCallback {
+extension SumUp.Callback: ProviderCallback, ReadableCallback {
     public static var provider: PaymentProvider { .sumUp }
     public static var referenceField: String { "foreign-tx-id" }
     public var outcome: ChargeOutcome {

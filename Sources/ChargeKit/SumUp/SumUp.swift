@@ -254,9 +254,13 @@ public enum SumUp {
 
         /// Parses and validates a callback URL.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
-            self = try FieldReader.read(url, maximumLength: maximumLength, names: Fields.Name.all) { fields throws(ChargeKitError) in
-                Callback(storage: try Fields.read(&fields))
-            }
+            self = try FieldReader.read(url, maximumLength: maximumLength) { fields throws(ChargeKitError) in try Callback(fields: &fields) }
+        }
+
+        /// Reads a callback from its scanned fields.
+        init(fields: inout FieldReader) throws(ChargeKitError) {
+            fields.match(Fields.Name.all)
+            self.init(storage: try Fields.read(&fields))
         }
 
         /// Validates an already split URL.

@@ -15,10 +15,10 @@ extension Viva: PaymentAppDefinition {
         return url.items.contains { $0.name == "clientTransactionId" } && url.items.contains { $0.name == "status" && ($0.value == "success" || $0.value == "fail") }
     }
 
-    static func nonceItems(in fields: FieldReader) -> [QueryItem] {
-        fields.indices.filter { fields.name($0, spells: nonceField) }.compactMap { index in
+    static func findNonce(in fields: FieldReader) -> NonceFinding {
+        NonceFinding(items: fields.indices.filter { fields.name($0, spells: nonceField) }.compactMap { index in
             Nonce.leading(fields.value(index)).nonce.map { QueryItem(nonceField, $0.value) }
-        }
+        })
     }
 
     /// The echoed action must be the one asked (or Viva's `User_cancel`), and an
@@ -42,7 +42,7 @@ extension PaymentProvider {
     public static let viva = Viva.provider
 }
 
-extension Viva.Callback: ProviderCallback {
+extension Viva.Callback: ProviderCallback, ReadableCallback {
     public static var provider: PaymentProvider { .viva }
     public static var referenceField: String { "clientTransactionId" }
     public var outcome: ChargeOutcome {

@@ -69,33 +69,39 @@ extension Viva {
         /// one URL reader after its raw spaces and stray `%` are escaped.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
             guard url.utf8.count <= maximumLength else { throw .urlTooLong(limit: maximumLength) }
-            self = try FieldReader.read(UnencodedAnswer.escaped(url) ?? url, maximumLength: .max, names: Name.all) { fields throws(ChargeKitError) in
-                try fields.refuseDuplicates()
-                func take(_ name: Name) throws(ChargeKitError) -> String? {
-                    guard let value = fields.take(name) else { return nil }
-                    try FieldRules.text(value, field: name.text, limit: name.limit)
-                    return value
-                }
-                let status = try take(.status) ?? ""
-                let action = try take(.action)
-                guard !status.isEmpty || action?.lowercased() == "user_cancel" else { throw .missingField("status") }
-                let message = try take(.message)
-                let clientTransactionID = try take(.clientTransactionID)
-                let amount = try take(.amount).map { text throws(ChargeKitError) in try Self.minorUnits(text, field: "amount") }
-                let tip = try take(.tipAmount).map { text throws(ChargeKitError) in try Self.minorUnits(text, field: "tipAmount") }
-                var details: [QueryItem] = []
-                for name in Name.allCases where name.isDetail {
-                    if let value = try take(name) { details.append(QueryItem(name.text, value)) }
-                }
-                var unknown: [QueryItem] = []
-                for item in fields.hasRemaining ? fields.remaining : [] {
-                    guard item.value.utf8.count <= Self.maximumFieldLength else { throw .fieldTooLong(item.name, limit: Self.maximumFieldLength) }
-                    unknown.append(item)
-                }
-                return Callback(callbackURL: fields.baseText.wrappedValue, status: status, message: message, action: action,
-                                clientTransactionID: clientTransactionID, amountMinorUnits: amount, tipMinorUnits: tip,
-                                detailItems: details, unknownFields: unknown)
+            self = try FieldReader.read(UnencodedAnswer.escaped(url) ?? url, maximumLength: .max) { fields throws(ChargeKitError) in
+                try Callback(fields: &fields)
             }
+        }
+
+        /// Reads an answer from its scanned fields (its raw spaces already escaped).
+        init(fields: inout FieldReader) throws(ChargeKitError) {
+            fields.match(Name.all)
+            try fields.refuseDuplicates()
+            func take(_ name: Name) throws(ChargeKitError) -> String? {
+                guard let value = fields.take(name) else { return nil }
+                try FieldRules.text(value, field: name.text, limit: name.limit)
+                return value
+            }
+            let status = try take(.status) ?? ""
+            let action = try take(.action)
+            guard !status.isEmpty || action?.lowercased() == "user_cancel" else { throw .missingField("status") }
+            let message = try take(.message)
+            let clientTransactionID = try take(.clientTransactionID)
+            let amount = try take(.amount).map { text throws(ChargeKitError) in try Self.minorUnits(text, field: "amount") }
+            let tip = try take(.tipAmount).map { text throws(ChargeKitError) in try Self.minorUnits(text, field: "tipAmount") }
+            var details: [QueryItem] = []
+            for name in Name.allCases where name.isDetail {
+                if let value = try take(name) { details.append(QueryItem(name.text, value)) }
+            }
+            var unknown: [QueryItem] = []
+            for item in fields.hasRemaining ? fields.remaining : [] {
+                guard item.value.utf8.count <= Self.maximumFieldLength else { throw .fieldTooLong(item.name, limit: Self.maximumFieldLength) }
+                unknown.append(item)
+            }
+            self.init(callbackURL: fields.baseText.wrappedValue, status: status, message: message, action: action,
+                      clientTransactionID: clientTransactionID, amountMinorUnits: amount, tipMinorUnits: tip,
+                      detailItems: details, unknownFields: unknown)
         }
 
         private init(callbackURL: String, status: String, message: String?, action: String?, clientTransactionID: String?,

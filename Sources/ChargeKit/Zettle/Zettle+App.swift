@@ -19,7 +19,7 @@ extension PaymentProvider {
     public static let zettle = Zettle.provider
 }
 
-extension Zettle.Callback: ProviderCallback {
+extension Zettle.Callback: ProviderCallback, ReadableCallback {
     public static var provider: PaymentProvider { .zettle }
     public var outcome: ChargeOutcome {
         if succeeded { return .approved }

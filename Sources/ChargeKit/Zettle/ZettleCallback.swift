@@ -267,9 +267,13 @@ extension Zettle {
 
         /// Parses and validates a callback URL.
         public init(url: String, maximumLength: Int = QueryURL.defaultMaximumLength) throws(ChargeKitError) {
-            self = try FieldReader.read(url, maximumLength: maximumLength, names: Name.fields) { fields throws(ChargeKitError) in
-                Callback(storage: try Callback.read(&fields))
-            }
+            self = try FieldReader.read(url, maximumLength: maximumLength) { fields throws(ChargeKitError) in try Callback(fields: &fields) }
+        }
+
+        /// Reads a callback from its scanned fields.
+        init(fields: inout FieldReader) throws(ChargeKitError) {
+            fields.match(Name.fields)
+            self.init(storage: try Callback.read(&fields))
         }
 
         /// Validates an already split URL.

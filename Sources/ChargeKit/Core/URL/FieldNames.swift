@@ -1,19 +1,3 @@
-/// What a ``FieldReader`` matches each field's name against before the parser runs:
-/// a parser's ``FieldNames``, or ``NoFieldNames`` (the reader is then specialized to
-/// do nothing of the kind).
-protocol FieldNameMatcher {
-    /// How many names there are (each has a slot).
-    var count: Int { get }
-    /// The slot of the name `name` spells (whose fingerprint is `fingerprint`), if it is one of these.
-    func slot(of name: Span<UInt8>, fingerprint: UInt64) -> Int?
-}
-
-/// No names: the parser finds its fields by testing each one's name (``FieldReader/name(_:is:)``).
-struct NoFieldNames: FieldNameMatcher {
-    var count: Int { 0 }
-    func slot(of name: Span<UInt8>, fingerprint: UInt64) -> Int? { nil }
-}
-
 /// A name a callback parser takes a field by: a case of the parser's enumeration of
 /// its names, whose raw value is the name's slot among the parser's ``FieldNames``
 /// (the cases are numbered in order, so that no slot is written by hand).
@@ -30,11 +14,11 @@ extension FieldName {
     var text: StaticString { Self.texts[Self.allCases.firstIndex(of: self) ?? 0] }
 }
 
-/// The names one callback parser takes fields by. A ``FieldReader`` given them matches
-/// each field of the query to its name once, as it prepares the fields (each name's
-/// bytes compared once, after a fingerprint), so that taking a field is a load and
-/// looking for an absent one costs nothing; a name sent twice is found by its slot.
-struct FieldNames: FieldNameMatcher, Sendable {
+/// The names one callback parser takes fields by. ``FieldReader/match(_:)`` matches
+/// each field of the query to its name once (each name's bytes compared once, after a
+/// fingerprint), so that taking a field is a load and looking for an absent one costs
+/// nothing; a name sent twice is found by its slot.
+struct FieldNames: Sendable {
     /// One name: its fingerprint, its text and the next name in its bucket (-1 for none).
     private struct Entry: Sendable {
         var fingerprint: UInt64

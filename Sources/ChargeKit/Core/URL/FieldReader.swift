@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads the fields of a callback URL the way every callback parser must, on the URL's
 /// bytes: a name that appears twice is refused, each known field is taken once, and
 /// what is left (the app's own extra parameters) keeps its order.
@@ -45,38 +47,54 @@ struct FieldReader {
     var count: Int { fields.count }
 
     /// Reads `url` and gives its fields to `body`.
-    /// - Throws: ``ChargeKitError/urlTooLong(limit:)`` over `maximumLength` bytes, what
-    ///   ``URLBytes`` and percent-decoding refuse, or `body`'s error.
-    /// - Parameter names: the names the parser takes fields by (``take(_:)`` and the
-    ///   like); each field is matched to them once, before `body` runs.
-    static func read<T, Names: FieldNameMatcher>(
-        _ url: String, maximumLength: Int, names: Names, _ body: (inout FieldReader) throws(ChargeKitError) -> T
-    ) throws(ChargeKitError) -> T {
-        // Values are kept as 31-bit offsets into the URL (``TextPlace``).
-        let limit = Swift.min(maximumLength, TextPlace.maximumSourceLength)
-        guard url.utf8.count <= limit else { throw .urlTooLong(limit: limit) }
-        var url = url
-        // Made contiguous before it is shared, so that reading its bytes copies nothing.
-        url.makeContiguousUTF8()
-        let source = url
-        var reader = try source.withUTF8Span { bytes throws(ChargeKitError) in try FieldReader(source, bytes, names: names) }
-        return try body(&reader)
-    }
-
-    /// Reads `url` for a parser that finds its fields by testing each one's name
-    /// (``name(_:is:)``, ``name(_:hasPrefix:)``), with no ``FieldNames``.
+    /// - Throws: what ``init(scanning:maximumLength:)`` refuses, or `body`'s error.
     static func read<T>(
         _ url: String, maximumLength: Int, _ body: (inout FieldReader) throws(ChargeKitError) -> T
     ) throws(ChargeKitError) -> T {
-        try read(url, maximumLength: maximumLength, names: NoFieldNames(), body)
+        var reader = try FieldReader(scanning: url, maximumLength: maximumLength)
+        return try body(&reader)
     }
 
-    /// Scans the URL `bytes` of `source`, matching each field's name to `names`, then
-    /// checks the escapes the scan could not vouch for (see ``URLBytes/Segment/escapesPlain``).
-    private init(_ source: String, _ bytes: Span<UInt8>, names: some FieldNameMatcher) throws(ChargeKitError) {
+    /// Scans `url` once: its parts and its query's fields, each escaped name decoded
+    /// and every escape checked, so that a malformed one is refused before any field
+    /// is read. A parser then matches the names it takes fields by (``match(_:)``).
+    /// - Throws: ``ChargeKitError/urlTooLong(limit:)`` over `maximumLength` bytes, what
+    ///   ``URLBytes`` and percent-decoding refuse.
+    init(scanning url: String, maximumLength: Int) throws(ChargeKitError) {
+        // Values are kept as 31-bit offsets into the URL (``TextPlace``).
+        let limit = Swift.min(maximumLength, TextPlace.maximumSourceLength)
+        guard url.utf8.count <= limit else { throw .urlTooLong(limit: limit) }
+        #if DEBUG
+        Self.scans?.add()
+        #endif
+        var source = url
+        // Made contiguous before it is shared, so that reading its bytes copies nothing.
+        source.makeContiguousUTF8()
+        self = try source.withUTF8Span { bytes throws(ChargeKitError) in try FieldReader(source, bytes) }
+    }
+
+    #if DEBUG
+    /// Counts the scans made while it is bound, for the tests that show how many a
+    /// verification makes (debug builds only).
+    @TaskLocal static var scans: ScanCount?
+
+    /// A count of scans.
+    final class ScanCount: @unchecked Sendable {
+        // (@unchecked: `value` is read and written under `lock` only.)
+        private let lock = NSLock()
+        private var value = 0
+        var count: Int { lock.withLock { value } }
+        func add() { lock.withLock { value += 1 } }
+    }
+    #endif
+
+    /// Scans the URL `bytes` of `source`, then checks the escapes the scan could not
+    /// vouch for (see ``URLBytes/Segment/escapesPlain``).
+    private init(_ source: String, _ bytes: Span<UInt8>) throws(ChargeKitError) {
         self.source = source
-        slots = [Int](repeating: -1, count: names.count)
+        slots = []
         var fields: [Field] = []
+        fields.reserveCapacity(16)
         parts = try URLBytes(bytes) { segment in
             fields.append(Field(segment: segment, fingerprint: Self.fingerprint(bytes.extracting(segment.name))))
         }
@@ -88,9 +106,6 @@ struct FieldReader {
                 self.fields[index].fingerprint = name.withUTF8Span(Self.fingerprint)
                 self.fields[index].decodedName = decodedNames.count
                 decodedNames.append(name)
-                name.withUTF8Span { match(index, name: $0, in: names) }
-            } else {
-                match(index, name: bytes.extracting(segment.name), in: names)
             }
             if segment.valueEscaped && !segment.escapesPlain {
                 try PercentEncoding.check(bytes.extracting(segment.value), field: self.name(index))
@@ -98,16 +113,27 @@ struct FieldReader {
         }
     }
 
-    /// Matches the field at `index`, whose name (decoded) is `name`, to the parser's
-    /// `names`: a field with one of them takes its slot (the first in field order keeps
-    /// it, a later one is a duplicate).
-    private mutating func match(_ index: Int, name: Span<UInt8>, in names: some FieldNameMatcher) {
-        guard names.count > 0, let slot = names.slot(of: name, fingerprint: fields[index].fingerprint) else { return }
-        fields[index].named = true
-        if slots[slot] < 0 {
-            slots[slot] = index
-        } else {
-            namedDuplicate = Swift.min(namedDuplicate, index)
+    /// Matches each field's name (decoded) to the parser's `names`, once, before the
+    /// parser takes fields by them: a field with one of them takes its slot (the first
+    /// in field order keeps it, a later one is a duplicate). Matching again replaces
+    /// what an earlier parser matched; what was taken stays taken.
+    mutating func match(_ names: FieldNames) {
+        slots = [Int](repeating: -1, count: names.count)
+        namedDuplicate = Int.max
+        for index in fields.indices {
+            let field = fields[index]
+            let slot: Int? = if field.decodedName >= 0 {
+                decodedNames[field.decodedName].withUTF8Span { names.slot(of: $0, fingerprint: field.fingerprint) }
+            } else {
+                withBytes { names.slot(of: $0.extracting(field.segment.name), fingerprint: field.fingerprint) }
+            }
+            fields[index].named = slot != nil
+            guard let slot else { continue }
+            if slots[slot] < 0 {
+                slots[slot] = index
+            } else {
+                namedDuplicate = Swift.min(namedDuplicate, index)
+            }
         }
     }
 
@@ -218,7 +244,7 @@ struct FieldReader {
     mutating func markTaken(_ index: Int) { fields[index].taken = true }
 
     /// The position of the field with one of the parser's names (given to
-    /// ``read(_:maximumLength:names:_:)``), matched before the parser ran.
+    /// ``match(_:)``), matched before the parser ran.
     func index(of name: some FieldName) -> Int? {
         precondition(name.slot < slots.count, "a field name taken from a reader not given its names")
         let index = slots[name.slot]

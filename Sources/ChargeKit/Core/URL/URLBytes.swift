@@ -29,6 +29,8 @@ struct URLBytes {
         base: while index < count {
             let byte = bytes[index]
             index += 1
+            // Every byte that cuts a URL or is refused is below `@` or is DEL.
+            if byte >= 0x40 && byte != 0x7F { continue }
             switch byte {
             case 0x3A:   // the scheme's `:` is the first one
                 if colon < 0 { colon = index - 1 }
@@ -50,6 +52,10 @@ struct URLBytes {
             var pair = Pair(start: index)
             query: while index < count {
                 let byte = bytes[index]
+                if byte >= 0x40 && byte != 0x7F {
+                    index += 1
+                    continue
+                }
                 switch byte {
                 case 0x3D:   // `=`: the first one ends the name
                     if pair.equals < 0 { pair.equals = index }
