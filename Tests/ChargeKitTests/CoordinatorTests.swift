@@ -23,9 +23,12 @@ import Testing
 
     @Test func invalidRequestOpensNothing() async throws {
         let (coordinator, device, _) = await makeStack()
-        var request = try chargeRequest()
-        request.zip = String(repeating: "1", count: 21)
-        await #expect(throws: ChargeKitError.fieldTooLong("zip", limit: 20)) { try await coordinator.submit(request) }
+        var fields = try chargeFields()
+        fields.zip = String(repeating: "1", count: 21)
+        let invalid = fields
+        await #expect(throws: ChargeKitError.fieldTooLong("zip", limit: 20)) {
+            try await coordinator.submit { nonce throws(ChargeKitError) in try CreditCardTerminal.ChargeRequest(invalid).handoff(nonce: nonce) }
+        }
         #expect(await device.delivered.isEmpty)
         #expect(try await coordinator.ledger.outstanding().isEmpty)
     }

@@ -4,16 +4,16 @@ import Testing
 
 @Suite struct CreditCardTerminalRequestTests {
     @Test func seedRequestExampleByteForByte() throws {
-        var request = CreditCardTerminal.ChargeRequest()
+        var request = CreditCardTerminal.ChargeRequest.Fields()
         request.amount = try Money(parsing: "10.99", currency: .usd)
         request.email = "john@example.com"
         request.returnURL = "com-your-app://action/"
-        #expect(try request.requestURL() ==
+        #expect(try CreditCardTerminal.ChargeRequest(request).requestURL() ==
             "com-innerfence-ccterminal://charge/1.0.0/?amount=10.99&email=john%40example.com&returnURL=com-your-app%3A%2F%2Faction%2F")
     }
 
     @Test func everyFieldSortedByNameAndExtrasOnTheReturnURL() throws {
-        var request = CreditCardTerminal.ChargeRequest()
+        var request = CreditCardTerminal.ChargeRequest.Fields()
         request.setReturnURL("com-innerfence-ChargeDemo://chargeResponse", extraParams: [QueryItem("record_id", "123")])
         request.returnAppName = "Charge Demo"
         request.returnImmediately = true
@@ -34,7 +34,7 @@ import Testing
         request.country = "US"
         request.invoiceNumber = "321"
         request.description = "Test transaction"
-        let url = try request.requestURL()
+        let url = try CreditCardTerminal.ChargeRequest(request).requestURL()
         let items = try QueryURL(parsing: url).items
         #expect(items.map(\.name) == [
             "address", "amount", "amountFixed", "city", "company", "country", "currency", "description", "email",
@@ -47,20 +47,20 @@ import Testing
     }
 
     @Test func emptyFieldsAreOmitted() throws {
-        var request = CreditCardTerminal.ChargeRequest()
+        var request = CreditCardTerminal.ChargeRequest.Fields()
         request.email = ""
         request.company = ""
-        #expect(try request.requestURL() == "com-innerfence-ccterminal://charge/1.0.0/?")
+        #expect(try CreditCardTerminal.ChargeRequest(request).requestURL() == "com-innerfence-ccterminal://charge/1.0.0/?")
     }
 
     @Test func nonceGoesOnTheReturnURLAfterTheExtras() throws {
-        var request = CreditCardTerminal.ChargeRequest()
+        var request = CreditCardTerminal.ChargeRequest.Fields()
         request.setReturnURL("app://x", extraParams: [QueryItem("record_id", "1")])
         let nonce = Nonce.random()
         #expect(request.effectiveReturnURL(nonce: nonce) == "app://x?record_id=1&ifcc_request_nonce=\(nonce.value)")
     }
 
-    nonisolated(unsafe) static let limitCases: [(WritableKeyPath<CreditCardTerminal.ChargeRequest, String?>, String, Int)] = [
+    nonisolated(unsafe) static let limitCases: [(WritableKeyPath<CreditCardTerminal.ChargeRequest.Fields, String?>, String, Int)] = [
         (\.address, "address", 60), (\.city, "city", 40), (\.company, "company", 50), (\.country, "country", 60),
         (\.description, "description", 255), (\.firstName, "firstName", 50), (\.invoiceNumber, "invoiceNumber", 20),
         (\.lastName, "lastName", 50), (\.state, "state", 40), (\.zip, "zip", 20),
@@ -68,23 +68,23 @@ import Testing
 
     @Test func everyTextLimit() throws {
         for (path, name, limit) in Self.limitCases {
-            var request = CreditCardTerminal.ChargeRequest()
+            var request = CreditCardTerminal.ChargeRequest.Fields()
             request[keyPath: path] = String(repeating: "é", count: limit)
-            try request.validate()
+            _ = try CreditCardTerminal.ChargeRequest(request)
             request[keyPath: path] = String(repeating: "é", count: limit + 1)
-            #expect(throws: ChargeKitError.fieldTooLong(name, limit: limit)) { try request.requestURL() }
+            #expect(throws: ChargeKitError.fieldTooLong(name, limit: limit)) { try CreditCardTerminal.ChargeRequest(request).requestURL() }
         }
-        var request = CreditCardTerminal.ChargeRequest()
+        var request = CreditCardTerminal.ChargeRequest.Fields()
         request.email = String(repeating: "a", count: 250) + "@b.com"
-        #expect(throws: ChargeKitError.fieldTooLong("email", limit: 255)) { try request.validate() }
+        #expect(throws: ChargeKitError.fieldTooLong("email", limit: 255)) { _ = try CreditCardTerminal.ChargeRequest(request) }
     }
 
     @Test func fieldRules() throws {
-        func failure(_ change: (inout CreditCardTerminal.ChargeRequest) throws -> Void) throws -> ChargeKitError? {
-            var request = CreditCardTerminal.ChargeRequest()
+        func failure(_ change: (inout CreditCardTerminal.ChargeRequest.Fields) throws -> Void) throws -> ChargeKitError? {
+            var request = CreditCardTerminal.ChargeRequest.Fields()
             request.returnURL = "app://x"
             try change(&request)
-            do { try request.validate() } catch { return error }
+            do { _ = try CreditCardTerminal.ChargeRequest(request) } catch { return error }
             return nil
         }
         #expect(try failure { $0.email = "not-an-email" } == .invalidField("email", rule: "must be an address like name@example.com"))
@@ -239,20 +239,20 @@ import Testing
 @Suite struct TextFieldTableTests {
     /// The request reads its text fields directly; each must land under its own name.
     /// The seed's text fields, listed here independently of the source's own list.
-    static let fields: [(name: String, path: WritableKeyPath<CreditCardTerminal.ChargeRequest, String?> & Sendable)] = [
+    static let fields: [(name: String, path: WritableKeyPath<CreditCardTerminal.ChargeRequest.Fields, String?> & Sendable)] = [
         ("returnAppName", \.returnAppName), ("email", \.email), ("firstName", \.firstName), ("lastName", \.lastName),
         ("company", \.company), ("address", \.address), ("city", \.city), ("state", \.state), ("zip", \.zip),
         ("phone", \.phone), ("country", \.country), ("invoiceNumber", \.invoiceNumber), ("description", \.description),
     ]
 
     @Test func everyTextFieldGoesOutUnderItsOwnName() throws {
-        var request = CreditCardTerminal.ChargeRequest()
+        var request = CreditCardTerminal.ChargeRequest.Fields()
         for (index, entry) in Self.fields.enumerated() {
             request[keyPath: entry.path] = entry.name == "email" ? "v\(index)@example.com"
                 : entry.name == "phone" ? "555\(index)" : "v\(index)"
         }
         request.setReturnURL("app://r")
-        let items = try QueryURL(parsing: try request.requestURL()).items
+        let items = try QueryURL(parsing: try CreditCardTerminal.ChargeRequest(request).requestURL()).items
         for (index, entry) in Self.fields.enumerated() {
             let expected = entry.name == "email" ? "v\(index)@example.com" : entry.name == "phone" ? "555\(index)" : "v\(index)"
             #expect(items.first { $0.name == entry.name }?.value == expected, "\(entry.name)")

@@ -106,9 +106,9 @@ import Testing
 
     @Test func fileMakerAnswerMustMatchTheRequest() async throws {
         let ledger = ChargeLedger()
-        var request = try chargeRequest()
-        request.fileMakerFormat = true
-        let (_, url) = try await issue(ledger, request)
+        var fields = try chargeFields()
+        fields.fileMakerFormat = true
+        let (_, url) = try await issue(ledger, CreditCardTerminal.ChargeRequest(fields))
         let callback = try simulator.respond(to: url, outcome: .approved)
         #expect(callback.contains("&$ifcc_responseType=approved"))
         let plain = callback.replacingOccurrences(of: "$ifcc_", with: "ifcc_")

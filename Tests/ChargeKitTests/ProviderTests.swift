@@ -5,19 +5,19 @@ import Testing
 
 @Suite struct SumUpTests {
     @Test func seedRequestExampleByteForByte() throws {
-        var request = SumUp.PaymentRequest(amount: try Money(parsing: "10.00", currency: .eur), title: "My title", affiliateKey: "YOUR-AFFILIATE-KEY")
-        request.callbackSuccess = "samplepaymentapp://"
-        request.callbackFailure = "samplepaymentapp://"
+        let request = try SumUp.PaymentRequest(
+            amount: try Money(parsing: "10.00", currency: .eur), title: "My title", affiliateKey: "YOUR-AFFILIATE-KEY",
+            callbackSuccess: "samplepaymentapp://", callbackFailure: "samplepaymentapp://"
+        )
         #expect(try request.requestURL() ==
             "sumupmerchant://pay/1.0?amount=10.00&currency=EUR&affiliate-key=YOUR-AFFILIATE-KEY&title=My%20title&callbackfail=samplepaymentapp%3A%2F%2F&callbacksuccess=samplepaymentapp%3A%2F%2F")
     }
 
     @Test func optionalParameters() throws {
-        var request = SumUp.PaymentRequest(amount: Money(minorUnits: 1, currency: .eur), affiliateKey: "K")
-        request.receiptEmail = "a@b.co"
-        request.receiptMobilePhone = "+4912345"
-        request.foreignTransactionID = "order-1"
-        request.skipSuccessScreen = true
+        let request = try SumUp.PaymentRequest(
+            amount: Money(minorUnits: 1, currency: .eur), affiliateKey: "K", receiptEmail: "a@b.co", receiptMobilePhone: "+4912345",
+            foreignTransactionID: "order-1", skipSuccessScreen: true
+        )
         #expect(try request.requestURL() ==
             "sumupmerchant://pay/1.0?amount=0.01&currency=EUR&affiliate-key=K&receipt-email=a%40b.co&receipt-mobilephone=%2B4912345&foreign-tx-id=order-1&skip-screen-success=true")
     }
@@ -29,9 +29,14 @@ import Testing
         #expect(throws: ChargeKitError.invalidField("foreign-tx-id", rule: "must contain printable ASCII characters only")) { try SumUp.validateForeignTransactionID("café") }
         #expect(throws: ChargeKitError.invalidField("foreign-tx-id", rule: "must contain printable ASCII characters only")) { try SumUp.validateForeignTransactionID("a\tb") }
         #expect(throws: ChargeKitError.invalidField("foreign-tx-id", rule: "must not be empty")) { try SumUp.validateForeignTransactionID("") }
-        var request = SumUp.PaymentRequest(amount: Money(minorUnits: 1, currency: .eur), affiliateKey: "K")
-        request.foreignTransactionID = "ü"
-        #expect(throws: ChargeKitError.self) { try request.requestURL() }
+        // The request is refused when made: no value of it can hold the bad id.
+        #expect(throws: ChargeKitError.invalidField("foreign-tx-id", rule: "must contain printable ASCII characters only")) {
+            try SumUp.PaymentRequest(amount: Money(minorUnits: 1, currency: .eur), affiliateKey: "K", foreignTransactionID: "ü")
+        }
+        #expect(throws: ChargeKitError.invalidField("amount", rule: "must be greater than zero")) {
+            try SumUp.PaymentRequest(amount: Money(minorUnits: 0, currency: .eur), affiliateKey: "K")
+        }
+        #expect(throws: ChargeKitError.missingField("affiliate-key")) { try SumUp.PaymentRequest(amount: Money(minorUnits: 1, currency: .eur), affiliateKey: "") }
     }
 
     @Test(arguments: [("success", SumUp.Callback.Status.success, ChargeOutcome.approved), ("failed", .failed, .declined), ("invalidstate", .invalidState, .failed)])
@@ -58,10 +63,10 @@ import Testing
     }
 
     @Test func simulatorValidatesLikeTheApp() throws {
-        var request = SumUp.PaymentRequest(amount: Money(minorUnits: 100, currency: .eur), affiliateKey: "K")
-        request.callbackSuccess = "app://ok"
-        request.callbackFailure = "app://fail"
-        request.foreignTransactionID = "F1"
+        let request = try SumUp.PaymentRequest(
+            amount: Money(minorUnits: 100, currency: .eur), affiliateKey: "K", callbackSuccess: "app://ok", callbackFailure: "app://fail",
+            foreignTransactionID: "F1"
+        )
         let url = try request.requestURL()
         let approved = try SumUp.Callback(url: SumUpSimulator().respond(to: url, outcome: .approved))
         #expect(approved.callbackURL == "app://ok" && approved.status == .success && approved.foreignTransactionID == "F1")
@@ -77,14 +82,13 @@ import Testing
 @Suite struct ZettleTests {
     let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE])
 
-    func version1() -> Zettle.PaymentRequest {
-        Zettle.PaymentRequest(source: "My App", successURL: "app://ok", failureURL: "app://fail", apiKey: "KEY", price: Money(minorUnits: 1050, currency: .eur), title: "Painting")
+    func version1(title: String = "Painting", reference: String? = nil, image: Data? = nil) throws(ChargeKitError) -> Zettle.PaymentRequest {
+        try Zettle.PaymentRequest(source: "My App", successURL: "app://ok", failureURL: "app://fail", apiKey: "KEY",
+                                  price: Money(minorUnits: 1050, currency: .eur), title: title, reference: reference, image: image)
     }
 
     @Test func version1RequestWithBase64Image() throws {
-        var request = version1()
-        request.reference = "R-1"
-        request.image = png
+        let request = try version1(reference: "R-1", image: png)
         let url = try request.requestURL()
         #expect(url == "izettle://x-callback-url/payment/1.0?x-source=My%20App&x-success=app%3A%2F%2Fok&x-failure=app%3A%2F%2Ffail&api-key=KEY&price=10.50&currency=EUR&title=Painting&reference=R-1&image=iVBORw0KGgoA%2F%2F4%3D")
         let image = try #require(try QueryURL(parsing: url).items.first { $0.name == "image" }?.value)
@@ -92,32 +96,32 @@ import Testing
     }
 
     @Test func imageRules() {
-        var request = version1()
-        request.image = Data("GIF89a".utf8)
-        #expect(throws: ChargeKitError.invalidField("image", rule: "must be a PNG or JPEG image")) { try request.requestURL() }
-        request.image = Data([0xFF, 0xD8, 0xFF]) + Data(count: Zettle.maximumImageBytes)
-        #expect(throws: ChargeKitError.fieldTooLong("image", limit: Zettle.maximumImageBytes)) { try request.requestURL() }
-        var missing = version1()
-        missing.title = ""
-        #expect(throws: ChargeKitError.missingField("title")) { try missing.requestURL() }
+        #expect(throws: ChargeKitError.invalidField("image", rule: "must be a PNG or JPEG image")) { try version1(image: Data("GIF89a".utf8)) }
+        #expect(throws: ChargeKitError.fieldTooLong("image", limit: Zettle.maximumImageBytes)) {
+            try version1(image: Data([0xFF, 0xD8, 0xFF]) + Data(count: Zettle.maximumImageBytes))
+        }
+        #expect(throws: ChargeKitError.missingField("title")) { try version1(title: "") }
+        #expect(throws: ChargeKitError.invalidField("reference", rule: "must not be empty")) { try version1(reference: "") }
     }
 
     @Test func apiOperations() throws {
         let money = Money(minorUnits: 2000, currency: .eur)
-        var charge = Zettle.APIRequest(operation: .charge(amount: money, reference: "R1"), successURL: "app://ok", failureURL: "app://fail")
-        charge.referralCode = "REF"
-        charge.enforcedUserAccount = "me@shop.se"
+        let charge = try Zettle.APIRequest(operation: .charge(amount: money, reference: "R1"), successURL: "app://ok", failureURL: "app://fail",
+                                           referralCode: "REF", enforcedUserAccount: "me@shop.se")
         #expect(try charge.requestURL() == "izettle://api/payment/charge?amount=20.00&currency=EUR&reference=R1&successURL=app%3A%2F%2Fok&failureURL=app%3A%2F%2Ffail&referralCode=REF&enforcedUserAccount=me%40shop.se")
-        let refund = Zettle.APIRequest(operation: .refund(originalReference: "R1", reference: "R2", amount: nil), successURL: "app://ok", failureURL: "app://fail")
+        let refund = try Zettle.APIRequest(operation: .refund(originalReference: "R1", reference: "R2", amount: nil), successURL: "app://ok", failureURL: "app://fail")
         #expect(try refund.requestURL() == "izettle://api/payment/refund?originalReference=R1&reference=R2&successURL=app%3A%2F%2Fok&failureURL=app%3A%2F%2Ffail")
-        let query = Zettle.APIRequest(operation: .query(reference: "R1"), successURL: "app://ok", failureURL: "app://fail")
+        let query = try Zettle.APIRequest(operation: .query(reference: "R1"), successURL: "app://ok", failureURL: "app://fail")
         #expect(try query.requestURL() == "izettle://api/payment/query?reference=R1&successURL=app%3A%2F%2Fok&failureURL=app%3A%2F%2Ffail")
-        let open = Zettle.APIRequest(operation: .open, successURL: "app://ok", failureURL: "app://fail")
+        let open = try Zettle.APIRequest(operation: .open, successURL: "app://ok", failureURL: "app://fail")
         #expect(try open.requestURL() == "izettle://api/open?successURL=app%3A%2F%2Fok&failureURL=app%3A%2F%2Ffail")
-        let long = Zettle.APIRequest(operation: .charge(amount: money, reference: String(repeating: "r", count: 129)), successURL: "app://ok", failureURL: "app://fail")
-        #expect(throws: ChargeKitError.fieldTooLong("reference", limit: 128)) { try long.requestURL() }
-        let same = Zettle.APIRequest(operation: .refund(originalReference: "R1", reference: "R1", amount: nil), successURL: "app://ok", failureURL: "app://fail")
-        #expect(throws: ChargeKitError.invalidField("reference", rule: "must differ from originalReference")) { try same.requestURL() }
+        // Refused when made: no value of the type can hold them.
+        #expect(throws: ChargeKitError.fieldTooLong("reference", limit: 128)) {
+            try Zettle.APIRequest(operation: .charge(amount: money, reference: String(repeating: "r", count: 129)), successURL: "app://ok", failureURL: "app://fail")
+        }
+        #expect(throws: ChargeKitError.invalidField("reference", rule: "must differ from originalReference")) {
+            try Zettle.APIRequest(operation: .refund(originalReference: "R1", reference: "R1", amount: nil), successURL: "app://ok", failureURL: "app://fail")
+        }
     }
 
     @Test(arguments: [("TechnicalError", ChargeOutcome.failed), ("CancelledByUser", .cancelled), ("InvalidCurrency", .failed), ("InvalidState", .failed), ("MissingParameter", .failed)])
@@ -166,12 +170,12 @@ import Testing
 
     @Test func simulatorQueryRecoversAPayment() throws {
         var simulator = ZettleSimulator(accountCurrency: "EUR")
-        let charge = Zettle.APIRequest(operation: .charge(amount: Money(minorUnits: 100, currency: .eur), reference: "R9"), successURL: "app://ok", failureURL: "app://fail")
+        let charge = try Zettle.APIRequest(operation: .charge(amount: Money(minorUnits: 100, currency: .eur), reference: "R9"), successURL: "app://ok", failureURL: "app://fail")
         let paid = try Zettle.Callback(url: simulator.respond(to: charge.requestURL(), outcome: .approved))
-        let query = Zettle.APIRequest(operation: .query(reference: "R9"), successURL: "app://ok", failureURL: "app://fail")
+        let query = try Zettle.APIRequest(operation: .query(reference: "R9"), successURL: "app://ok", failureURL: "app://fail")
         let recovered = try Zettle.Callback(url: simulator.respond(to: query.requestURL(), outcome: .approved))
         #expect(recovered.succeeded && recovered.paymentInfo == paid.paymentInfo)
-        let unknown = Zettle.APIRequest(operation: .query(reference: "nope"), successURL: "app://ok", failureURL: "app://fail")
+        let unknown = try Zettle.APIRequest(operation: .query(reference: "nope"), successURL: "app://ok", failureURL: "app://fail")
         #expect(try Zettle.Callback(url: simulator.respond(to: unknown.requestURL(), outcome: .approved)).succeeded == false)
     }
 }
@@ -231,5 +235,39 @@ import Testing
         let (coordinator, _, _) = await makeStack()
         let fine = try await coordinator.charge(order, via: .sumUp(affiliateKey: "AFF", callbackURL: "my-shop://done?other=1"))
         #expect(fine.outcome == .approved && fine.callback.extraItems.contains(QueryItem("shop", "2")))
+    }
+}
+
+/// Every app's request is checked when made, and when decoded: no value of a request
+/// type can hold what its initializer refuses.
+@Suite struct RequestsCheckedWhenMadeTests {
+    /// `value` encoded, `change` applied to its JSON text, decoded again.
+    func decoded<T: Codable>(_ value: T, _ change: (String) -> String) throws -> T {
+        let json = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        #expect(try JSONDecoder().decode(T.self, from: Data(json.utf8)) as? AnyHashable == value as? AnyHashable)
+        return try JSONDecoder().decode(T.self, from: Data(change(json).utf8))
+    }
+
+    @Test func decodingChecksAsMakingDoes() throws {
+        let sumUp = try SumUp.PaymentRequest(amount: Money(minorUnits: 100, currency: .eur), affiliateKey: "K")
+        #expect(throws: ChargeKitError.missingField("affiliate-key")) {
+            try decoded(sumUp) { $0.replacingOccurrences(of: #""affiliateKey":"K""#, with: #""affiliateKey":"""#) }
+        }
+        let zettle = try Zettle.PaymentRequest(source: "S", successURL: "app://ok", failureURL: "app://ko", apiKey: "K",
+                                               price: Money(minorUnits: 100, currency: .eur), title: "T")
+        #expect(throws: ChargeKitError.missingField("title")) {
+            try decoded(zettle) { $0.replacingOccurrences(of: #""title":"T""#, with: #""title":"""#) }
+        }
+        let api = try Zettle.APIRequest(operation: .query(reference: "R1"), successURL: "app://ok", failureURL: "app://ko")
+        #expect(throws: ChargeKitError.invalidURL("successURL", rule: "must start with a scheme such as 'my-app:'")) {
+            try decoded(api) { $0.replacingOccurrences(of: #""successURL":"app:\/\/ok""#, with: #""successURL":"ok""#) }
+        }
+        var fields = CreditCardTerminal.ChargeRequest.Fields()
+        fields.zip = "78701"
+        let request = try CreditCardTerminal.ChargeRequest(fields)
+        #expect(request.zip == "78701")
+        #expect(throws: ChargeKitError.fieldTooLong("zip", limit: 20)) {
+            try decoded(request) { $0.replacingOccurrences(of: "78701", with: String(repeating: "7", count: 21)) }
+        }
     }
 }

@@ -141,11 +141,11 @@ let cctAmounts: Set<String> = ["ifcc_amount", "ifcc_taxAmount", "ifcc_tipAmount"
 
 /// ChargeKit: the seed's request URL.
 public func chargeKitRequestURL() -> String {
-    var request = CreditCardTerminal.ChargeRequest()
-    request.amount = Money(minorUnits: 1099, currency: .usd)
-    request.email = "john@example.com"
-    request.setReturnURL("com-your-app://action/")
-    return (try? request.requestURL()) ?? ""
+    var fields = CreditCardTerminal.ChargeRequest.Fields()
+    fields.amount = Money(minorUnits: 1099, currency: .usd)
+    fields.email = "john@example.com"
+    fields.setReturnURL("com-your-app://action/")
+    return (try? CreditCardTerminal.ChargeRequest(fields).requestURL()) ?? ""
 }
 
 /// Foundation: the same URL with URLComponents (values encoded to RFC 3986 unreserved).

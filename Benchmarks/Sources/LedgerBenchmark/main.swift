@@ -20,11 +20,11 @@ let batches = arguments.dropFirst().first ?? 7
 let simulator = CreditCardTerminalSimulator()
 
 func request() throws -> CreditCardTerminal.ChargeRequest {
-    var request = CreditCardTerminal.ChargeRequest()
-    request.setReturnURL("com-innerfence-ChargeDemo://chargeResponse", extraParams: [QueryItem("record_id", "123")])
-    request.amount = try Money(parsing: "10.99", currency: .usd)
-    request.taxRate = .percent("8.5")
-    return request
+    var fields = CreditCardTerminal.ChargeRequest.Fields()
+    fields.setReturnURL("com-innerfence-ChargeDemo://chargeResponse", extraParams: [QueryItem("record_id", "123")])
+    fields.amount = try Money(parsing: "10.99", currency: .usd)
+    fields.taxRate = .percent("8.5")
+    return try CreditCardTerminal.ChargeRequest(fields)
 }
 
 /// One round trip on a ledger: issue, then verify the app's approval.

@@ -50,11 +50,11 @@ extension PaymentCallback {
 extension CreditCardTerminal.ChargeRequest {
     /// The request with `nonce` on its return URL, and the facts its callback is checked against.
     public func handoff(nonce: Nonce) throws(ChargeKitError) -> HandoffRequest {
-        guard let returnURL, !returnURL.isEmpty else { throw .missingField("returnURL") }
+        guard let returnURL = fields.returnURL, !returnURL.isEmpty else { throw .missingField("returnURL") }
         return HandoffRequest(
-            provider: .creditCardTerminal, url: try requestURL(nonce: nonce), amount: amount, amountFixed: amountFixed,
-            taxRate: taxRate?.description, currency: currency ?? amount?.currency, extras: extraParams,
-            callbackURLs: [returnURL], fileMakerFormat: fileMakerFormat
+            provider: .creditCardTerminal, url: try requestURL(nonce: nonce), amount: fields.amount, amountFixed: fields.amountFixed,
+            taxRate: fields.taxRate?.description, currency: fields.currency ?? fields.amount?.currency, extras: fields.extraParams,
+            callbackURLs: [returnURL], fileMakerFormat: fields.fileMakerFormat
         )
     }
 }
@@ -63,24 +63,24 @@ extension PaymentApp {
     /// Credit Card Terminal, answering on `returnURL`. `template` supplies any other
     /// field (tax rate, customer, `fm`, ...); amount, description, invoice number,
     /// return URL and extras come from the order.
-    public static func creditCardTerminal(returnURL: String, template: CreditCardTerminal.ChargeRequest = .init()) -> PaymentApp {
+    public static func creditCardTerminal(returnURL: String, template: CreditCardTerminal.ChargeRequest.Fields = .init()) -> PaymentApp {
         PaymentApp(CreditCardTerminalOrder(returnURL: returnURL, template: template))
     }
 }
 
 private struct CreditCardTerminalOrder: OrderHandoff {
     var returnURL: String
-    var template: CreditCardTerminal.ChargeRequest
+    var template: CreditCardTerminal.ChargeRequest.Fields
     var provider: PaymentProvider { .creditCardTerminal }
 
     func handoff(for order: ChargeOrder, nonce: Nonce) throws(ChargeKitError) -> HandoffRequest {
-        var request = template
-        request.setReturnURL(returnURL, extraParams: order.extras)
-        request.amount = order.amount
-        request.currency = order.amount.currency
-        request.description = order.description ?? request.description
-        request.invoiceNumber = order.reference ?? request.invoiceNumber
-        return try request.handoff(nonce: nonce)
+        var fields = template
+        fields.setReturnURL(returnURL, extraParams: order.extras)
+        fields.amount = order.amount
+        fields.currency = order.amount.currency
+        fields.description = order.description ?? fields.description
+        fields.invoiceNumber = order.reference ?? fields.invoiceNumber
+        return try CreditCardTerminal.ChargeRequest(fields).handoff(nonce: nonce)
     }
 }
 

@@ -63,10 +63,10 @@ private struct SumUpOrder: OrderHandoff {
     var provider: PaymentProvider { .sumUp }
 
     func handoff(for order: ChargeOrder, nonce: Nonce) throws(ChargeKitError) -> HandoffRequest {
-        var request = SumUp.PaymentRequest(amount: order.amount, title: order.description, affiliateKey: affiliateKey)
-        request.callbackSuccess = callbackURL
-        request.callbackFailure = callbackURL
-        request.foreignTransactionID = order.reference
+        let request = try SumUp.PaymentRequest(
+            amount: order.amount, title: order.description, affiliateKey: affiliateKey, callbackSuccess: callbackURL,
+            callbackFailure: callbackURL, foreignTransactionID: order.reference
+        )
         return try request.handoff(nonce: nonce, extras: order.extras)
     }
 }

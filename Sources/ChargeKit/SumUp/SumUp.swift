@@ -23,38 +23,44 @@ public enum SumUp {
 
     /// A payment request: the Swift counterpart of `SMPPaymentRequest`.
     ///
+    /// It is checked when made: a value of this type always makes a request URL (only
+    /// items appended to its callback URLs can still break a length limit).
+    ///
     /// The query is written in the order the reference class writes it: `amount`,
     /// `currency`, `affiliate-key`, `title`, `callbackfail`, `callbacksuccess`, then
     /// `receipt-email`, `receipt-mobilephone`, `foreign-tx-id`, `skip-screen-success`.
     public struct PaymentRequest: Hashable, Sendable, Codable {
         /// The amount to charge; its currency is sent as `currency`.
-        public var amount: Money
+        public let amount: Money
         /// Your affiliate key, associated with your app's bundle identifier (`affiliate-key`).
-        public var affiliateKey: String
+        public let affiliateKey: String
         /// A title for the transaction (`title`).
-        public var title: String?
+        public let title: String?
         /// Opened when the transaction succeeds (`callbacksuccess`).
-        public var callbackSuccess: String?
+        public let callbackSuccess: String?
         /// Opened when the transaction fails (`callbackfail`).
-        public var callbackFailure: String?
+        public let callbackFailure: String?
         /// Prefills the receipt email field (`receipt-email`).
-        public var receiptEmail: String?
+        public let receiptEmail: String?
         /// Prefills the receipt phone field (`receipt-mobilephone`).
-        public var receiptMobilePhone: String?
+        public let receiptMobilePhone: String?
         /// Your id for the transaction, unique per merchant account (`foreign-tx-id`).
-        public var foreignTransactionID: String?
+        public let foreignTransactionID: String?
         /// Skip SumUp's success screen; your app must then show the result (`skip-screen-success=true`).
-        public var skipSuccessScreen = false
+        public let skipSuccessScreen: Bool
 
-        /// Like `+[SMPPaymentRequest paymentRequestWithAmount:currency:title:affiliateKey:]`.
-        public init(amount: Money, title: String? = nil, affiliateKey: String) {
-            self.amount = amount
-            self.title = title
-            self.affiliateKey = affiliateKey
-        }
-
-        /// Checks every field.
-        public func validate() throws(ChargeKitError) {
+        /// Makes and checks a request, like
+        /// `+[SMPPaymentRequest paymentRequestWithAmount:currency:title:affiliateKey:]`
+        /// followed by setting the other properties.
+        /// - Throws: ``ChargeKitError`` naming the first field that breaks a rule: an
+        ///   amount that is not above zero, an empty or non-ASCII affiliate key, a title
+        ///   over 255 characters, a callback URL without a scheme, a `foreign-tx-id` that
+        ///   is not 1 to 128 printable ASCII characters.
+        public init(
+            amount: Money, title: String? = nil, affiliateKey: String, callbackSuccess: String? = nil, callbackFailure: String? = nil,
+            receiptEmail: String? = nil, receiptMobilePhone: String? = nil, foreignTransactionID: String? = nil,
+            skipSuccessScreen: Bool = false
+        ) throws(ChargeKitError) {
             guard amount.minorUnits > 0 else { throw .invalidField("amount", rule: "must be greater than zero") }
             guard !affiliateKey.isEmpty else { throw .missingField("affiliate-key") }
             try FieldRules.printableASCII(affiliateKey, field: "affiliate-key", limit: 128)
@@ -66,12 +72,39 @@ public enum SumUp {
                 try FieldRules.text(receiptMobilePhone, field: "receipt-mobilephone", limit: 32)
             }
             if let foreignTransactionID { try SumUp.validateForeignTransactionID(foreignTransactionID) }
+            self.amount = amount
+            self.affiliateKey = affiliateKey
+            self.title = title
+            self.callbackSuccess = callbackSuccess
+            self.callbackFailure = callbackFailure
+            self.receiptEmail = receiptEmail
+            self.receiptMobilePhone = receiptMobilePhone
+            self.foreignTransactionID = foreignTransactionID
+            self.skipSuccessScreen = skipSuccessScreen
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case amount, affiliateKey, title, callbackSuccess, callbackFailure, receiptEmail, receiptMobilePhone, foreignTransactionID
+            case skipSuccessScreen
+        }
+
+        /// Decodes a request and checks it as ``init(amount:title:affiliateKey:callbackSuccess:callbackFailure:receiptEmail:receiptMobilePhone:foreignTransactionID:skipSuccessScreen:)`` does.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            try self.init(
+                amount: container.decode(Money.self, forKey: .amount), title: container.decodeIfPresent(String.self, forKey: .title),
+                affiliateKey: container.decode(String.self, forKey: .affiliateKey),
+                callbackSuccess: container.decodeIfPresent(String.self, forKey: .callbackSuccess),
+                callbackFailure: container.decodeIfPresent(String.self, forKey: .callbackFailure),
+                receiptEmail: container.decodeIfPresent(String.self, forKey: .receiptEmail),
+                receiptMobilePhone: container.decodeIfPresent(String.self, forKey: .receiptMobilePhone),
+                foreignTransactionID: container.decodeIfPresent(String.self, forKey: .foreignTransactionID),
+                skipSuccessScreen: container.decodeIfPresent(Bool.self, forKey: .skipSuccessScreen) ?? false)
         }
 
         /// The request URL. With `callbackItems`, those items (extras and the nonce) are
         /// appended to both callback URLs first.
         public func requestURL(callbackItems: [QueryItem] = []) throws(ChargeKitError) -> String {
-            try validate()
             let failure = callbackFailure.map { QueryURL.appending(callbackItems, to: $0) }
             let success = callbackSuccess.map { QueryURL.appending(callbackItems, to: $0) }
             if let failure { try FieldRules.callbackURL(failure, field: "callbackfail", allowingFragment: true) }

@@ -89,10 +89,10 @@ private struct ZettleOrder: OrderHandoff {
 
     func handoff(for order: ChargeOrder, nonce: Nonce) throws(ChargeKitError) -> HandoffRequest {
         guard let title = order.description, !title.isEmpty else { throw .missingField("title") }
-        var request = Zettle.PaymentRequest(
-            source: source, successURL: callbackURL, failureURL: callbackURL, apiKey: apiKey, price: order.amount, title: title
+        let request = try Zettle.PaymentRequest(
+            source: source, successURL: callbackURL, failureURL: callbackURL, apiKey: apiKey, price: order.amount, title: title,
+            reference: order.reference
         )
-        request.reference = order.reference
         return try request.handoff(nonce: nonce, extras: order.extras)
     }
 }
@@ -102,7 +102,7 @@ private struct ZettleAPIOrder: OrderHandoff {
     var provider: PaymentProvider { .zettle }
 
     func handoff(for order: ChargeOrder, nonce: Nonce) throws(ChargeKitError) -> HandoffRequest {
-        let request = Zettle.APIRequest(
+        let request = try Zettle.APIRequest(
             operation: .charge(amount: order.amount, reference: order.reference ?? nonce.value),
             successURL: callbackURL, failureURL: callbackURL
         )

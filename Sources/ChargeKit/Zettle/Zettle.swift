@@ -48,36 +48,36 @@ public enum Zettle {
     }
 
     /// A version 1.0 payment request (`izettle://x-callback-url/payment/1.0`).
+    ///
+    /// It is checked when made: a value of this type always makes a request URL (only
+    /// items appended to its callback URLs can still break a length limit).
     public struct PaymentRequest: Hashable, Sendable, Codable {
         /// The app's name as shown in iZettle (`x-source`).
-        public var source: String
+        public let source: String
         /// Opened after a successful purchase (`x-success`).
-        public var successURL: String
+        public let successURL: String
         /// Opened after a failed purchase, with `errorCode` (`x-failure`).
-        public var failureURL: String
+        public let failureURL: String
         /// The key received from iZettle for your bundle id (`api-key`).
-        public var apiKey: String
+        public let apiKey: String
         /// The amount (`price`) and its currency (`currency`).
-        public var price: Money
+        public let price: Money
         /// Shown in iZettle, in the seller's history and on the receipt (`title`).
-        public var title: String
+        public let title: String
         /// Saved with the purchase and echoed on both callbacks (`reference`).
-        public var reference: String?
+        public let reference: String?
         /// A PNG or JPEG image, sent Base64-encoded (`image`).
-        public var image: Data?
+        public let image: Data?
 
-        /// Makes a request with every mandatory parameter.
-        public init(source: String, successURL: String, failureURL: String, apiKey: String, price: Money, title: String) {
-            self.source = source
-            self.successURL = successURL
-            self.failureURL = failureURL
-            self.apiKey = apiKey
-            self.price = price
-            self.title = title
-        }
-
-        /// Checks every field; the image must be a PNG or JPEG within ``Zettle/maximumImageBytes``.
-        public func validate() throws(ChargeKitError) {
+        /// Makes and checks a request with every mandatory parameter.
+        /// - Throws: ``ChargeKitError`` naming the first field that breaks a rule: an
+        ///   empty or over-long `x-source`, `api-key` or `title`, a callback URL without
+        ///   a scheme, a price that is not above zero, an empty reference, an image that
+        ///   is not a PNG or JPEG within ``Zettle/maximumImageBytes``.
+        public init(
+            source: String, successURL: String, failureURL: String, apiKey: String, price: Money, title: String,
+            reference: String? = nil, image: Data? = nil
+        ) throws(ChargeKitError) {
             for (name, value) in [("x-source", source), ("api-key", apiKey), ("title", title)] {
                 guard !value.isEmpty else { throw .missingField(name) }
                 try FieldRules.text(value, field: name, limit: 255)
@@ -87,13 +87,34 @@ public enum Zettle {
             guard price.minorUnits > 0 else { throw .invalidField("price", rule: "must be greater than zero") }
             if let reference { try Zettle.validateReference(reference, field: "reference") }
             if let image { try Zettle.validateImage(image) }
+            self.source = source
+            self.successURL = successURL
+            self.failureURL = failureURL
+            self.apiKey = apiKey
+            self.price = price
+            self.title = title
+            self.reference = reference
+            self.image = image
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case source, successURL, failureURL, apiKey, price, title, reference, image
+        }
+
+        /// Decodes a request and checks it as the initializer does.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            try self.init(
+                source: container.decode(String.self, forKey: .source), successURL: container.decode(String.self, forKey: .successURL),
+                failureURL: container.decode(String.self, forKey: .failureURL), apiKey: container.decode(String.self, forKey: .apiKey),
+                price: container.decode(Money.self, forKey: .price), title: container.decode(String.self, forKey: .title),
+                reference: container.decodeIfPresent(String.self, forKey: .reference), image: container.decodeIfPresent(Data.self, forKey: .image))
         }
 
         /// The request URL; `callbackItems` (extras, nonce) are appended to both callback
         /// URLs, and each gets `chargekit-callback=success|failure` so that the answer
         /// says which one was opened.
         public func requestURL(callbackItems: [QueryItem] = []) throws(ChargeKitError) -> String {
-            try validate()
             let (success, failure) = try Zettle.callbackURLs(
                 successURL, failureURL, appending: callbackItems, fields: ("x-success", "x-failure")
             )
@@ -142,25 +163,24 @@ public enum Zettle {
         }
 
         /// What to do.
-        public var operation: Operation
+        public let operation: Operation
         /// Opened on success with the payment info (`successURL`).
-        public var successURL: String
+        public let successURL: String
         /// Opened on failure with `errorMessage` (`failureURL`).
-        public var failureURL: String
+        public let failureURL: String
         /// Your referral code (`referralCode`).
-        public var referralCode: String?
+        public let referralCode: String?
         /// Only this logged-in Zettle account may take the payment (`enforcedUserAccount`).
-        public var enforcedUserAccount: String?
+        public let enforcedUserAccount: String?
 
-        /// Makes an operation request.
-        public init(operation: Operation, successURL: String, failureURL: String) {
-            self.operation = operation
-            self.successURL = successURL
-            self.failureURL = failureURL
-        }
-
-        /// Checks every field.
-        public func validate() throws(ChargeKitError) {
+        /// Makes and checks an operation request: it always makes a request URL.
+        /// - Throws: ``ChargeKitError`` naming the first field that breaks a rule: a
+        ///   callback URL without a scheme, an amount that is not above zero, an empty
+        ///   reference, a refund whose reference is its original's.
+        public init(
+            operation: Operation, successURL: String, failureURL: String, referralCode: String? = nil,
+            enforcedUserAccount: String? = nil
+        ) throws(ChargeKitError) {
             try FieldRules.callbackURL(successURL, field: "successURL")
             try FieldRules.callbackURL(failureURL, field: "failureURL")
             if let referralCode { try FieldRules.text(referralCode, field: "referralCode", limit: 128) }
@@ -181,11 +201,29 @@ public enum Zettle {
             case .open:
                 break
             }
+            self.operation = operation
+            self.successURL = successURL
+            self.failureURL = failureURL
+            self.referralCode = referralCode
+            self.enforcedUserAccount = enforcedUserAccount
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case operation, successURL, failureURL, referralCode, enforcedUserAccount
+        }
+
+        /// Decodes a request and checks it as the initializer does.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            try self.init(
+                operation: container.decode(Operation.self, forKey: .operation), successURL: container.decode(String.self, forKey: .successURL),
+                failureURL: container.decode(String.self, forKey: .failureURL),
+                referralCode: container.decodeIfPresent(String.self, forKey: .referralCode),
+                enforcedUserAccount: container.decodeIfPresent(String.self, forKey: .enforcedUserAccount))
         }
 
         /// The request URL, `izettle://api/<operation>?...`.
         public func requestURL(callbackItems: [QueryItem] = []) throws(ChargeKitError) -> String {
-            try validate()
             var items: [QueryItem] = []
             switch operation {
             case .charge(let amount, let reference):

@@ -47,11 +47,16 @@ final class TestClock: @unchecked Sendable {
 }
 
 func chargeRequest(_ amount: String = "50.00", extras: [QueryItem] = [QueryItem("record_id", "123")]) throws -> CreditCardTerminal.ChargeRequest {
-    var request = CreditCardTerminal.ChargeRequest()
-    request.setReturnURL("com-innerfence-ChargeDemo://chargeResponse", extraParams: extras)
-    request.amount = try Money(parsing: amount, currency: .usd)
-    request.taxRate = .percent("8.5")
-    return request
+    try CreditCardTerminal.ChargeRequest(chargeFields(amount, extras: extras))
+}
+
+/// The fields of ``chargeRequest(_:extras:)``, to change before the request is made.
+func chargeFields(_ amount: String = "50.00", extras: [QueryItem] = [QueryItem("record_id", "123")]) throws -> CreditCardTerminal.ChargeRequest.Fields {
+    var fields = CreditCardTerminal.ChargeRequest.Fields()
+    fields.setReturnURL("com-innerfence-ChargeDemo://chargeResponse", extraParams: extras)
+    fields.amount = try Money(parsing: amount, currency: .usd)
+    fields.taxRate = .percent("8.5")
+    return fields
 }
 
 /// The apps that return an order's extras on their callback (Square and Viva return only their own fields).

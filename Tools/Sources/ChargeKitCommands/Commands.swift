@@ -93,6 +93,16 @@ public func invalidValue(_ error: ChargeKitError) -> any Error {
     }
 }
 
+/// Makes an app's request from the command's values: a value the request refuses is a
+/// usage error (exit 64, naming the field), as a flag the parser refuses is.
+public func madeRequest<T>(_ make: () throws(ChargeKitError) -> T) throws -> T {
+    do throws(ChargeKitError) {
+        return try make()
+    } catch {
+        throw invalidValue(error)
+    }
+}
+
 /// Runs `body`, turning a ChargeKitError into exit status 2 with the reason on stderr.
 public func refusing<T>(_ body: () async throws(ChargeKitError) -> T) async throws -> T {
     do throws(ChargeKitError) {

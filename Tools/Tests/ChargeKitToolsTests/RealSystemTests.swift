@@ -81,9 +81,10 @@ import Testing
 
     @Test func sumUpThroughTheLedgerWithAnHTTPSCallbackAndAFragment() async throws {
         let ledger = ChargeLedger()
-        var request = SumUp.PaymentRequest(amount: Money(minorUnits: 1250, currency: try Currency(code: "EUR")), affiliateKey: "AK")
-        request.callbackSuccess = "https://shop.example/paid#thanks"
-        request.callbackFailure = "https://shop.example/failed#sorry"
+        let request = try SumUp.PaymentRequest(
+            amount: Money(minorUnits: 1250, currency: try Currency(code: "EUR")), affiliateKey: "AK",
+            callbackSuccess: "https://shop.example/paid#thanks", callbackFailure: "https://shop.example/failed#sorry"
+        )
         let sent = request
         let (_, handoff) = try await ledger.issue { nonce throws(ChargeKitError) in try sent.handoff(nonce: nonce) }
         let callback = try SumUpSimulator(sendsReceipt: true).respond(to: handoff.url, outcome: .approved)
@@ -97,9 +98,10 @@ import Testing
 
     @Test func sumUpDeclineThroughTheLedgerCarriesACodeAndIsNoSale() async throws {
         let ledger = ChargeLedger()
-        var request = SumUp.PaymentRequest(amount: Money(minorUnits: 1250, currency: try Currency(code: "EUR")), affiliateKey: "AK")
-        request.callbackSuccess = "shop://paid"
-        request.callbackFailure = "shop://failed"
+        let request = try SumUp.PaymentRequest(
+            amount: Money(minorUnits: 1250, currency: try Currency(code: "EUR")), affiliateKey: "AK", callbackSuccess: "shop://paid",
+            callbackFailure: "shop://failed"
+        )
         let sent = request
         let (_, handoff) = try await ledger.issue { nonce throws(ChargeKitError) in try sent.handoff(nonce: nonce) }
         let callback = try SumUpSimulator().respond(to: handoff.url, outcome: .declined)
@@ -134,7 +136,7 @@ import Testing
 
     @Test func zettleWrapperOperationUUIDThroughTheLedger() async throws {
         let ledger = ChargeLedger()
-        let request = Zettle.APIRequest(
+        let request = try Zettle.APIRequest(
             operation: .charge(amount: Money(minorUnits: 500, currency: try Currency(code: "SEK")), reference: "R-9"),
             successURL: "shop://callback-url/success?operationUUID=6F1C", failureURL: "shop://callback-url/failure?operationUUID=6F1C"
         )

@@ -29,7 +29,7 @@ import Testing
 
     @Test func zettleApprovalOnTheFailureURLIsRefused() async throws {
         let ledger = ChargeLedger()
-        let request = Zettle.PaymentRequest(
+        let request = try Zettle.PaymentRequest(
             source: "Shop", successURL: "shop://paid", failureURL: "shop://failed", apiKey: "K",
             price: Money(minorUnits: 500, currency: try Currency(code: "SEK")), title: "T"
         )
@@ -48,7 +48,7 @@ import Testing
 
     @Test func zettleCancelOnASharedBaseIsAcceptedAndApprovalNeedsTheSuccessMarker() async throws {
         let ledger = ChargeLedger()
-        let request = Zettle.APIRequest(
+        let request = try Zettle.APIRequest(
             operation: .charge(amount: Money(minorUnits: 500, currency: try Currency(code: "SEK")), reference: "R-1"),
             successURL: "shop://zettle", failureURL: "shop://zettle"
         )
@@ -64,10 +64,9 @@ import Testing
 
     @Test func sumUpSuccessOnTheFailureCallbackIsRefused() async throws {
         let ledger = ChargeLedger()
-        var request = SumUp.PaymentRequest(amount: Money(minorUnits: 1000, currency: .eur), affiliateKey: "K")
-        request.callbackSuccess = "shop://ok"
-        request.callbackFailure = "shop://ko"
-        let frozen = request
+        let frozen = try SumUp.PaymentRequest(
+            amount: Money(minorUnits: 1000, currency: .eur), affiliateKey: "K", callbackSuccess: "shop://ok", callbackFailure: "shop://ko"
+        )
         let (charge, _) = try await ledger.issue { nonce throws(ChargeKitError) in try frozen.handoff(nonce: nonce) }
         let forged = "shop://ko?chargekit-nonce=\(charge.nonce.value)&smp-status=success&smp-tx-code=T1"
         await #expect(throws: ChargeKitError.mismatch(field: "url", rule: "an approval arrived on the failure callback URL")) {
@@ -79,10 +78,10 @@ import Testing
 
     @Test func fixedAmountApprovalForAnotherAmountIsRefused() async throws {
         let ledger = ChargeLedger()
-        var request = try chargeRequest("10.00")
-        request.amountFixed = true
-        request.taxRate = .percent("8.5")
-        let frozen = request
+        var fields = try chargeFields("10.00")
+        fields.amountFixed = true
+        fields.taxRate = .percent("8.5")
+        let frozen = try CreditCardTerminal.ChargeRequest(fields)
         let (_, handoff) = try await ledger.issue { nonce throws(ChargeKitError) in try frozen.handoff(nonce: nonce) }
         let genuine = try simulator.respond(to: handoff.url, outcome: .approved, tip: "1.00")
         #expect(genuine.contains("ifcc_amount=11.85"))
@@ -116,11 +115,11 @@ import Testing
         let ledger = ChargeLedger()
         let opened = OpenedURLs()
         let coordinator = PaymentCoordinator(ledger: ledger, opener: ClosureURLOpener { url in await opened.add(url) })
-        let refund = Zettle.APIRequest(
+        let refund = try Zettle.APIRequest(
             operation: .refund(originalReference: "R-1", reference: "R-2", amount: nil), successURL: "shop://z", failureURL: "shop://z"
         )
         var zettle = ZettleSimulator()
-        let sale = Zettle.APIRequest(
+        let sale = try Zettle.APIRequest(
             operation: .charge(amount: Money(minorUnits: 500, currency: try Currency(code: "SEK")), reference: "R-1"),
             successURL: "shop://z", failureURL: "shop://z"
         )
@@ -194,14 +193,16 @@ import Testing
     }
 
     @Test func extrasAreBoundedAtRequestTime() throws {
-        let request = try chargeRequest(extras: (0..<200).map { QueryItem("k\($0)", String(repeating: "v", count: 30)) })
-        #expect(throws: ChargeKitError.fieldTooLong("extraParams", limit: 4096)) { try request.handoff(nonce: Nonce.random()) }
-        #expect(throws: ChargeKitError.self) { try request.handoff(nonce: Nonce.random()) }
+        // Refused when the request is made: no request holds them.
+        #expect(throws: ChargeKitError.fieldTooLong("extraParams", limit: 4096)) {
+            try chargeRequest(extras: (0..<200).map { QueryItem("k\($0)", String(repeating: "v", count: 30)) })
+        }
     }
 
     @Test func aReturnURLOverTheAppsLimitOnceTheNonceIsOnIsRefused() throws {
-        var request = try chargeRequest(extras: [])
-        request.returnURL = "shop://" + String(repeating: "a", count: 2048 - 7 - 10)
+        var fields = try chargeFields(extras: [])
+        fields.returnURL = "shop://" + String(repeating: "a", count: 2048 - 7 - 10)
+        let request = try CreditCardTerminal.ChargeRequest(fields)
         #expect(throws: Never.self) { try request.requestURL() }
         #expect(throws: ChargeKitError.fieldTooLong("returnURL", limit: 2048)) { try request.handoff(nonce: Nonce.random()) }
     }

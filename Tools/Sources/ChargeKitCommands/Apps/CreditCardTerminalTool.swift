@@ -42,7 +42,7 @@ struct CCTerminal: AsyncParsableCommand {
 
     func run() async throws {
         try await Self.withOwnUsage {
-            var request = CreditCardTerminal.ChargeRequest()
+            var request = CreditCardTerminal.ChargeRequest.Fields()
             request.currency = try currency.map(parseCurrency)
             request.amount = try amount.map { try parseMoney($0, currency ?? "USD") }
             if let taxRate {
@@ -66,7 +66,8 @@ struct CCTerminal: AsyncParsableCommand {
             request.country = country
             request.invoiceNumber = invoiceNumber
             request.description = description
-            let frozen = request
+            let fields = request
+            let frozen = try madeRequest { () throws(ChargeKitError) in try CreditCardTerminal.ChargeRequest(fields) }
             try await ledger.emit({ nonce throws(ChargeKitError) in try frozen.handoff(nonce: nonce) }, plain: { () throws(ChargeKitError) in try frozen.requestURL() })
         }
     }
@@ -83,7 +84,7 @@ enum CreditCardTerminalTool: ToolApp {
     }
 
     static func demoApp(callbackURL: String) -> PaymentApp {
-        var template = CreditCardTerminal.ChargeRequest()
+        var template = CreditCardTerminal.ChargeRequest.Fields()
         template.taxRate = .percent("8.5")
         template.returnAppName = "ChargeDemo"
         return .creditCardTerminal(returnURL: callbackURL, template: template)

@@ -39,14 +39,11 @@ struct SquareRequest: AsyncParsableCommand {
                 }
             }
             let money = try parseMoney(amount, currency)
-            let request: Square.PaymentRequest
-            do throws(ChargeKitError) {
-                request = try Square.PaymentRequest(
+            let request = try madeRequest { () throws(ChargeKitError) in
+                try Square.PaymentRequest(
                     clientID: clientId, amount: money, callbackURL: callbackUrl, state: state,
                     locationID: locationId, notes: notes, customerID: customerId, options: options
                 )
-            } catch {
-                throw invalidValue(error)
             }
             try await ledger.emit({ nonce in request.handoff(nonce: nonce) }, plain: { request.requestURL() })
         }

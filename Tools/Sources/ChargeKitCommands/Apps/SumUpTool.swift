@@ -21,15 +21,15 @@ struct SumUpRequest: AsyncParsableCommand {
 
     func run() async throws {
         try await Self.withOwnUsage {
-            var request = SumUp.PaymentRequest(amount: try parseMoney(amount, currency), title: title, affiliateKey: affiliateKey)
-            request.callbackSuccess = callbackSuccess
-            request.callbackFailure = callbackFailure
-            request.receiptEmail = receiptEmail
-            request.receiptMobilePhone = receiptPhone
-            request.foreignTransactionID = foreignTxId
-            request.skipSuccessScreen = skipScreenSuccess
-            let frozen = request
+            let money = try parseMoney(amount, currency)
             let items = try parseExtras(extras)
+            let frozen = try madeRequest { () throws(ChargeKitError) in
+                try SumUp.PaymentRequest(
+                    amount: money, title: title, affiliateKey: affiliateKey, callbackSuccess: callbackSuccess,
+                    callbackFailure: callbackFailure, receiptEmail: receiptEmail, receiptMobilePhone: receiptPhone,
+                    foreignTransactionID: foreignTxId, skipSuccessScreen: skipScreenSuccess
+                )
+            }
             try await ledger.emit({ nonce throws(ChargeKitError) in try frozen.handoff(nonce: nonce, extras: items) }, plain: { () throws(ChargeKitError) in try frozen.requestURL(callbackItems: items) })
         }
     }

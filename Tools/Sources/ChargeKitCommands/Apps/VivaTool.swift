@@ -33,16 +33,13 @@ struct VivaRequest: AsyncParsableCommand {
             guard amount == nil && tip == nil || currency != nil else { throw ValidationError("--currency is required with --amount or --tip") }
             let money = try amount.map { try parseMoney($0, currency ?? "") }
             let tipMoney = try tip.map { try parseMoney($0, currency ?? "", field: "tipAmount") }
-            let request: Viva.PaymentRequest
-            do throws(ChargeKitError) {
-                request = try Viva.PaymentRequest(
+            let request = try madeRequest { () throws(ChargeKitError) in
+                try Viva.PaymentRequest(
                     action: Viva.Action(rawValue: action.rawValue) ?? .sale, appID: appId, callbackURL: callback, amount: money,
                     tipAmount: tipMoney, reference: reference, paymentMethod: paymentMethod.flatMap { Viva.PaymentMethod(rawValue: $0.rawValue) },
                     screens: Viva.Screens(receipt: showReceipt, transactionResult: showResult, rating: showRating),
                     original: Viva.Original(referenceNumber: referenceNumber, orderCode: orderCode, shortOrderCode: shortOrderCode)
                 )
-            } catch {
-                throw invalidValue(error)
             }
             try await ledger.emit({ nonce in request.handoff(nonce: nonce) }, plain: { request.requestURL() })
         }

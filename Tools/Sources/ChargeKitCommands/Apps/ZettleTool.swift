@@ -50,24 +50,29 @@ struct ZettleRequest: AsyncParsableCommand {
                 case .open:
                     operation = .open
                 }
-                var request = Zettle.APIRequest(operation: operation, successURL: success, failureURL: failure)
-                request.referralCode = referralCode
-                request.enforcedUserAccount = enforcedUserAccount
-                let frozen = request
+                let frozen = try madeRequest { () throws(ChargeKitError) in
+                    try Zettle.APIRequest(
+                        operation: operation, successURL: success, failureURL: failure, referralCode: referralCode,
+                        enforcedUserAccount: enforcedUserAccount
+                    )
+                }
                 try await ledger.emit({ nonce throws(ChargeKitError) in try frozen.handoff(nonce: nonce, extras: items) }, plain: { () throws(ChargeKitError) in try frozen.requestURL(callbackItems: items) })
                 return
             }
-            var request = Zettle.PaymentRequest(
-                source: try required(source, "source"), successURL: success, failureURL: failure,
-                apiKey: try required(apiKey, "api-key"), price: try parseMoney(required(amount, "amount"), required(currency, "currency"), field: "price"),
-                title: try required(title, "title")
-            )
-            request.reference = reference
+            var imageData: Data?
             if let image {
                 guard let data = FileManager.default.contents(atPath: image) else { throw ValidationError("cannot read --image \(image)") }
-                request.image = data
+                imageData = data
             }
-            let frozen = request
+            let source = try required(source, "source"), apiKey = try required(apiKey, "api-key"), title = try required(title, "title")
+            let price = try parseMoney(required(amount, "amount"), required(currency, "currency"), field: "price")
+            let image = imageData
+            let frozen = try madeRequest { () throws(ChargeKitError) in
+                try Zettle.PaymentRequest(
+                    source: source, successURL: success, failureURL: failure, apiKey: apiKey, price: price, title: title,
+                    reference: reference, image: image
+                )
+            }
             try await ledger.emit({ nonce throws(ChargeKitError) in try frozen.handoff(nonce: nonce, extras: items) }, plain: { () throws(ChargeKitError) in try frozen.requestURL(callbackItems: items) })
         }
     }
