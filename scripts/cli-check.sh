@@ -177,8 +177,8 @@ work="$(mktemp -d)"
 serve() { "$bin" sandbox serve --port 0 --db "$work/s.sqlite" "$@" >"$work/log" 2>&1 & pid=$!; for _ in $(seq 1 100); do grep -qs "merchant key:" "$work/log" && break; sleep 0.1; done; }
 "$bin" sandbox serve --port 0 --db "$work/json.sqlite" --merchant-key sk_cli_check_json_0123 --json >"$work/json.log" 2>&1 & pid=$!
 for _ in $(seq 1 100); do grep -qs "merchant_key" "$work/json.log" && break; sleep 0.1; done
-check "sandbox serve --json prints its start line as one JSON object, the key given masked" "sk_c…0123 yes yes" \
-  "$(head -1 "$work/json.log" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["merchant_key"], "yes" if d["base_url"].startswith("http://127.0.0.1:") else "no", "yes" if d["ipn_secret"] else "no")')"
+check "sandbox serve --json prints its start line as one JSON object, the key given masked, the payment apps' page" "sk_c…0123 yes yes yes" \
+  "$(head -1 "$work/json.log" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["merchant_key"], "yes" if d["base_url"].startswith("http://127.0.0.1:") else "no", "yes" if d["ipn_secret"] else "no", "yes" if d["payment_apps"] == d["base_url"] + "/apps/open" else "no")')"
 kill -TERM $pid; wait $pid
 serve --merchant-key sk_cli_check_0123456789
 base="$(sed -n 's/^Citcon UPI sandbox listening on //p' "$work/log")"

@@ -27,10 +27,10 @@ public struct UIApplicationOpener: URLOpener {
 }
 
 extension SandboxAppOpener {
-    /// Makes an opener that opens the sandbox's pages in Safari (with
+    /// Makes an opener that opens the sandbox's payment-apps page in Safari (with
     /// ``UIApplicationOpener``); for debug builds.
-    public init(sandbox: URL) {
-        self.init(sandbox: sandbox, opening: UIApplicationOpener())
+    public init(page: URL) {
+        self.init(page: page, opening: UIApplicationOpener())
     }
 }
 

@@ -172,15 +172,16 @@ struct Sandbox: AsyncParsableCommand {
                         if json {
                             struct Started: Encodable {
                                 let baseURL: String, merchantKey: String, ipnSecret: String, database: String, schemaVersion: Int, dashboard: String
-                                let bound: String
+                                let paymentApps: String, bound: String
                                 enum CodingKeys: String, CodingKey {
                                     case database, dashboard, bound
                                     case baseURL = "base_url", merchantKey = "merchant_key", ipnSecret = "ipn_secret", schemaVersion = "schema_version"
+                                    case paymentApps = "payment_apps"
                                 }
                             }
                             let started = Started(baseURL: info.baseURL, merchantKey: info.merchantKey, ipnSecret: info.ipnSecret,
                                                   database: info.databasePath, schemaVersion: info.schemaVersion,
-                                                  dashboard: info.baseURL + "/sandbox/dashboard", bound: info.boundAddress)
+                                                  dashboard: info.dashboardURL, paymentApps: info.paymentAppsURL, bound: info.boundAddress)
                             try? printJSON(started)
                             return
                         }
@@ -191,7 +192,8 @@ struct Sandbox: AsyncParsableCommand {
                             merchant key: \(info.merchantKey)
                             IPN secret: \(info.ipnSecret)
                             database: \(info.databasePath) (schema v\(info.schemaVersion))
-                            dashboard: \(info.baseURL)/sandbox/dashboard (any user name; the merchant key is the password)
+                            dashboard: \(info.dashboardURL) (any user name; the merchant key is the password)
+                            payment apps: \(info.paymentAppsURL) (SandboxAppOpener(page:) sends a phone's hand-offs here)
 
                             """.utf8))
                     }

@@ -29,7 +29,7 @@ struct AppSimulatorTests {
 
     /// The page for `url`, as the opener sends the phone to it.
     static func page(_ harness: Harness, _ url: String) async throws -> HTTPAnswer {
-        let target = try SandboxAppOpener(sandbox: try #require(URL(string: harness.http.base)), opening: ClosureURLOpener { _ in })
+        let target = try SandboxAppOpener(page: try #require(URL(string: harness.http.base + "/apps/open")), opening: ClosureURLOpener { _ in })
             .simulatorURL(for: url)
         return try await harness.http.call("GET", String(target.dropFirst(harness.http.base.count)))
     }
@@ -159,18 +159,18 @@ struct AppSimulatorTests {
         }
     }
 
-    @Test("the opener sends the exact request URL to the sandbox's page, and refuses a sandbox that is not http(s)")
+    @Test("the opener sends the exact request URL to the sandbox's page, and refuses a page that is not http(s)")
     func opener() async throws {
         let opened = OpenedURL()
-        let opener = SandboxAppOpener(sandbox: try #require(URL(string: "http://192.168.1.20:8790/")), opening: ClosureURLOpener { await opened.set($0) })
+        let opener = SandboxAppOpener(page: try #require(URL(string: "http://192.168.1.20:8790/apps/open")), opening: ClosureURLOpener { await opened.set($0) })
         let request = "sumupmerchant://pay/1.0?amount=1.00&currency=EUR&title=A%20%26%20B+C&callback=my-app://done"
         try await opener.open(request)
         let sent = try #require(await opened.url)
         #expect(sent.hasPrefix("http://192.168.1.20:8790/apps/open?url="))
         let query = try #require(URLComponents(string: sent)?.queryItems?.first { $0.name == "url" }?.value)
         #expect(query == request, "byte for byte")
-        let ftp = SandboxAppOpener(sandbox: try #require(URL(string: "ftp://host")), opening: ClosureURLOpener { _ in })
-        await #expect(throws: ChargeKitError.invalidURL("sandbox", rule: "must be an http or https URL with a host and no query, such as http://192.168.1.20:8790")) {
+        let ftp = SandboxAppOpener(page: try #require(URL(string: "ftp://host/apps/open")), opening: ClosureURLOpener { _ in })
+        await #expect(throws: ChargeKitError.invalidURL("page", rule: "must be an http or https URL with a host and no query, such as http://192.168.1.20:8790/apps/open")) {
             try await ftp.open(request)
         }
     }

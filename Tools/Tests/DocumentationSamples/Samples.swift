@@ -163,7 +163,7 @@ func settle(_ charge: PendingCharge, paid: Bool, coordinator: PaymentCoordinator
 @MainActor
 func paymentOpener() -> any URLOpener {
     #if DEBUG
-    return SandboxAppOpener(sandbox: URL(string: "http://192.168.1.20:8790")!)
+    return SandboxAppOpener(page: URL(string: "http://192.168.1.20:8790/apps/open")!)
     #else
     return UIApplicationOpener()
     #endif

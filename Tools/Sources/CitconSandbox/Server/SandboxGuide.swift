@@ -362,10 +362,10 @@ Info.plist: see the ChargeKit article "Integrating on iOS").
 
 ## The payment apps, played in a browser
 
-`GET /apps/open?url=<request URL>` plays the payment app a request is for (Credit
-Card Terminal, SumUp, Zettle or Square Point of Sale), for testing an app on a phone
-without them: ChargeKit's `SandboxAppOpener` sends each hand-off there in debug
-builds. The page shows the app, the amount, what is paid for and the reference, and
+`GET /apps/open?url=<request URL>` plays the payment app a request is for (each app
+ChargeKit simulates), for testing an app on a phone without them: ChargeKit's
+`SandboxAppOpener(page:)` sends each hand-off there in debug builds, given the
+address `sandbox serve` prints (`payment apps:`, or `payment_apps` with `--json`). The page shows the app, the amount, what is paid for and the reference, and
 one button per scenario of the app (`chargekit scenarios` lists them). A button
 posts the page's form (with its form token, from the page's own origin only) and the
 answer is `303 See Other` to the callback URL the real app would open, which Safari

@@ -22,6 +22,12 @@ public struct SandboxInfo: Sendable, Equatable {
     /// The address and port it is bound to, such as `127.0.0.1:54321` (the port `--port 0`
     /// got; `baseURL` is the public URL when one was given).
     public var boundAddress: String = ""
+
+    /// The dashboard, `/sandbox/dashboard`.
+    public var dashboardURL: String { baseURL + "/sandbox/dashboard" }
+    /// The payment apps played in a browser, `/apps/open`: the page ChargeKit's
+    /// `SandboxAppOpener(page:)` sends a phone's hand-offs to.
+    public var paymentAppsURL: String { baseURL + AppSimulatorPage.path }
 }
 
 /// The local Citcon UPI sandbox: Hummingbird 2 on an SQLite file.
