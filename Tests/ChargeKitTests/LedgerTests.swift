@@ -184,6 +184,32 @@ import Testing
         #expect(result.outcome == .approved && result.charge.request.extras == [QueryItem("record_id", "123")])
     }
 
+    @Test func anEntryWithCreditCardTerminalsFactsAtTheTopReadsThemAsTheAppsFacts() async throws {
+        // Ledgers before 0.6 kept the fixed amount, the tax rate and the FileMaker format
+        // as typed fields of the request; they read as Credit Card Terminal's facts.
+        var fields = try chargeFields()
+        fields.amountFixed = true
+        fields.fileMakerFormat = true
+        let asked = try CreditCardTerminal.ChargeRequest(fields)
+        let ledger = ChargeLedger()
+        let (charge, request) = try await ledger.issue { nonce throws(ChargeKitError) in try asked.handoff(nonce: nonce) }
+        #expect(request.appFacts == ["amountFixed": "1", "taxRate": "8.5", "fileMakerFormat": "1"])
+        var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(charge)) as? [String: Any])
+        var inner = try #require(object["request"] as? [String: Any])
+        inner.removeValue(forKey: "appFacts")
+        inner["amountFixed"] = true
+        inner["taxRate"] = "8.5"
+        inner["fileMakerFormat"] = true
+        object["request"] = inner
+        let earlier = try JSONDecoder().decode(PendingCharge.self, from: try JSONSerialization.data(withJSONObject: object))
+        #expect(earlier.request == charge.request)
+        let store = InMemoryLedgerStore()
+        try await store.insert(earlier, now: earlier.createdAt, retention: 60)
+        let callback = try CreditCardTerminalSimulator().respond(to: request.url, outcome: .approved)
+        #expect(callback.contains("$ifcc_"))
+        #expect(try await ChargeLedger(store: store).verify(url: callback).outcome == .approved)
+    }
+
     @Test func aLongRequestURLIsNotKept() throws {
         var request = try chargeRequest().handoff(nonce: Nonce.random())
         request.url += "&pad=" + String(repeating: "x", count: HandoffRequest.maximumKeptURLLength)

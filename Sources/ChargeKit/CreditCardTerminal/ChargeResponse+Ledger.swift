@@ -8,8 +8,9 @@ extension CreditCardTerminal.ChargeResponse {
     func check(against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag] {
         let response = self
         let wire = response.format == .fileMaker ? "$ifcc_" : "ifcc_"
-        guard (response.format == .fileMaker) == charge.request.fileMakerFormat else {
-            throw .mismatch(field: wire + "responseType", rule: charge.request.fileMakerFormat ? "FileMaker ($) names were asked" : "FileMaker names were not asked")
+        let fileMakerAsked = charge.request.appFacts[CreditCardTerminal.Fact.fileMakerFormat] != nil
+        guard (response.format == .fileMaker) == fileMakerAsked else {
+            throw .mismatch(field: wire + "responseType", rule: fileMakerAsked ? "FileMaker ($) names were asked" : "FileMaker names were not asked")
         }
         let asked = charge.request.currency ?? .usd
         if let currency = response.currency, currency != asked {
@@ -17,7 +18,7 @@ extension CreditCardTerminal.ChargeResponse {
         }
         guard response.responseCode == .approved, let requested = charge.request.amount else { return [] }
         guard let subtotal = response.subtotal else { return [.amountNotReported] }
-        if charge.request.amountFixed {
+        if charge.request.appFacts[CreditCardTerminal.Fact.amountFixed] != nil {
             guard subtotal == requested else {
                 throw .mismatch(field: wire + "amount", rule: "the amount was fixed at \(requested); the approval is for \(subtotal) before tax and tip")
             }
@@ -34,7 +35,7 @@ extension CreditCardTerminal.ChargeResponse {
     private func checkTax(against charge: PendingCharge, subtotal: Money, wire: String) throws(ChargeKitError) {
         let response = self
         let tax = response.taxAmount?.minorUnits ?? 0
-        guard let askedRate = charge.request.taxRate else {
+        guard let askedRate = charge.request.appFacts[CreditCardTerminal.Fact.taxRate] else {
             if tax != 0 { throw .mismatch(field: wire + "taxAmount", rule: "no tax rate was sent with the fixed amount") }
             return
         }

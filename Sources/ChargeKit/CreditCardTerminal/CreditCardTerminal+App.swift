@@ -51,11 +51,27 @@ extension CreditCardTerminal.ChargeRequest {
     /// The request with `nonce` on its return URL, and the facts its callback is checked against.
     public func handoff(nonce: Nonce) throws(ChargeKitError) -> HandoffRequest {
         guard let returnURL = fields.returnURL, !returnURL.isEmpty else { throw .missingField("returnURL") }
+        var facts: [String: String] = [:]
+        if fields.amountFixed { facts[CreditCardTerminal.Fact.amountFixed] = "1" }
+        if let rate = fields.taxRate { facts[CreditCardTerminal.Fact.taxRate] = rate.description }
+        if fields.fileMakerFormat { facts[CreditCardTerminal.Fact.fileMakerFormat] = "1" }
         return HandoffRequest(
-            provider: .creditCardTerminal, url: try requestURL(nonce: nonce), amount: fields.amount, amountFixed: fields.amountFixed,
-            taxRate: fields.taxRate?.description, currency: fields.currency ?? fields.amount?.currency, extras: fields.extraParams,
-            callbackURLs: [returnURL], fileMakerFormat: fields.fileMakerFormat
+            provider: .creditCardTerminal, url: try requestURL(nonce: nonce), amount: fields.amount,
+            currency: fields.currency ?? fields.amount?.currency, extras: fields.extraParams, callbackURLs: [returnURL], appFacts: facts
         )
+    }
+}
+
+extension CreditCardTerminal {
+    /// The names of the facts a hand-off keeps for Credit Card Terminal's checks
+    /// (``HandoffRequest/appFacts``).
+    enum Fact {
+        /// Present (`1`) when the amount may not be changed in the app.
+        static let amountFixed = "amountFixed"
+        /// The tax rate sent, as sent.
+        static let taxRate = "taxRate"
+        /// Present (`1`) when FileMaker names were asked.
+        static let fileMakerFormat = "fileMakerFormat"
     }
 }
 

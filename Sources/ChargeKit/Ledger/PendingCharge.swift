@@ -37,8 +37,6 @@ public struct PendingCharge: Hashable, Sendable, Codable {
     /// Records `request` as issued at `date`, waiting `timeToLive`.
     init(nonce: Nonce, request: HandoffRequest, createdAt date: Date, timeToLive: TimeInterval, consumedAt: Date? = nil) {
         self.nonce = nonce
-        var request = request
-        request.currency = request.currency ?? request.amount?.currency
         self.request = request
         self.createdAt = date
         self.expiresAt = Self.adding(timeToLive, to: date)

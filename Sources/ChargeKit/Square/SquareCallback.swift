@@ -61,7 +61,8 @@ extension Square {
                 data = index
             }
             guard let data else { throw .missingField("data") }
-            var bytes = Array(fields.value(data).utf8)
+            // Its bytes, decoded once: the JSON reader checks that they are UTF-8.
+            var bytes = fields.valueBytes(data)
             let checked = try Callback.check(data: &bytes)
             self.init(base: fields.base, data: bytes, checked: checked, extraItems: extras)
         }

@@ -460,13 +460,17 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     }
 
     public func notificationAttempts(transactionID: String) async throws -> [IPNAttempt] {
-        var found: [IPNAttempt] = []
-        for try await row in try await client.query("""
+        try await attemptRows("""
             SELECT a.outbox_id, a.attempt, a.at, a.answer, a.delivered FROM \(unescaped: attempts) AS a
             JOIN \(unescaped: outbox) AS o ON o.id = a.outbox_id WHERE o.transaction_id = \(transactionID)
             ORDER BY a.at, a.outbox_id, abs(a.attempt)
-            """, logger: PostgresSupport.silent).decode((Int64, Int, Int64, String, Bool).self)
-        {
+            """)
+    }
+
+    /// The attempts `query` selects (`outbox_id, attempt, at, answer, delivered`).
+    private func attemptRows(_ query: PostgresQuery) async throws -> [IPNAttempt] {
+        var found: [IPNAttempt] = []
+        for try await row in try await client.query(query, logger: PostgresSupport.silent).decode((Int64, Int, Int64, String, Bool).self) {
             found.append(IPNAttempt(notificationID: row.0, number: row.1, time: row.2, answer: row.3, delivered: row.4))
         }
         return found
@@ -481,15 +485,10 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
                 WHERE transaction_id = coalesce(\(transactionID)::text, transaction_id) ORDER BY id DESC LIMIT \(limit)) AS latest
             ORDER BY id
             """)
-        var found: [IPNAttempt] = []
-        for try await row in try await client.query("""
+        return (shown, try await attemptRows("""
             SELECT outbox_id, attempt, at, answer, delivered FROM \(unescaped: attempts)
             WHERE outbox_id = ANY(\(shown.map(\.id))) ORDER BY at, outbox_id, abs(attempt)
-            """, logger: PostgresSupport.silent).decode((Int64, Int, Int64, String, Bool).self)
-        {
-            found.append(IPNAttempt(notificationID: row.0, number: row.1, time: row.2, answer: row.3, delivered: row.4))
-        }
-        return (shown, found)
+            """))
     }
 
     public func resendNotification(id: Int64, now: Int64) async throws -> Bool {

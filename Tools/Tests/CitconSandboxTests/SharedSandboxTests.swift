@@ -97,6 +97,24 @@ struct SharedSandboxTests {
         }
     }
 
+    @Test("a stream's place is freed once: when its stream ends, or with its response when the body never runs")
+    func aPlaceIsFreedWithAnUnwrittenResponse() async throws {
+        try await Harness.router { harness in
+            let feed = harness.sandbox.server.listenerFeed
+            do {
+                // A response built and dropped before its body ran (a connection gone between head and body).
+                let unwritten = try feed.open()
+                #expect(feed.openStreams == 1)
+                _ = unwritten
+            }
+            #expect(feed.openStreams == 0, "a response dropped unwritten kept its place")
+            let place = try feed.open()
+            place.free()
+            place.free()
+            #expect(feed.openStreams == 0, "a place freed twice was counted twice")
+        }
+    }
+
     @Test("GET /v1/ipns reads only what it shows: the newest 500 IPNs and their attempts in one store call, not the outbox and a query per charge")
     func ipnListReadsWhatItShows() async throws {
         let store = CountingStore()

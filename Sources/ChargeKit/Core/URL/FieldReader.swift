@@ -207,6 +207,19 @@ struct FieldReader {
         }
     }
 
+    /// The field's value as bytes (decoded), for a reader of its own (Square's JSON).
+    func valueBytes(_ index: Int) -> [UInt8] {
+        let segment = fields[index].segment
+        return withBytes { bytes in
+            let value = bytes.extracting(segment.value)
+            if segment.valueEscaped, let (decoded, _) = PercentEncoding.unescape(value) { return decoded }
+            var copy: [UInt8] = []
+            copy.reserveCapacity(value.count)
+            for index in value.indices { copy.append(value[index]) }
+            return copy
+        }
+    }
+
     /// The field as a query item.
     func item(_ index: Int) -> QueryItem { QueryItem(name(index), value(index)) }
 

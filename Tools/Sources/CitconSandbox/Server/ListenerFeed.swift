@@ -47,7 +47,8 @@ final class ListenerFeed: Sendable {
 
     /// Opens a stream (``close()`` it when it ends), or refuses it (`4290`) when the key
     /// has ``maximumStreams`` open.
-    func open() throws(APIError) {
+    @discardableResult
+    func open() throws(APIError) -> Place {
         let (opened, startPoll) = state.withLockedValue { state -> (Bool, Bool) in
             guard state.open < Self.maximumStreams else { return (false, false) }
             state.open += 1
@@ -58,10 +59,26 @@ final class ListenerFeed: Sendable {
             throw APIError(.tooManyRequests, "Authorization: this merchant key has \(Self.maximumStreams) listener streams open on this instance; end one first")
         }
         if startPoll { Task { await poll() } }
+        return Place(feed: self)
     }
 
-    /// Ends a stream opened with ``open()``.
-    func close() { state.withLockedValue { $0.open -= 1 } }
+    /// One open stream's place, freed once: when its stream ends (``free()``), or when
+    /// it is released unused (a response whose body never ran, its connection gone
+    /// between head and body).
+    final class Place: Sendable {
+        private let feed: ListenerFeed
+        private let freed = NIOLockedValueBox(false)
+
+        fileprivate init(feed: ListenerFeed) { self.feed = feed }
+
+        /// Frees the place (again is nothing).
+        func free() {
+            guard freed.withLockedValue({ freed in defer { freed = true }; return !freed }) else { return }
+            feed.state.withLockedValue { $0.open -= 1 }
+        }
+
+        deinit { free() }
+    }
 
     /// Changes seen so far: a stream reads the outbox again when it has moved.
     var generation: UInt64 { state.withLockedValue { $0.generation } }

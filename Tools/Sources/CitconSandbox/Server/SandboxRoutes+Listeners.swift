@@ -58,10 +58,11 @@ extension SandboxRoutes {
             // instance in the last second is read now, so that the stream does not end at once.
             let key = SandboxAPI.bearer(request.headers[.authorization]) ?? ""
             if !constantTimeEquals(secrets.merchantKey, key) { await secrets.refresh(from: api.store) }
-            try feed.open()
+            // The place is freed when the stream ends, or with the response if its body never runs.
+            let place = try feed.open()
             let routes = self
             let body = ResponseBody { writer in
-                defer { routes.feed.close() }
+                defer { place.free() }
                 try await routes.stream(after: after, latest: latest, key: key, to: &writer)
                 try await writer.finish(nil)
             }
