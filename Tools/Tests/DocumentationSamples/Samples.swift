@@ -14,7 +14,7 @@ import SwiftUI
 import UIKit
 #endif
 
-// Sources/ChargeKit/ChargeKit.docc/Development.md:148
+// Sources/ChargeKit/ChargeKit.docc/Development.md:149
 @Test(arguments: LedgerStoreConformance.checks)
 func myStoreConforms(check: LedgerStoreConformance.Check) async throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString).appendingPathComponent("ledger.json")
