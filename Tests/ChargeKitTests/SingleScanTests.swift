@@ -4,7 +4,9 @@ import Testing
 
 /// A verification scans the callback URL once: the ledger finds the nonce in the
 /// fields of that scan and the charge's app reads the same fields (Square's answer,
-/// whose nonce is inside its JSON, is read whole once and kept).
+/// whose nonce is inside its JSON, is read whole once and kept). An answer written
+/// unencoded is scanned whole once, escaped, after its raw scan stopped at the first
+/// raw space.
 @Suite struct SingleScanTests {
     /// A registered simulator, for test arguments.
     struct App: Sendable, CustomStringConvertible {
@@ -12,7 +14,7 @@ import Testing
         var description: String { simulator.provider.rawValue }
     }
 
-    @Test("every registered app's approval is scanned once by the ledger", arguments: SimulatedApps.registered.map(App.init))
+    @Test("every registered app's approval is scanned whole once by the ledger", arguments: SimulatedApps.registered.map(App.init))
     func oneScan(app: App) async throws {
         let ledger = ChargeLedger()
         let sample = app.simulator.sampleApp(callbackURL: "scan-test://done")

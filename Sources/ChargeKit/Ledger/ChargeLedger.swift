@@ -84,37 +84,28 @@ public actor ChargeLedger {
     public func verify(url: String, provider: PaymentProvider? = nil) async throws(ChargeKitError) -> PaymentResult {
         // The URL is scanned once: the nonce is found in its fields, and the charge's
         // app reads the same fields.
-        let escaped = UnencodedAnswer.escaped(url)
         var fields: FieldReader
-        let found: Found
-        let charge: PendingCharge
-        if let escaped {
-            // Raw spaces or a stray `%`: only an app that writes its answer unencoded may
-            // send that, and it is read escaped; any other callback is refused as its
-            // own URL reads.
-            func refusal() -> ChargeKitError {
-                do throws(ChargeKitError) {
-                    _ = try FieldReader(scanning: url, maximumLength: QueryURL.defaultMaximumLength)
-                    return .invalidURL("url", rule: "contains a space or a '%' that starts no escape")
-                } catch {
-                    return error
-                }
-            }
-            guard let escapedFields = try? FieldReader(scanning: escaped, maximumLength: QueryURL.defaultMaximumLength),
-                  let escapedFound = try? Self.nonce(in: escapedFields, url: escaped, provider: provider) else { throw refusal() }
-            guard let escapedCharge = try await store.charge(for: escapedFound.nonce) else {
-                // Unknown either way; say so when it reads as such an app's answer.
-                guard UnencodedAnswer.app(answering: escaped) != nil else { throw refusal() }
-                throw .unknownNonce
-            }
-            guard escapedCharge.provider.definition.answersUnencoded else { throw refusal() }
-            (fields, found, charge) = (escapedFields, escapedFound, escapedCharge)
-        } else {
+        var found: Found
+        var known: PendingCharge?
+        do {
             fields = try FieldReader(scanning: url, maximumLength: QueryURL.defaultMaximumLength)
             found = try Self.nonce(in: fields, url: url, provider: provider)
-            guard let known = try await store.charge(for: found.nonce) else { throw .unknownNonce }
-            charge = known
+        } catch {
+            // An app that writes its answer unencoded (raw spaces), whose scan stopped at
+            // the first one: read it escaped, and only for a charge that went to such an app.
+            guard let escaped = UnencodedAnswer.escaped(url),
+                  let escapedFields = try? FieldReader(scanning: escaped, maximumLength: QueryURL.defaultMaximumLength),
+                  let escapedFound = try? Self.nonce(in: escapedFields, url: escaped, provider: provider) else { throw error }
+            guard let charge = try await store.charge(for: escapedFound.nonce) else {
+                // Unknown either way; say so when it reads as such an app's answer.
+                guard UnencodedAnswer.app(answering: escaped) != nil else { throw error }
+                throw .unknownNonce
+            }
+            guard charge.provider.definition.answersUnencoded else { throw error }
+            (fields, found, known) = (escapedFields, escapedFound, charge)
         }
+        if known == nil { known = try await store.charge(for: found.nonce) }
+        guard let charge = known else { throw .unknownNonce }
         if let provider, provider != charge.provider {
             throw .mismatch(field: "provider", rule: "the charge went to \(charge.provider), not \(provider)")
         }

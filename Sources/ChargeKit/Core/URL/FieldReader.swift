@@ -64,18 +64,19 @@ struct FieldReader {
         // Values are kept as 31-bit offsets into the URL (``TextPlace``).
         let limit = Swift.min(maximumLength, TextPlace.maximumSourceLength)
         guard url.utf8.count <= limit else { throw .urlTooLong(limit: limit) }
-        #if DEBUG
-        Self.scans?.add()
-        #endif
         var source = url
         // Made contiguous before it is shared, so that reading its bytes copies nothing.
         source.makeContiguousUTF8()
         self = try source.withUTF8Span { bytes throws(ChargeKitError) in try FieldReader(source, bytes) }
+        #if DEBUG
+        Self.scans?.add()
+        #endif
     }
 
     #if DEBUG
-    /// Counts the scans made while it is bound, for the tests that show how many a
-    /// verification makes (debug builds only).
+    /// Counts the scans completed while it is bound, for the tests that show how many a
+    /// verification makes (debug builds only). A scan refused part-way (at an answer's
+    /// first raw space, say) is not counted.
     @TaskLocal static var scans: ScanCount?
 
     /// A count of scans.
