@@ -122,12 +122,8 @@ struct FieldReader {
         slots = [Int](repeating: -1, count: names.count)
         namedDuplicate = Int.max
         for index in fields.indices {
-            let field = fields[index]
-            let slot: Int? = if field.decodedName >= 0 {
-                decodedNames[field.decodedName].withUTF8Span { names.slot(of: $0, fingerprint: field.fingerprint) }
-            } else {
-                withBytes { names.slot(of: $0.extracting(field.segment.name), fingerprint: field.fingerprint) }
-            }
+            let fingerprint = fields[index].fingerprint
+            let slot = withName(index, skipping: false) { names.slot(of: $0, fingerprint: fingerprint) }
             fields[index].named = slot != nil
             guard let slot else { continue }
             if slots[slot] < 0 {
@@ -211,26 +207,21 @@ struct FieldReader {
     /// The field's value as bytes (decoded), for a reader of its own (Square's JSON).
     func valueBytes(_ index: Int) -> [UInt8] {
         let segment = fields[index].segment
-        return withBytes { bytes in
-            let value = bytes.extracting(segment.value)
-            if segment.valueEscaped, let (decoded, _) = PercentEncoding.unescape(value) { return decoded }
-            var copy: [UInt8] = []
-            copy.reserveCapacity(value.count)
-            for index in value.indices { copy.append(value[index]) }
-            return copy
-        }
+        // (Its escapes were checked by the scan: decoding gives its bytes, a plain value copied as it is.)
+        return withBytes { PercentEncoding.unescape($0.extracting(segment.value))?.bytes ?? [] }
     }
 
     /// The field as a query item.
     func item(_ index: Int) -> QueryItem { QueryItem(name(index), value(index)) }
 
-    /// Runs `body` on the field's name (decoded), past the bytes skipped.
-    private func withName<R>(_ index: Int, _ body: (Span<UInt8>) -> R) -> R {
+    /// Runs `body` on the field's name (decoded), past the bytes skipped unless `skipping` is false.
+    private func withName<R>(_ index: Int, skipping: Bool = true, _ body: (Span<UInt8>) -> R) -> R {
         let field = fields[index]
+        let skip = skipping ? field.skip : 0
         if field.decodedName >= 0 {
-            return decodedNames[field.decodedName].withUTF8Span { body($0.extracting(droppingFirst: field.skip)) }
+            return decodedNames[field.decodedName].withUTF8Span { body($0.extracting(droppingFirst: skip)) }
         }
-        return withBytes { body($0.extracting(field.segment.name).extracting(droppingFirst: field.skip)) }
+        return withBytes { body($0.extracting(field.segment.name).extracting(droppingFirst: skip)) }
     }
 
     /// The length in bytes of the field's name, past the bytes skipped.
@@ -240,11 +231,7 @@ struct FieldReader {
     func name(_ index: Int, is expected: StaticString) -> Bool { withName(index) { $0.matches(expected) } }
 
     /// Whether the field's whole name is `text` (compared as bytes, no string made).
-    func name(_ index: Int, spells text: String) -> Bool {
-        let field = fields[index]
-        if field.decodedName >= 0 { return decodedNames[field.decodedName] == text }
-        return withBytes { $0.extracting(field.segment.name).spells(text) }
-    }
+    func name(_ index: Int, spells text: String) -> Bool { withName(index, skipping: false) { $0.spells(text) } }
 
     /// Whether the field's name, past the bytes skipped, starts with `prefix`.
     func name(_ index: Int, hasPrefix prefix: StaticString) -> Bool { withName(index) { $0.hasPrefix(0..<$0.count, prefix) } }
