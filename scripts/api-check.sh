@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# The public API of the SDK and server libraries is what api/<Module>.txt lists, no
-# more and no less: the compiler's symbol graph is compared with the reviewed lists.
+# The public API of the SDK and server libraries is what api/ lists, no more and no
+# less: the compiler's symbol graph is compared with the reviewed lists. Each payment
+# app's part of a module (what is declared in its folder, `Sources/<Module>/<App>/`,
+# with the folders named by RegisteredApps.all, and the members of its types) is
+# reviewed in api/<Module>/<App>.txt, in the app's home; the rest in api/<Module>.txt.
 # A change to the public surface is made on purpose: run with --update, review the
 # diff of api/, and commit it with the change. The test helpers must not be in the
 # CitconSandbox product (they ship in CitconSandboxTesting).
@@ -16,26 +19,47 @@ rm -rf "$sdk" "$tools"
 swift package dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
 swift package --package-path Tools dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
 status=0
+# The apps' folders, from the SDK's one registry line.
+apps=$(grep -o '[A-Za-z]*\.self' Sources/ChargeKit/Providers/RegisteredApps.swift | sed 's/\.self//' | tr '\n' ' ')
+[ -n "$apps" ] || { echo "api check: no app in RegisteredApps.all" >&2; exit 1; }
 # Every product an app or a store author adds (ChargeKitObjC is empty off Apple
 # platforms: scripts/objc-typecheck.sh checks its face), and the server libraries.
 for module in ChargeKit CitconUPI ChargeKitSimulators ChargeKitTesting CitconSandbox ChargeKitPostgres; do
     graphs="$sdk"
     case "$module" in CitconSandbox|ChargeKitPostgres) graphs="$tools" ;; esac
     [ -f "$graphs/$module.symbols.json" ] || { echo "api check: no symbol graph for $module" >&2; exit 1; }
-    current=$(mktemp)
-    python3 - "$graphs/$module.symbols.json" > "$current" <<'PY'
-import json, sys
-graph = json.load(open(sys.argv[1]))
+    lists=$(mktemp -d)
+    python3 - "$graphs/$module.symbols.json" "$lists" "$module" "$apps" <<'PY'
+import json, os, sys
+graph, out, module, apps = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3], sys.argv[4].split()
+located = {tuple(s["pathComponents"]): s["location"]["uri"] for s in graph["symbols"] if "location" in s}
+def home(symbol):
+    """The app whose folder declares the symbol or one of the types it belongs to."""
+    path = symbol["pathComponents"]
+    for uri in [symbol.get("location", {}).get("uri", "")] + [located.get(tuple(path[:n]), "") for n in range(len(path) - 1, 0, -1)]:
+        for app in apps:
+            if f"/Sources/{module}/{app}/" in uri:
+                return app
+    return None
+lists = {}
 # An underscored name is public for the compiler only (Swift's convention): not API.
-names = {".".join(s["pathComponents"]) + "  [" + s["kind"]["identifier"].removeprefix("swift.") + "]"
-         for s in graph["symbols"] if s["accessLevel"] in ("public", "open") and not s["pathComponents"][0].startswith("_")}
-print("\n".join(sorted(names)))
+for s in graph["symbols"]:
+    if s["accessLevel"] in ("public", "open") and not s["pathComponents"][0].startswith("_"):
+        lists.setdefault(home(s), set()).add(".".join(s["pathComponents"]) + "  [" + s["kind"]["identifier"].removeprefix("swift.") + "]")
+for app, names in lists.items():
+    with open(os.path.join(out, (app or "") + ".txt"), "w") as f:
+        f.write("\n".join(sorted(names)) + "\n")
 PY
+    reviewed=$(mktemp -d)
+    [ -f "api/$module.txt" ] && cp "api/$module.txt" "$reviewed/.txt"
+    [ -d "api/$module" ] && cp api/"$module"/*.txt "$reviewed/" 2>/dev/null || true
     if [ "${1:-}" = "--update" ]; then
-        cp "$current" "api/$module.txt"
-    elif ! diff -u "api/$module.txt" "$current" > "$current.diff"; then
-        echo "api check: the public API of $module differs from api/$module.txt (run scripts/api-check.sh --update and review):" >&2
-        head -40 "$current.diff" >&2
+        rm -rf "api/$module" "api/$module.txt"
+        mv "$lists/.txt" "api/$module.txt"
+        if compgen -G "$lists/*.txt" >/dev/null; then mkdir -p "api/$module" && mv "$lists"/*.txt "api/$module/"; fi
+    elif ! diff -ru "$reviewed" "$lists" > "$lists.diff"; then
+        echo "api check: the public API of $module differs from api/$module.txt and api/$module/ (run scripts/api-check.sh --update and review):" >&2
+        head -40 "$lists.diff" >&2
         status=1
     fi
 done
@@ -61,5 +85,5 @@ if grep -E -q '^(HeadlessWallet|IPNReceiver|NoRedirects)[. ]' api/CitconSandbox.
     echo "api check: test helpers are in the CitconSandbox product" >&2
     status=1
 fi
-[ "$status" = 0 ] && echo "api check: ChargeKit, CitconUPI, ChargeKitSimulators, ChargeKitTesting, CitconSandbox and ChargeKitPostgres export exactly the reviewed API (api/*.txt)"
+[ "$status" = 0 ] && echo "api check: ChargeKit, CitconUPI, ChargeKitSimulators, ChargeKitTesting, CitconSandbox and ChargeKitPostgres export exactly the reviewed API (api/)"
 exit $status
