@@ -30,7 +30,7 @@ func integratingOnIOSSample4(coordinator: PaymentCoordinator, callbackURL: Strin
     // or .sumUp(affiliateKey: "…", callbackURL: "my-app://paid")
     // or .zettle(apiKey: "…", source: "My App", callbackURL: "my-app://paid")
     // or .zettleAPI(callbackURL: "my-app://paid")
-    // or .square(clientID: "sq0idp-…", callbackURL: "my-app://paid")
+    // or .square(clientID: "sq0idp-…", callbackURL: "my-app://paid"), or any app of the table in the overview
     let order = ChargeOrder(amount: try Money(parsing: "50.00", currency: .usd),
                             description: "Test transaction", reference: "321",
                             extras: [QueryItem("record_id", "123")])
@@ -122,14 +122,6 @@ func route(_ url: URL, inbox: PaymentInbox) {
 }
 
 // Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md, sample 9
-/// A sale through Viva.com Terminal: the nonce rides in clientTransactionId, your
-/// reference after it; the answer is checked for the amount asked.
-func vivaSale(_ coordinator: PaymentCoordinator) async throws -> PaymentResult {
-    let order = ChargeOrder(amount: try Money(parsing: "12.50", currency: .eur), reference: "order-42")
-    return try await coordinator.charge(order, via: .viva(appID: "com.example.shop", callbackURL: "my-app://result"))
-}
-
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md, sample 10
 /// The hand-offs that never came back, oldest first: reference, amount and provider.
 func openHandOffs(_ coordinator: PaymentCoordinator) async throws -> [String] {
     try await coordinator.pending().map { charge in
@@ -137,14 +129,14 @@ func openHandOffs(_ coordinator: PaymentCoordinator) async throws -> [String] {
     }
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md, sample 11
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md, sample 10
 /// Records what the payment app's history showed for a hand-off that never came back.
 func settle(_ charge: PendingCharge, paid: Bool, coordinator: PaymentCoordinator) async throws {
     try await coordinator.resolve(charge.nonce, as: paid ? .approved : .cancelled,
                                   note: "checked in \(charge.provider.displayName)'s history")
 }
 
-// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md, sample 12
+// Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md, sample 11
 #if canImport(UIKit)
 /// The opener: in a debug build, the sandbox's simulated apps in Safari.
 @MainActor
