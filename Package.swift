@@ -43,7 +43,7 @@ if Context.environment["CHARGEKIT_FUZZ"] == "1" {
         ("FuzzSumUp", ["ChargeKit"]),
         ("FuzzZettle", ["ChargeKit"]),
         ("FuzzSquare", ["ChargeKit"]),
-        // Every registered app's callback, Viva.com Terminal's included.
+        // Every registered app's callback, through the registry.
         ("FuzzCallbacks", ["ChargeKit"]),
         ("FuzzCLIURL", ["ChargeKit", "ChargeKitSimulators"]),
         ("FuzzUPIJSON", ["CitconUPI"]),

@@ -32,16 +32,16 @@ import Testing
         static func sampleApp(callbackURL: String) -> PaymentApp { SumUpSimulator.sampleApp(callbackURL: callbackURL) }
     }
 
-    /// Viva, but its sample app sends to SumUp: a registry line pointing at the wrong home.
+    /// Square, but its sample app sends to SumUp: a registry line pointing at the wrong home.
     struct WrongSample: AppSimulator {
-        static var provider: PaymentProvider { .viva }
-        static var schemes: [String] { VivaSimulator.schemes }
-        static var scenarios: [Scenario] { VivaSimulator.scenarios }
+        static var provider: PaymentProvider { .square }
+        static var schemes: [String] { SquareSimulator.schemes }
+        static var scenarios: [Scenario] { SquareSimulator.scenarios }
         init() {}
         func respond(to requestURL: String, outcome: ChargeOutcome, options: AnswerOptions) throws(ChargeKitError) -> String {
-            try VivaSimulator().respond(to: requestURL, outcome: outcome, options: options)
+            try SquareSimulator().respond(to: requestURL, outcome: outcome, options: options)
         }
-        static func summary(of requestURL: String) throws(ChargeKitError) -> RequestSummary { try VivaSimulator.summary(of: requestURL) }
+        static func summary(of requestURL: String) throws(ChargeKitError) -> RequestSummary { try SquareSimulator.summary(of: requestURL) }
         static func sampleApp(callbackURL: String) -> PaymentApp { SumUpSimulator.sampleApp(callbackURL: callbackURL) }
     }
 

@@ -44,8 +44,8 @@ public struct Nonce: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Whether `byte` is one of the URL-safe Base64 alphabet's.
     static func isTokenByte(_ byte: UInt8) -> Bool { tokenBytes[Int(byte)] }
 
-    /// ChargeKit's nonce and the app's own text in a value that carries both (Square's
-    /// `state`, Viva's `clientTransactionId`): the nonce is its first 27 characters when
+    /// ChargeKit's nonce and the app's own text in a value that carries both (such as
+    /// Square's `state`): the nonce is its first 27 characters when
     /// they are followed by nothing or `.`, the rest what follows the `.` (empty after a
     /// bare `.`); without a nonce, the whole value is the rest.
     static func leading(_ text: String?) -> (nonce: Nonce?, rest: String?) {

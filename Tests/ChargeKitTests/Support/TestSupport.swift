@@ -59,7 +59,7 @@ func chargeFields(_ amount: String = "50.00", extras: [QueryItem] = [QueryItem("
     return fields
 }
 
-/// The apps that return an order's extras on their callback (Square and Viva return only their own fields).
+/// The apps that return an order's extras on their callback (apps that return only their own fields, such as Square, are not here).
 let callbackURL = "my-shop://payment-result"
 let allApps: [PaymentApp] = [
     .creditCardTerminal(returnURL: callbackURL),

@@ -1,4 +1,4 @@
-/// The answer of an app that writes values unencoded (Viva.com Terminal): a raw space
+/// The answer of an app that writes values unencoded (its `answersUnencoded`): a raw space
 /// becomes `%20` and a `%` that starts no escape `%25`, so that the one URL reader
 /// reads it; everything else (`*`, `+`, non-ASCII) is kept as sent.
 enum UnencodedAnswer {
