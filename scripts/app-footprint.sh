@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # Every file of the repository outside an app's home that names the app, in code,
 # comments or prose: what adding (or removing) the app touches beyond its own files.
-# An app's home is every path that names it (Sources/ChargeKit/Viva/, VivaTests.swift,
-# api/ChargeKit/Viva.txt, UsingVivaTerminal.md, scripts/cli-check/viva.sh…).
-# Usage: scripts/app-footprint.sh PATTERN [--max N]
-#   PATTERN  an extended regular expression, matched without case (viva, 'square')
-#   --max N  exit 1 when more than N files name it
+# An app's home is every path that names it (Sources/ChargeKit/Square/, SquareTests.swift,
+# api/ChargeKit/Square.txt, scripts/cli-check/square.sh…).
+# Usage: scripts/app-footprint.sh PATTERN|--newest [--max N]
+#   PATTERN   an extended regular expression, matched without case ('square')
+#   --newest  the newest app: the last of the registry (`chargekit request --examples`)
+#   --max N   exit 1 when more than N files name it
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { echo "usage: scripts/app-footprint.sh PATTERN [--max N]" >&2; exit 64; }
+[ $# -ge 1 ] || { echo "usage: scripts/app-footprint.sh PATTERN|--newest [--max N]" >&2; exit 64; }
 pattern=$1; max=${3:-}
-[ "${2:-}" = "" ] || [ "${2:-}" = "--max" ] || { echo "usage: scripts/app-footprint.sh PATTERN [--max N]" >&2; exit 64; }
+if [ "$pattern" = --newest ]; then
+    bin="${CHARGEKIT_BIN:-$(swift build --package-path Tools --show-bin-path)/chargekit}"
+    pattern=$("$bin" request --examples json | python3 -c 'import json,sys; print(json.load(sys.stdin)[-1]["provider"])')
+fi
+[ "${2:-}" = "" ] || [ "${2:-}" = "--max" ] || { echo "usage: scripts/app-footprint.sh PATTERN|--newest [--max N]" >&2; exit 64; }
 files=$(git ls-files | grep -Eiv -- "$pattern" | while read -r f; do
     [ -f "$f" ] && grep -Eqi -- "$pattern" "$f" 2>/dev/null && echo "$f"
 done || true)
