@@ -331,4 +331,18 @@ import Testing
         #expect(throws: ChargeKitError.self) { try SquareSimulator().respond(to: Self.rawRequest(["version": "1.3"]), outcome: .approved) }
         #expect(throws: ChargeKitError.self) { try SquareSimulator().respond(to: "square-commerce-v1://other?data=%7B%7D", outcome: .approved) }
     }
+
+    /// `state` is split into the nonce and your own state once, when the answer is read
+    /// (or stored and read back, or set), not on every access.
+    @Test func stateIsSplitOnceAndKeptThroughStorage() throws {
+        let nonce = Nonce.random()
+        var answer = try Square.Callback(url: Self.callback(#"{"status":"ok","transaction_id":"T","state":"\#(nonce.value).mine"}"#))
+        #expect(answer.nonce == nonce && answer.state == "mine" && answer.rawState == "\(nonce.value).mine")
+        let stored = try JSONEncoder().encode(answer)
+        #expect(!String(decoding: stored, as: UTF8.self).contains("\"nonce\""), "only rawState is stored")
+        let read = try JSONDecoder().decode(Square.Callback.self, from: stored)
+        #expect(read == answer && read.nonce == nonce && read.state == "mine")
+        answer.rawState = "theirs"
+        #expect(answer.nonce == nil && answer.state == "theirs")
+    }
 }

@@ -34,11 +34,14 @@ extension Square {
         /// `error_code`, on an error.
         public var errorCode: ErrorCode?
         /// `state` exactly as returned.
-        public var rawState: String?
-        /// ChargeKit's nonce at the start of `state`, if it is there.
-        public var nonce: Nonce? { Nonce.leading(rawState).nonce }
+        public var rawState: String? {
+            didSet { (nonce, state) = Nonce.leading(rawState) }
+        }
+        /// ChargeKit's nonce at the start of `state`, if it is there (split from
+        /// ``rawState`` once, when it is set).
+        public private(set) var nonce: Nonce?
         /// Your own state: `state` without ChargeKit's nonce.
-        public var state: String? { Nonce.leading(rawState).rest }
+        public private(set) var state: String?
         /// Parameters beside `data` (Point of Sale sends none).
         public var extraItems: [QueryItem]
 
@@ -137,7 +140,27 @@ extension Square {
             transactionID = Self.string(at: checked.transactionID, in: data)
             clientTransactionID = Self.string(at: checked.clientTransactionID, in: data)
             rawState = Self.string(at: checked.state, in: data)
+            (nonce, state) = Nonce.leading(rawState)
             self.extraItems = extraItems
+        }
+
+        /// The members a callback is stored by: `nonce` and `state` are split from
+        /// `rawState` when it is read back.
+        private enum CodingKeys: String, CodingKey {
+            case openedURL, status, transactionID, clientTransactionID, errorCode, rawState, extraItems
+        }
+
+        /// Reads a stored callback.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            openedURL = try container.decode(String.self, forKey: .openedURL)
+            status = try container.decode(Status.self, forKey: .status)
+            transactionID = try container.decodeIfPresent(String.self, forKey: .transactionID)
+            clientTransactionID = try container.decodeIfPresent(String.self, forKey: .clientTransactionID)
+            errorCode = try container.decodeIfPresent(ErrorCode.self, forKey: .errorCode)
+            rawState = try container.decodeIfPresent(String.self, forKey: .rawState)
+            (nonce, state) = Nonce.leading(rawState)
+            extraItems = try container.decode([QueryItem].self, forKey: .extraItems)
         }
 
         /// The text at `place` in `data`.
