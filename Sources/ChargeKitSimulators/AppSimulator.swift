@@ -29,10 +29,25 @@ public protocol AppSimulator: Sendable {
     /// A ``PaymentApp`` whose requests this simulator answers, answering on
     /// `callbackURL`, with placeholder credentials: for tests and demos.
     static func sampleApp(callbackURL: String) -> PaymentApp
+
+    /// One ``PaymentApp`` for each protocol of the app this simulator answers (the first
+    /// is ``sampleApp(callbackURL:)``): `PaymentAppConformance` plays every one.
+    static func sampleApps(callbackURL: String) -> [PaymentApp]
+
+    /// The outcome the ledger reads for `scenario` (one of this app's) answering
+    /// `requestURL`: the scenario's stated ``Scenario/outcome``, unless one of the app's
+    /// protocols answers it otherwise.
+    static func outcome(of scenario: Scenario, answering requestURL: String) -> ChargeOutcome?
 }
 
 extension AppSimulator {
     public mutating func setUp(_ setup: AppSetup) {}
+
+    /// The one protocol of ``sampleApp(callbackURL:)``.
+    public static func sampleApps(callbackURL: String) -> [PaymentApp] { [sampleApp(callbackURL: callbackURL)] }
+
+    /// The scenario's stated outcome, whatever the request.
+    public static func outcome(of scenario: Scenario, answering requestURL: String) -> ChargeOutcome? { scenario.outcome }
 }
 
 /// What one answer carries beyond its outcome, for apps that report it.

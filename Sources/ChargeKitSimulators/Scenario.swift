@@ -37,6 +37,12 @@ public struct Scenario: Hashable, Sendable, Identifiable {
     /// What the ledger reads, in one word: the outcome, `refused`, or `none` (no callback).
     public var verdict: String { outcome?.rawValue ?? (isRefusedByLedger ? "refused" : "none") }
 
+    /// What the ledger reads of this scenario's callback answering `requestURL`, in one
+    /// word (see ``outcome(answering:)``).
+    public func verdict(answering requestURL: String) -> String {
+        outcome(answering: requestURL)?.rawValue ?? (isRefusedByLedger ? "refused" : "none")
+    }
+
     /// Whether the answer cold-launches the calling app: whoever plays it must settle
     /// it from a ledger opened anew on the same storage, not from the one that issued it.
     public var coldLaunchesCaller: Bool { play == .coldLaunch }
@@ -91,6 +97,13 @@ public struct Scenario: Hashable, Sendable, Identifiable {
         self.outcome = outcome
         self.description = description
         self.play = play
+    }
+
+    /// The outcome the ledger reads for this scenario's callback answering `requestURL`:
+    /// ``outcome``, unless the protocol of `requestURL` answers it otherwise (a
+    /// cancellation on Zettle's `api/` operations reads as failed).
+    public func outcome(answering requestURL: String) -> ChargeOutcome? {
+        SimulatedApps.simulator(of: provider)?.outcome(of: self, answering: requestURL) ?? outcome
     }
 
     /// The callback URLs the app opens for `requestURL` in this scenario, in order: none

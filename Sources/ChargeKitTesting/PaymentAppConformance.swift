@@ -7,7 +7,7 @@ import Foundation
 /// that fits the registry but not the ledger fails here, whichever of its files is wrong.
 ///
 /// Each check is given the app's simulator type: it plays requests built by the app's
-/// own ``AppSimulator/sampleApp(callbackURL:)`` through that simulator and a
+/// own ``AppSimulator/sampleApps(callbackURL:)`` (one per protocol) through that simulator and a
 /// ``ChargeLedger``, the way an app meets them, and throws ``ConformanceFailure``
 /// naming what went wrong.
 ///
@@ -18,20 +18,32 @@ import Foundation
 /// }
 /// ```
 public enum PaymentAppConformance {
-    /// One app under test: its simulator.
+    /// One app under test: its simulator, and which of its protocols
+    /// (``AppSimulator/sampleApps(callbackURL:)``) is played.
     public struct App: Sendable, CustomStringConvertible {
         /// The simulator that plays it.
         public let simulator: any AppSimulator.Type
-        /// Wraps a simulator.
-        public init(_ simulator: any AppSimulator.Type) { self.simulator = simulator }
-        public var description: String { simulator.provider.rawValue }
+        /// The place of the protocol played among the simulator's sample apps.
+        public let protocolIndex: Int
+        /// Wraps a simulator, playing its `protocolIndex`th sample app (its first by default).
+        public init(_ simulator: any AppSimulator.Type, protocolIndex: Int = 0) {
+            self.simulator = simulator
+            self.protocolIndex = protocolIndex
+        }
+        public var description: String {
+            protocolIndex == 0 ? simulator.provider.rawValue : "\(simulator.provider.rawValue) (protocol \(protocolIndex + 1))"
+        }
     }
 
     /// One behaviour, run against one app.
     public typealias Check = ConformanceCheck<App>
 
-    /// Every registered app.
-    public static var registered: [App] { SimulatedApps.registered.map(App.init) }
+    /// Every protocol of every registered app.
+    public static var registered: [App] {
+        SimulatedApps.registered.flatMap { simulator in
+            simulator.sampleApps(callbackURL: "conformance-app://done").indices.map { App(simulator, protocolIndex: $0) }
+        }
+    }
 
     /// Every check.
     public static let checks: [Check] = [
@@ -52,7 +64,12 @@ public enum PaymentAppConformance {
 
     /// Issues `order` to the app in `ledger`.
     static func issue(_ app: App, _ ledger: ChargeLedger, _ order: ChargeOrder = order()) async throws -> (PendingCharge, HandoffRequest) {
-        let sent = app.simulator.sampleApp(callbackURL: "conformance-app://done")
+        let samples = app.simulator.sampleApps(callbackURL: "conformance-app://done")
+        guard samples.indices.contains(app.protocolIndex) else { throw ConformanceFailure("\(app): no such sample app") }
+        let sent = samples[app.protocolIndex]
+        guard samples.first == app.simulator.sampleApp(callbackURL: "conformance-app://done") else {
+            throw ConformanceFailure("\(app): its first sample app is not its sampleApp")
+        }
         guard sent.provider == app.simulator.provider else {
             throw ConformanceFailure("\(app): its sample app sends to \(sent.provider), not to \(app.simulator.provider)")
         }
@@ -90,7 +107,7 @@ public enum PaymentAppConformance {
             let ledger = ChargeLedger(timeToLive: 60, now: { clock.now })
             let (charge, request) = try await issue(app, ledger)
             let callbacks = try play(scenario, app, url: request.url)
-            guard let stated = scenario.outcome ?? (scenario.isRefusedByLedger ? .approved : nil) else {
+            guard let stated = scenario.outcome(answering: request.url) ?? (scenario.isRefusedByLedger ? .approved : nil) else {
                 try expect(callbacks.isEmpty, "\(scenario.id): no callback was stated, \(callbacks.count) came")
                 try expect(try await ledger.outstanding().map(\.nonce) == [charge.nonce], "\(scenario.id): the hand-off no longer waits")
                 continue

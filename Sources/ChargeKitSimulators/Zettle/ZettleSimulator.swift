@@ -171,6 +171,18 @@ extension ZettleSimulator: AppSimulator {
         .zettle(apiKey: "SIMULATED", source: "ChargeKit", callbackURL: callbackURL)
     }
 
+    /// Zettle's two protocols: the 1.0 x-callback-url payment and the `api/` operations.
+    public static func sampleApps(callbackURL: String) -> [PaymentApp] {
+        [sampleApp(callbackURL: callbackURL), .zettleAPI(callbackURL: callbackURL)]
+    }
+
+    /// On the `api/` operations a cancellation is a structured error like any other
+    /// (Zettle documents no cancellation code there), so it reads as failed.
+    public static func outcome(of scenario: Scenario, answering requestURL: String) -> ChargeOutcome? {
+        let isAPI = requestURL.lowercased().hasPrefix("izettle://api/")
+        return isAPI && scenario.outcome == .cancelled ? .failed : scenario.outcome
+    }
+
     /// Zettle's outcomes, as ``Scenario/catalog`` lists them.
     public static let scenarios: [Scenario] = [
         Scenario(.zettle, "approved", .approved, .answer(.approved), "The payment succeeds, with the card's payment info."),

@@ -109,7 +109,7 @@ struct Simulate: AsyncParsableCommand {
         }
         let apps = simulatedApps()
         let callbacks = try await refusing { () async throws(ChargeKitError) -> [String] in try scenario.callbacks(for: url, apps: apps) }
-        try report(callbacks, outcome: scenario.verdict, scenario: scenario.name)
+        try report(callbacks, outcome: scenario.verdict(answering: url), scenario: scenario.name)
     }
 }
 

@@ -33,7 +33,7 @@ enum AppSimulatorPage {
             let label = refusal == nil ? title(scenario.name) : "Return to the app"
             // Refused, the app sends its refusal back whatever the button: say so, not the approval's text.
             let text = refusal.map { "Sends \(provider.displayName)'s refusal back to your app: \($0)" } ?? scenario.description
-            let style = refusal != nil ? "failed" : scenario.isHandOffFailure ? "other" : scenario.outcome?.rawValue ?? "other"
+            let style = refusal != nil ? "failed" : scenario.isHandOffFailure ? "other" : scenario.outcome(answering: url)?.rawValue ?? "other"
             return "<button type=\"submit\" name=\"scenario\" value=\"\(WalletPage.escape(scenario.name))\" class=\"\(style)\">"
                 + "\(WalletPage.escape(label))<small>\(WalletPage.escape(text))</small></button>"
         }.joined()
