@@ -50,13 +50,18 @@ public struct Nonce: Hashable, Sendable, Codable, CustomStringConvertible {
     /// bare `.`); without a nonce, the whole value is the rest.
     static func leading(_ text: String?) -> (nonce: Nonce?, rest: String?) {
         guard let text else { return (nil, nil) }
-        let bytes = Array(text.utf8)
-        guard bytes.count >= length, bytes.count == length || bytes[length] == UInt8(ascii: "."),
-              bytes[..<length].allSatisfy(isTokenByte)
-        else { return (nil, text) }
-        let nonce = Nonce(unchecked: String(decoding: bytes[..<length], as: UTF8.self))
+        return leading(Array(text.utf8)[...])
+    }
+
+    /// ``leading(_:)`` of a value's UTF-8 bytes, as a reader holds them.
+    static func leading(_ bytes: ArraySlice<UInt8>) -> (nonce: Nonce?, rest: String?) {
+        let start = bytes.startIndex
+        guard bytes.count >= length, bytes.count == length || bytes[start + length] == UInt8(ascii: "."),
+              bytes[start..<start + length].allSatisfy(isTokenByte)
+        else { return (nil, String(decoding: bytes, as: UTF8.self)) }
+        let nonce = Nonce(unchecked: String(decoding: bytes[start..<start + length], as: UTF8.self))
         guard bytes.count > length else { return (nonce, nil) }
-        return (nonce, String(decoding: bytes[(length + 1)...], as: UTF8.self))
+        return (nonce, String(decoding: bytes[(start + length + 1)...], as: UTF8.self))
     }
 
     public var description: String { value }

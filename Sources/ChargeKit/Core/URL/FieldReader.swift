@@ -215,6 +215,7 @@ struct FieldReader {
     func item(_ index: Int) -> QueryItem { QueryItem(name(index), value(index)) }
 
     /// Runs `body` on the field's name (decoded), past the bytes skipped unless `skipping` is false.
+    @inline(__always)
     private func withName<R>(_ index: Int, skipping: Bool = true, _ body: (Span<UInt8>) -> R) -> R {
         let field = fields[index]
         let skip = skipping ? field.skip : 0
