@@ -459,12 +459,15 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
             """, logger: PostgresSupport.silent)
     }
 
-    public func notificationAttempts(transactionID: String) async throws -> [IPNAttempt] {
-        try await attemptRows("""
-            SELECT a.outbox_id, a.attempt, a.at, a.answer, a.delivered FROM \(unescaped: attempts) AS a
-            JOIN \(unescaped: outbox) AS o ON o.id = a.outbox_id WHERE o.transaction_id = \(transactionID)
-            ORDER BY a.at, a.outbox_id, abs(a.attempt)
+    public func notificationLog(transactionIDs: [String]) async throws -> (notifications: [OutboxEntry], attempts: [IPNAttempt]) {
+        guard !transactionIDs.isEmpty else { return ([], []) }
+        let shown = try await entries("""
+            SELECT \(unescaped: Self.columns) FROM \(unescaped: outbox) WHERE transaction_id = ANY(\(transactionIDs)) ORDER BY id
             """)
+        return (shown, try await attemptRows("""
+            SELECT outbox_id, attempt, at, answer, delivered FROM \(unescaped: attempts)
+            WHERE outbox_id = ANY(\(shown.map(\.id))) ORDER BY at, outbox_id, abs(attempt)
+            """))
     }
 
     /// The attempts `query` selects (`outbox_id, attempt, at, answer, delivered`).

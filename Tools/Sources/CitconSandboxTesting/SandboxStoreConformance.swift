@@ -307,7 +307,7 @@ public enum SandboxStoreConformance {
         try expect(try await store.recordForward(notificationID: read[1].id, time: 10, answer: "HTTP 500", delivered: false), "a second forward was not recorded")
         try expect(try await store.recordForward(notificationID: 999_999, time: 12, answer: "HTTP 200", delivered: true) == false,
                    "a forward of an unknown IPN was recorded")
-        let forwards = try await store.notificationAttempts(transactionID: "7002").filter { $0.notificationID == read[1].id }
+        let forwards = try await store.notificationLog(transactionIDs: ["7002"]).attempts.filter { $0.notificationID == read[1].id }
         try expect(forwards.map(\.number) == [-1, -2] && forwards.contains { $0.number == -1 && $0.delivered },
                    "the forwards are not numbered -1, -2 and listed in the order reported: \(forwards)")
         try expect(try await store.notifications(transactionID: "7002").first?.state == .listeners, "a forward changed the IPN's state")
@@ -446,11 +446,17 @@ public enum SandboxStoreConformance {
         try await store.recordAttempt(failed(id, 2, at: 200), state: .pending, nextAttemptAt: 400)
         try await store.recordAttempt(IPNAttempt(notificationID: id, number: 3, time: 400, answer: "HTTP 204", delivered: true),
                                       state: .delivered, nextAttemptAt: 400)
-        let log = try await store.notificationAttempts(transactionID: "9001")
+        let log = try await store.notificationLog(transactionIDs: ["9001"]).attempts
         try expect(log.map(\.number) == [1, 2, 3] && log.map(\.answer) == ["HTTP 500", "HTTP 500", "HTTP 204"]
                    && log.map(\.delivered) == [false, false, true] && log.map(\.time) == [100, 200, 400],
                    "the attempt log is not as recorded: \(log)")
-        try expect(try await store.notificationAttempts(transactionID: "9002").isEmpty, "another transaction's log holds attempts")
+        try expect(try await store.notificationLog(transactionIDs: ["9002"]).attempts.isEmpty, "another transaction's log holds attempts")
+        // Several transactions in one read: each one's IPNs, oldest first, and every attempt once.
+        let both = try await store.notificationLog(transactionIDs: ["9002", "9001", "9001", "none"])
+        try expect(both.notifications.map(\.transactionID) == ["9001", "9002"] && both.attempts.map(\.number) == [1, 2, 3],
+                   "the log of two transactions is not theirs: \(both)")
+        let none = try await store.notificationLog(transactionIDs: [])
+        try expect(none.notifications.isEmpty && none.attempts.isEmpty, "no transaction asked, yet IPNs came")
         var entry = try await store.notifications(transactionID: "9001")[0]
         try expect(entry.state == .delivered && entry.attempts == 3 && entry.lastError == nil, "the delivered IPN is \(entry)")
         try expect(try await store.dueNotifications(now: 1000, limit: 10, leaseUntil: 1100).map(\.transactionID) == ["9002"],

@@ -34,9 +34,9 @@ final class CountingStore: SandboxStore {
     func recordAttempt(_ attempt: IPNAttempt, state: OutboxState, nextAttemptAt: Int64) async throws {
         try await base.recordAttempt(attempt, state: state, nextAttemptAt: nextAttemptAt)
     }
-    func notificationAttempts(transactionID: String) async throws -> [IPNAttempt] {
-        counted("notificationAttempts")
-        return try await base.notificationAttempts(transactionID: transactionID)
+    func notificationLog(transactionIDs: [String]) async throws -> (notifications: [OutboxEntry], attempts: [IPNAttempt]) {
+        counted("notificationLog")
+        return try await base.notificationLog(transactionIDs: transactionIDs)
     }
     func resendNotification(id: Int64, now: Int64) async throws -> Bool { try await base.resendNotification(id: id, now: now) }
     func notifications(transactionID: String?) async throws -> [OutboxEntry] {

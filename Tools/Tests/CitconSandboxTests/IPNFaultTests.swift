@@ -66,10 +66,10 @@ struct IPNFaultTests {
             let reset = try await Self.paidCharge(harness, receiver: receiver, fault: "reset")
             let store = harness.sandbox.server.store
             #expect(try await eventually(.seconds(15)) {
-                let attempts = try await store.notificationAttempts(transactionID: reset)
+                let attempts = try await store.notificationLog(transactionIDs: [reset]).attempts
                 return attempts.contains { $0.number == 2 && $0.delivered }
             })
-            let attempts = try await store.notificationAttempts(transactionID: reset)
+            let attempts = try await store.notificationLog(transactionIDs: [reset]).attempts
             #expect(attempts.contains { $0.number == 1 && !$0.delivered && $0.answer.contains("cut off") }, "\(attempts)")
         }
     }

@@ -132,7 +132,29 @@ struct SharedSandboxTests {
                     "\(entries.count) IPNs, from \(entries.first?["charge"] ?? "-") to \(entries.last?["charge"] ?? "-")")
             #expect(store.count("latestNotifications") == 1, "the listing was not read in one store call")
             #expect(store.count("notifications(all)") == 0, "the whole outbox was read to list 500 IPNs")
-            #expect(store.count("notificationAttempts") == 0, "attempts were read once per charge (\(store.count("notificationAttempts")) times)")
+            #expect(store.count("notificationLog") == 0, "attempts were read apart from their IPNs (\(store.count("notificationLog")) times)")
+        }
+    }
+
+    @Test("the dashboard reads its charges, then their IPNs and attempts in one store call, not two calls per charge")
+    func dashboardReadsInTwoCalls() async throws {
+        let store = CountingStore()
+        try await Harness.router(store: store) { harness in
+            for index in 0..<(SandboxAPI.dashboardLimit + 10) {
+                let id = String(80_000 + index)
+                try await store.insertCharge(SandboxStoreConformance.charge(id, reference: "dash-\(index)", ipn: "http://127.0.0.1:9/ipn",
+                                                                            expiresAt: 4_000_000_000_000))
+                _ = try await store.updateCharge(id: id, reference: nil, now: 10) { $0.status = .pending }
+            }
+            let page = try await harness.http.call("GET", DashboardPage.path, token: harness.merchantKey)
+            #expect(page.status == 200, "\(page.text.prefix(200))")
+            // The newest charges are shown, each with its IPN.
+            let shown = (80_000..<80_000 + SandboxAPI.dashboardLimit + 10).filter { page.text.contains("id=\"charge-\($0)\"") }
+            #expect(shown == Array(80_010..<80_000 + SandboxAPI.dashboardLimit + 10), "the dashboard shows \(shown), not the newest charges")
+            // Each charge with its own IPN.
+            #expect(page.text.components(separatedBy: "data-label=\"IPN\"").count - 1 == SandboxAPI.dashboardLimit, "not one IPN per charge")
+            #expect(store.count("notificationLog") == 1, "the charges' IPNs were read in \(store.count("notificationLog")) calls")
+            #expect(store.count("notifications(transaction)") == 0, "IPNs were read once per charge (\(store.count("notifications(transaction)")) times)")
         }
     }
 

@@ -46,13 +46,15 @@ extension SandboxAPI {
     /// The charges most recently created, newest first, each with its IPNs and their
     /// attempts.
     public func dashboard(limit: Int = dashboardLimit) async throws -> [DashboardCharge] {
-        var entries: [DashboardCharge] = []
-        for charge in try await store.recentCharges(limit: limit) {
-            entries.append(DashboardCharge(charge: charge,
-                                           notifications: try await store.notifications(transactionID: charge.id),
-                                           attempts: try await store.notificationAttempts(transactionID: charge.id)))
+        let charges = try await store.recentCharges(limit: limit)
+        let (notifications, attempts) = try await store.notificationLog(transactionIDs: charges.map(\.id))
+        // Grouped by charge, each group in the order read (IPNs oldest first, attempts as made).
+        let transactionOf = Dictionary(notifications.map { ($0.id, $0.transactionID) }, uniquingKeysWith: { first, _ in first })
+        let notificationsByCharge = Dictionary(grouping: notifications, by: \.transactionID)
+        let attemptsByCharge = Dictionary(grouping: attempts) { transactionOf[$0.notificationID] ?? "" }
+        return charges.map { charge in
+            DashboardCharge(charge: charge, notifications: notificationsByCharge[charge.id] ?? [], attempts: attemptsByCharge[charge.id] ?? [])
         }
-        return entries
     }
 
     /// Expires an unpaid charge now, as if its time had run out (`4090` when it is no

@@ -152,10 +152,12 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
         }
     }
 
-    public func notificationAttempts(transactionID: String) async throws -> [IPNAttempt] {
+    public func notificationLog(transactionIDs: [String]) async throws -> (notifications: [OutboxEntry], attempts: [IPNAttempt]) {
         lock.withLock {
-            let ids = Set(outbox.filter { $0.transactionID == transactionID }.map(\.id))
-            return attempts.filter { ids.contains($0.notificationID) }
+            let wanted = Set(transactionIDs)
+            let shown = outbox.filter { wanted.contains($0.transactionID) }
+            let ids = Set(shown.map(\.id))
+            return (shown, attempts.filter { ids.contains($0.notificationID) })
         }
     }
 

@@ -530,12 +530,19 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         }
     }
 
-    public func notificationAttempts(transactionID: String) async throws -> [IPNAttempt] {
-        try await read { db in
-            try await db.query("""
+    public func notificationLog(transactionIDs: [String]) async throws -> (notifications: [OutboxEntry], attempts: [IPNAttempt]) {
+        guard !transactionIDs.isEmpty else { return ([], []) }
+        return try await read { db in
+            // The ids as one JSON array: one bound value however many.
+            let ids = String(decoding: try JSONEncoder().encode(transactionIDs), as: UTF8.self)
+            let wanted = "SELECT value FROM json_each(?)"
+            let entries = try await db.query("SELECT \(Self.outboxColumns) FROM outbox WHERE transaction_id IN (\(wanted)) ORDER BY id",
+                                             [.text(ids)]).compactMap(Self.outboxEntry)
+            let attempts = try await db.query("""
                 SELECT a.outbox_id, a.attempt, a.at, a.answer, a.delivered FROM ipn_attempts AS a
-                JOIN outbox AS o ON o.id = a.outbox_id WHERE o.transaction_id = ? ORDER BY a.at, a.outbox_id, abs(a.attempt)
-                """, [.text(transactionID)]).compactMap(Self.attempt)
+                JOIN outbox AS o ON o.id = a.outbox_id WHERE o.transaction_id IN (\(wanted)) ORDER BY a.at, a.outbox_id, abs(a.attempt)
+                """, [.text(ids)]).compactMap(Self.attempt)
+            return (entries, attempts)
         }
     }
 

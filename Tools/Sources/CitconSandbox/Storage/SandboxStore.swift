@@ -54,8 +54,10 @@ public protocol SandboxStore: Sendable {
     /// and last error (the answer of a failed attempt, `nil` once delivered), the
     /// attempt itself in the IPN's attempt log; and ends the claim.
     func recordAttempt(_ attempt: IPNAttempt, state: OutboxState, nextAttemptAt: Int64) async throws
-    /// Every attempt at the IPNs of one transaction, in the order they were made.
-    func notificationAttempts(transactionID: String) async throws -> [IPNAttempt]
+    /// Every IPN of the given transactions, oldest first, with their attempts (the
+    /// sandbox's own deliveries and the listeners' forwards) in the order they were made:
+    /// what the dashboard shows of its charges, read in two queries however many.
+    func notificationLog(transactionIDs: [String]) async throws -> (notifications: [OutboxEntry], attempts: [IPNAttempt])
     /// Sends an IPN again: makes it pending and due at `now`, whatever its state (a
     /// delivered or dead-lettered one too); its attempts keep counting. One kept for the
     /// listeners only (its charge named no URL) is written again as a new IPN, with the
