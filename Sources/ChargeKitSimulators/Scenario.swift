@@ -35,13 +35,13 @@ public struct Scenario: Hashable, Sendable, Identifiable {
     public var isRefusedByLedger: Bool { play == .late || play == .anotherApp }
 
     /// What the ledger reads, in one word: the outcome, `refused`, or `none` (no callback).
-    public var verdict: String { outcome?.rawValue ?? (isRefusedByLedger ? "refused" : "none") }
+    public var verdict: String { verdict(of: outcome) }
 
     /// What the ledger reads of this scenario's callback answering `requestURL`, in one
     /// word (see ``outcome(answering:)``).
-    public func verdict(answering requestURL: String) -> String {
-        outcome(answering: requestURL)?.rawValue ?? (isRefusedByLedger ? "refused" : "none")
-    }
+    public func verdict(answering requestURL: String) -> String { verdict(of: outcome(answering: requestURL)) }
+
+    private func verdict(of outcome: ChargeOutcome?) -> String { outcome?.rawValue ?? (isRefusedByLedger ? "refused" : "none") }
 
     /// Whether the answer cold-launches the calling app: whoever plays it must settle
     /// it from a ledger opened anew on the same storage, not from the one that issued it.
