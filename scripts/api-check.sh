@@ -55,7 +55,7 @@ PY
     [ -d "api/$module" ] && cp api/"$module"/*.txt "$reviewed/" 2>/dev/null || true
     if [ "${1:-}" = "--update" ]; then
         rm -rf "api/$module" "api/$module.txt"
-        mv "$lists/.txt" "api/$module.txt"
+        if [ -f "$lists/.txt" ]; then mv "$lists/.txt" "api/$module.txt"; fi
         if compgen -G "$lists/*.txt" >/dev/null; then mkdir -p "api/$module" && mv "$lists"/*.txt "api/$module/"; fi
     elif ! diff -ru "$reviewed" "$lists" > "$lists.diff"; then
         echo "api check: the public API of $module differs from api/$module.txt and api/$module/ (run scripts/api-check.sh --update and review):" >&2
