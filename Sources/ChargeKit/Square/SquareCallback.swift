@@ -139,9 +139,8 @@ extension Square {
             errorCode = Self.string(at: checked.errorCode, in: data).map(ErrorCode.init(rawValue:))
             transactionID = Self.string(at: checked.transactionID, in: data)
             clientTransactionID = Self.string(at: checked.clientTransactionID, in: data)
-            let stateBytes = checked.state.map { data[$0] }
-            rawState = stateBytes.map { String(decoding: $0, as: UTF8.self) }
-            (nonce, state) = stateBytes.map(Nonce.leading) ?? (nil, nil)
+            rawState = Self.string(at: checked.state, in: data)
+            (nonce, state) = checked.state.map { Nonce.leading(data[$0]) } ?? (nil, nil)
             self.extraItems = extraItems
         }
 

@@ -464,14 +464,16 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         let shown = try await entries("""
             SELECT \(unescaped: Self.columns) FROM \(unescaped: outbox) WHERE transaction_id = ANY(\(transactionIDs)) ORDER BY id
             """)
-        return (shown, try await attemptRows("""
-            SELECT outbox_id, attempt, at, answer, delivered FROM \(unescaped: attempts)
-            WHERE outbox_id = ANY(\(shown.map(\.id))) ORDER BY at, outbox_id, abs(attempt)
-            """))
+        return (shown, try await attempts(of: shown))
     }
 
-    /// The attempts `query` selects (`outbox_id, attempt, at, answer, delivered`).
-    private func attemptRows(_ query: PostgresQuery) async throws -> [IPNAttempt] {
+    /// The attempts at `entries`, in the order they were made.
+    private func attempts(of entries: [OutboxEntry]) async throws -> [IPNAttempt] {
+        guard !entries.isEmpty else { return [] }
+        let query: PostgresQuery = """
+            SELECT outbox_id, attempt, at, answer, delivered FROM \(unescaped: attempts)
+            WHERE outbox_id = ANY(\(entries.map(\.id))) ORDER BY at, outbox_id, abs(attempt)
+            """
         var found: [IPNAttempt] = []
         for try await row in try await client.query(query, logger: PostgresSupport.silent).decode((Int64, Int, Int64, String, Bool).self) {
             found.append(IPNAttempt(notificationID: row.0, number: row.1, time: row.2, answer: row.3, delivered: row.4))
@@ -488,10 +490,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
                 WHERE transaction_id = coalesce(\(transactionID)::text, transaction_id) ORDER BY id DESC LIMIT \(limit)) AS latest
             ORDER BY id
             """)
-        return (shown, try await attemptRows("""
-            SELECT outbox_id, attempt, at, answer, delivered FROM \(unescaped: attempts)
-            WHERE outbox_id = ANY(\(shown.map(\.id))) ORDER BY at, outbox_id, abs(attempt)
-            """))
+        return (shown, try await attempts(of: shown))
     }
 
     public func resendNotification(id: Int64, now: Int64) async throws -> Bool {

@@ -156,9 +156,14 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
         lock.withLock {
             let wanted = Set(transactionIDs)
             let shown = outbox.filter { wanted.contains($0.transactionID) }
-            let ids = Set(shown.map(\.id))
-            return (shown, attempts.filter { ids.contains($0.notificationID) })
+            return (shown, attempts(of: shown))
         }
+    }
+
+    /// The attempts at `entries`, in the order they were made (the caller holds the lock).
+    private func attempts(of entries: [OutboxEntry]) -> [IPNAttempt] {
+        let ids = Set(entries.map(\.id))
+        return attempts.filter { ids.contains($0.notificationID) }
     }
 
     public func resendNotification(id: Int64, now: Int64) async throws -> Bool {
@@ -191,8 +196,7 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
     public func latestNotifications(transactionID: String?, limit: Int) async throws -> (notifications: [OutboxEntry], attempts: [IPNAttempt]) {
         lock.withLock {
             let shown = Array(outbox.filter { transactionID == nil || $0.transactionID == transactionID }.suffix(max(0, limit)))
-            let ids = Set(shown.map(\.id))
-            return (shown, attempts.filter { ids.contains($0.notificationID) })
+            return (shown, attempts(of: shown))
         }
     }
 

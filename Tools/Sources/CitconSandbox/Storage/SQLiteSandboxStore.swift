@@ -533,17 +533,26 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
     public func notificationLog(transactionIDs: [String]) async throws -> (notifications: [OutboxEntry], attempts: [IPNAttempt]) {
         guard !transactionIDs.isEmpty else { return ([], []) }
         return try await read { db in
-            // The ids as one JSON array: one bound value however many.
-            let ids = String(decoding: try JSONEncoder().encode(transactionIDs), as: UTF8.self)
-            let wanted = "SELECT value FROM json_each(?)"
-            let entries = try await db.query("SELECT \(Self.outboxColumns) FROM outbox WHERE transaction_id IN (\(wanted)) ORDER BY id",
-                                             [.text(ids)]).compactMap(Self.outboxEntry)
-            let attempts = try await db.query("""
-                SELECT a.outbox_id, a.attempt, a.at, a.answer, a.delivered FROM ipn_attempts AS a
-                JOIN outbox AS o ON o.id = a.outbox_id WHERE o.transaction_id IN (\(wanted)) ORDER BY a.at, a.outbox_id, abs(a.attempt)
-                """, [.text(ids)]).compactMap(Self.attempt)
-            return (entries, attempts)
+            let entries = try await db.query("""
+                SELECT \(Self.outboxColumns) FROM outbox WHERE transaction_id IN (SELECT value FROM json_each(?)) ORDER BY id
+                """, [try Self.jsonArray(transactionIDs)]).compactMap(Self.outboxEntry)
+            return (entries, try await Self.attempts(of: entries, in: db))
         }
+    }
+
+    /// The attempts at `entries`, in the order they were made, read in `db` (the
+    /// caller's read, so that they are the attempts of what it read).
+    private static func attempts(of entries: [OutboxEntry], in db: SQLiteDatabase) async throws -> [IPNAttempt] {
+        guard !entries.isEmpty else { return [] }
+        return try await db.query("""
+            SELECT outbox_id, attempt, at, answer, delivered FROM ipn_attempts
+            WHERE outbox_id IN (SELECT value FROM json_each(?)) ORDER BY at, outbox_id, abs(attempt)
+            """, [try jsonArray(entries.map(\.id))]).compactMap(Self.attempt)
+    }
+
+    /// `values` as one JSON array, bound as one value however many (read by `json_each`).
+    private static func jsonArray(_ values: some Encodable) throws -> SQLValue {
+        .text(String(decoding: try JSONEncoder().encode(values), as: UTF8.self))
     }
 
     /// An attempt from its row (`outbox_id, attempt, at, answer, delivered`); `nil`, never a trap, for a damaged one.
@@ -590,11 +599,7 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
             let shown = "SELECT id FROM outbox \(filter) ORDER BY id DESC LIMIT ?1"
             let entries = try await db.query("SELECT \(Self.outboxColumns) FROM outbox WHERE id IN (\(shown)) ORDER BY id", values)
                 .compactMap(Self.outboxEntry)
-            let attempts = try await db.query("""
-                SELECT outbox_id, attempt, at, answer, delivered FROM ipn_attempts
-                WHERE outbox_id IN (\(shown)) ORDER BY at, outbox_id, abs(attempt)
-                """, values).compactMap(Self.attempt)
-            return (entries, attempts)
+            return (entries, try await Self.attempts(of: entries, in: db))
         }
     }
 
