@@ -20,7 +20,7 @@ swift package dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 ||
 swift package --package-path Tools dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
 status=0
 # The apps' folders, from the SDK's one registry line.
-apps=$(grep -o '[A-Za-z]*\.self' Sources/ChargeKit/Providers/RegisteredApps.swift | sed 's/\.self//' | tr '\n' ' ')
+apps=$(bash scripts/registered-apps.sh | tr '\n' ' ')
 [ -n "$apps" ] || { echo "api check: no app in RegisteredApps.all" >&2; exit 1; }
 # Every product an app or a store author adds (ChargeKitObjC is empty off Apple
 # platforms: scripts/objc-typecheck.sh checks its face), and the server libraries.

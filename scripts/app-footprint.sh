@@ -12,8 +12,7 @@ cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: scripts/app-footprint.sh PATTERN|--newest [--max N]" >&2; exit 64; }
 pattern=$1; max=${3:-}
 if [ "$pattern" = --newest ]; then
-    bin="${CHARGEKIT_BIN:-$(swift build --package-path Tools --show-bin-path)/chargekit}"
-    pattern=$("$bin" request --examples json | python3 -c 'import json,sys; print(json.load(sys.stdin)[-1]["provider"])')
+    pattern=$(bash scripts/registered-apps.sh --providers | tail -1)
 fi
 [ "${2:-}" = "" ] || [ "${2:-}" = "--max" ] || { echo "usage: scripts/app-footprint.sh PATTERN|--newest [--max N]" >&2; exit 64; }
 files=$(git ls-files | grep -Eiv -- "$pattern" | while read -r f; do

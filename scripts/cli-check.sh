@@ -40,7 +40,7 @@ for provider in ccterminal sumup zettle; do
 done
 # Each app's own checks live in its home, scripts/cli-check/<app>.sh (sourced here, in
 # the order of the registry; an app without one has its checks above).
-apps=$("$bin" request --examples json | python3 -c 'import json,sys; print(" ".join(r["provider"] for r in json.load(sys.stdin)))')
+apps=$(CHARGEKIT_BIN="$bin" bash scripts/registered-apps.sh --providers | tr '\n' ' ')
 for provider in $apps; do
   [ -f "scripts/cli-check/$provider.sh" ] && source "scripts/cli-check/$provider.sh"
 done

@@ -29,7 +29,7 @@ for file in $sources; do
     if grep -qE '^public (final )?class' "$file"; then echo "objc-typecheck: $file has a public class without @objc" >&2; exit 1; fi
 done
 # Every registered app (RegisteredApps.all) has its factory for Objective-C callers, in its home.
-for app in $(grep -o '[A-Za-z]*\.self' Sources/ChargeKit/Providers/RegisteredApps.swift | sed 's/\.self//'); do
+for app in $(bash scripts/registered-apps.sh); do
     [ -f "Sources/ChargeKitObjC/Apps/CHKPaymentApp+$app.swift" ] || {
         echo "objc-typecheck: $app has no Objective-C factory (Sources/ChargeKitObjC/Apps/CHKPaymentApp+$app.swift)" >&2; exit 1; }
 done
