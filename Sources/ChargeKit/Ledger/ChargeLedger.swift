@@ -120,6 +120,7 @@ public actor ChargeLedger {
 
     private func accept(_ callback: PaymentCallback, charge: PendingCharge, url: String) async throws(ChargeKitError) -> PaymentResult {
         try charge.refuseSettling()
+        try charge.refuseDamaged()
         let date = now()
         guard date < charge.expiresAt else { throw .expiredNonce }
         let flags = try Self.check(callback, against: charge)

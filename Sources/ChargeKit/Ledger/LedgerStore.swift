@@ -123,6 +123,7 @@ extension LedgerStore {
     @_spi(Tools) public mutating func consume(_ nonce: Nonce, at date: Date, accepting accepted: AcceptedCallback?) throws(ChargeKitError) -> PendingCharge {
         guard let outstanding = byNonce[nonce.value] else { throw .unknownNonce }
         guard outstanding.consumedAt == nil else { throw .replayedNonce }
+        try outstanding.refuseDamaged()
         guard date < outstanding.expiresAt else { throw .expiredNonce }
         let charge = outstanding.consumed(at: date, accepting: accepted)
         put(charge)

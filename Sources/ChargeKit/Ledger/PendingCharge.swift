@@ -26,6 +26,12 @@ public struct PendingCharge: Hashable, Sendable, Codable {
     /// How the hand-off was settled by hand, when it was (its nonce is then consumed
     /// at ``Resolution/resolvedAt``, and no callback is counted for it).
     public internal(set) var resolution: Resolution?
+    /// Why the entry's state is unknown, when it is: its ledger's file was found damaged
+    /// after the entry's last intact record, and the lost bytes may have held the
+    /// callback that settled it. A callback for it is refused
+    /// (``ChargeKitError/corruptStorage(_:)``, never accepted); check the payment app's
+    /// history and settle it with ``ChargeLedger/resolve(_:as:note:)``. `nil` otherwise.
+    public internal(set) var damage: String?
     /// The callback URL that consumed the nonce, when it is kept.
     public var acceptedCallback: String? { accepted?.url }
 
@@ -79,6 +85,12 @@ public struct PendingCharge: Hashable, Sendable, Codable {
         throw .replayedNonce
     }
 
+    /// Throws when the entry's state was lost to damage (``damage``): its callback may
+    /// have been accepted already.
+    func refuseDamaged() throws(ChargeKitError) {
+        if let damage { throw .corruptStorage("nonce: \(damage)") }
+    }
+
     /// This entry settled by hand as `resolution` says: consumed at its
     /// ``Resolution/resolvedAt``. A ``LedgerStore`` of your own calls it in its `resolve`.
     public func resolved(as resolution: Resolution) -> PendingCharge {
@@ -89,7 +101,7 @@ public struct PendingCharge: Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case nonce, request, createdAt, expiresAt, consumedAt, accepted, resolution
+        case nonce, request, createdAt, expiresAt, consumedAt, accepted, resolution, damage
     }
 
     /// Reads an entry; one written before the request was kept whole (its fields
@@ -106,5 +118,6 @@ public struct PendingCharge: Hashable, Sendable, Codable {
         // not kept (a waiting call is told the charge was answered elsewhere).
         accepted = try container.decodeIfPresent(AcceptedCallback.self, forKey: .accepted)
         resolution = try container.decodeIfPresent(Resolution.self, forKey: .resolution)
+        damage = try container.decodeIfPresent(String.self, forKey: .damage)
     }
 }

@@ -28,7 +28,8 @@ enum StorageFiles {
     static var lockTimeout: Duration { .seconds(10) }
 
     /// Runs `body` under the lock of `fileURL` (exclusive or shared), the folder made
-    /// and every ancestor checked first.
+    /// and every ancestor checked first: one step of a file opened for that step alone
+    /// (``AtomicJSONFile``'s; the ledger's journal keeps its lock open instead).
     static func withLock<T>(for fileURL: URL, exclusive: Bool, _ body: () throws(ChargeKitError) -> T) throws(ChargeKitError) -> T {
         try makeFolder(for: fileURL)
         try checkTrusted(folder: fileURL.deletingLastPathComponent().path)
@@ -37,6 +38,15 @@ enum StorageFiles {
             throw .storage("cannot open \(lockPath)")
         }
         defer { close(descriptor) }
+        try lock(descriptor, exclusive: exclusive, path: lockPath)
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
+    /// Takes the `flock` of an open lock file, polling every 2 ms for at most
+    /// ``lockTimeout`` while another process holds it. It blocks its thread: call it
+    /// from a thread of the store's own, never from the threads that run an app's tasks.
+    static func lock(_ descriptor: Int32, exclusive: Bool, path lockPath: String) throws(ChargeKitError) {
         let deadline = ContinuousClock.now + lockTimeout
         while flock(descriptor, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
@@ -47,8 +57,6 @@ enum StorageFiles {
             }
             usleep(2_000)
         }
-        defer { flock(descriptor, LOCK_UN) }
-        return try body()
     }
 
     /// Opens `path` (never following a symbolic link, never blocking on what is there)
@@ -78,13 +86,14 @@ enum StorageFiles {
         var status = stat()
         guard lstat(path, &status) == 0 else { throw .storage("cannot inspect \(path): \(String(cString: strerror(errno)))") }
         try checkOwnership(status, path: path, what: "folder")
+        let user = effectiveUser
         var ancestor = URL(fileURLWithPath: path).standardizedFileURL
         while ancestor.path != "/" {
             ancestor.deleteLastPathComponent()
             // A folder this process may not inspect (an app sandbox hides what is above
             // its container) cannot be judged; the checks stop there.
             guard stat(ancestor.path, &status) == 0 else { return }
-            guard status.st_uid == geteuid() || status.st_uid == 0 else {
+            guard status.st_uid == user || status.st_uid == 0 else {
                 throw .storage("\(ancestor.path): a folder above the ledger's belongs to user \(status.st_uid), who could move it away; refusing it")
             }
             guard status.st_mode & 0o022 == 0 || status.st_mode & 0o1000 != 0 else {
@@ -102,10 +111,16 @@ enum StorageFiles {
         guard fstat(descriptor, &status) == 0 else { throw .storage("cannot inspect \(path): \(String(cString: strerror(errno)))") }
         guard status.st_mode & S_IFMT == S_IFREG else { throw .storage("\(path): not a regular file; refusing it") }
         try checkOwnership(status, path: path, what: "file")
+        try SystemFileSystem.shared.refuseLinks(
+            FileStatus(size: Int(status.st_size), links: Int(status.st_nlink), device: UInt64(status.st_dev), inode: UInt64(status.st_ino)),
+            path: path, what: "file")
     }
 
+    /// This process's effective user, read once.
+    static let effectiveUser = geteuid()
+
     private static func checkOwnership(_ status: stat, path: String, what: String) throws(ChargeKitError) {
-        let me = geteuid()
+        let me = effectiveUser
         guard status.st_uid == me || (what == "folder" && status.st_uid == 0 && me != 0 && status.st_mode & 0o022 == 0) else {
             throw .storage("\(path): the \(what) belongs to user \(status.st_uid), not to this user (\(me)); refusing it")
         }
@@ -146,7 +161,7 @@ enum StorageFiles {
         guard descriptor >= 0 else { throw .storage("cannot write \(temporary): \(String(cString: strerror(errno)))") }
         var renamed = false
         defer { if !renamed { unlink(temporary) } }
-        let synced = write(data, to: descriptor) && fsync(descriptor) == 0
+        let synced = write(data, to: descriptor) && DurableSync.sync(descriptor)
         let reason = String(cString: strerror(errno))
         var status = stat()
         let known = fstat(descriptor, &status) == 0
@@ -172,21 +187,11 @@ enum StorageFiles {
     }
 
 
-    /// Makes what was written to `descriptor` durable: its data and what is needed to
-    /// read it back (its size), as one `fsync` does.
-    static func sync(_ descriptor: Int32) -> Bool {
-        #if canImport(Darwin)
-        return fsync(descriptor) == 0
-        #else
-        return fdatasync(descriptor) == 0
-        #endif
-    }
-
     /// Makes a rename in the file's folder durable.
     static func syncFolder(of fileURL: URL) {
         let descriptor = open(fileURL.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
-        fsync(descriptor)
+        _ = DurableSync.sync(descriptor)
         close(descriptor)
     }
 
