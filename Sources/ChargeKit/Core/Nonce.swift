@@ -1,6 +1,6 @@
 /// A one-time correlation token: 27 characters over the URL-safe Base64 alphabet
-/// (162 random bits), drawn from the system CSPRNG (`SystemRandomNumberGenerator`:
-/// `arc4random_buf` on Apple platforms, `getrandom` on Linux).
+/// (162 random bits), drawn from the system CSPRNG in one call (`arc4random_buf` on
+/// Apple platforms, `getrandom` on Linux).
 ///
 /// This is the shape of Credit Card Terminal's `ifcc_request_nonce`; ChargeKit uses
 /// it for every provider.
@@ -14,8 +14,12 @@ public struct Nonce: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Draws a fresh nonce from the system's cryptographically secure generator.
     public static func random() -> Nonce {
-        var generator = SystemRandomNumberGenerator()
-        return random(using: &generator)
+        // 27 bytes in one call; each byte's low 6 bits pick a character (64 divides 256:
+        // no bias).
+        var bytes = [UInt8](repeating: 0, count: length)
+        SecureRandom.fill(&bytes)
+        for index in bytes.indices { bytes[index] = alphabet[Int(bytes[index] & 63)] }
+        return Nonce(unchecked: String(decoding: bytes, as: UTF8.self))
     }
 
     /// Draws a nonce from `generator`; tests may pass a seeded one.

@@ -187,7 +187,7 @@ extension AsyncParsableCommand {
 }
 
 /// The commands both executables share, for their root commands.
-public let sharedCommands: [ParsableCommand.Type] = [Request.self, Parse.self, Simulate.self, Scenarios.self, Demo.self, Doctor.self, Pending.self, Resolve.self]
+public let sharedCommands: [ParsableCommand.Type] = [Request.self, Parse.self, Simulate.self, Scenarios.self, Demo.self, Doctor.self, Pending.self, Resolve.self, LedgerCommand.self]
 
 /// Prints `value` as one line of JSON with sorted keys and unescaped slashes: every
 /// `--json` of these commands. Written at once (not through `print`'s buffer), so that a

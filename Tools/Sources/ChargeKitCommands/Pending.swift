@@ -8,7 +8,7 @@ struct Pending: AsyncParsableCommand {
     )
 
     @Option(help: "The ledger: a file path, or a postgres:// URL.") var ledger: String
-    @Flag(help: "Print one JSON array of objects with nonce, provider, amount, currency, reference, age_seconds and expired.") var json = false
+    @Flag(help: "Print one JSON array of objects with nonce, provider, amount, currency, reference, age_seconds, expired and damaged.") var json = false
 
     func run() async throws {
         try await Self.withOwnUsage {
@@ -19,13 +19,19 @@ struct Pending: AsyncParsableCommand {
                 }
                 let opened = try await openLedger(ledger)
                 defer { opened.close() }
+                if let file = opened.store as? FileLedgerStore {
+                    for damage in try await file.damage() {
+                        FileHandle.standardError.write(Data("chargekit: \(damage.description.escapedForTerminal) (chargekit ledger check)\n".utf8))
+                    }
+                }
                 return try await ChargeLedger(store: opened.store).unanswered()
             }
             let now = Date()
             let rows = charges.map { charge in
                 Row(nonce: charge.nonce.value, provider: charge.provider.rawValue, amount: charge.request.amount?.formatted,
                     currency: (charge.request.currency ?? charge.request.amount?.currency)?.code, reference: charge.request.reference,
-                    ageSeconds: max(0, Int(now.timeIntervalSince(charge.createdAt))), expired: now >= charge.expiresAt)
+                    ageSeconds: max(0, Int(now.timeIntervalSince(charge.createdAt))), expired: now >= charge.expiresAt,
+                    damaged: charge.damage != nil)
             }
             if json {
                 try printJSON(rows)
@@ -34,7 +40,7 @@ struct Pending: AsyncParsableCommand {
             if rows.isEmpty { print("no hand-off is waiting for its callback") }
             for row in rows {
                 let amount = [row.amount, row.currency].compactMap { $0 }.joined(separator: " ")
-                print("\(row.nonce)  \(row.provider)  \(amount.isEmpty ? "-" : amount)  \((row.reference ?? "-").escapedForTerminal)  \(row.ageSeconds) s\(row.expired ? "  expired" : "")")
+                print("\(row.nonce)  \(row.provider)  \(amount.isEmpty ? "-" : amount)  \((row.reference ?? "-").escapedForTerminal)  \(row.ageSeconds) s\(row.expired ? "  expired" : "")\(row.damaged ? "  damaged" : "")")
             }
         }
     }
@@ -48,9 +54,11 @@ struct Pending: AsyncParsableCommand {
         let ageSeconds: Int
         /// Past its time to live: its callback would be refused; check and resolve it.
         let expired: Bool
+        /// Its state was lost to damage in the ledger's file: its callback is refused; check and resolve it.
+        let damaged: Bool
 
         enum CodingKeys: String, CodingKey {
-            case nonce, provider, amount, currency, reference, expired
+            case nonce, provider, amount, currency, reference, expired, damaged
             case ageSeconds = "age_seconds"
         }
     }
