@@ -123,6 +123,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // A process holding a file ledger as an app does: the multi-process ledger tests and scripts/ledger-syscalls.sh.
+        .executableTarget(name: "LedgerProbe", dependencies: [
+            .product(name: "ChargeKit", package: sdk), .product(name: "ChargeKitSimulators", package: sdk),
+        ]),
         // The sandbox's body decoding alone, for scripts/instructions.sh.
         .executableTarget(name: "SandboxDecodeProbe", dependencies: [
             "CitconSandbox", .product(name: "CitconUPI", package: sdk),
