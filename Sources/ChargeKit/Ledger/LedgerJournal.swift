@@ -655,5 +655,6 @@ public struct LedgerDamage: Hashable, Sendable, Codable, CustomStringConvertible
     /// How many bytes are damaged.
     public let byteCount: Int
 
+    /// The file, and where and how many bytes are damaged.
     public var description: String { "\(path): \(byteCount) damaged bytes at byte \(offset)" }
 }
