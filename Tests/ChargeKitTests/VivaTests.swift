@@ -114,4 +114,44 @@ import Testing
         #expect(!answer.contains("%20") && !answer.contains("%2B"), "written unencoded, as the real app writes it")
         #expect(try PaymentCallback.parse(answer, provider: .viva).viva?.transactionDate != nil)
     }
+
+    @Test("A reference Viva could not echo unchanged (& # % ? = +) is refused when the request is made, naming the byte")
+    func referencesVivaCannotEchoAreRefused() throws {
+        for reference in ["Fish & Chips", "Order #42", "100%41", "a?b", "k=v", "1+1"] {
+            do {
+                _ = try Viva.PaymentRequest.sale(Money(minorUnits: 1000, currency: .eur), appID: "com.example.shop",
+                                                 callbackURL: "instoreapp://result", reference: reference)
+                Issue.record("\(reference) was accepted")
+            } catch {
+                guard case .invalidField("clientTransactionId", let rule) = error else { Issue.record("\(error)"); continue }
+                let byte = reference.first { "&#%?=+".contains($0) }.map(String.init) ?? "?"
+                #expect(rule.contains("'\(byte)'"), "\(rule)")
+            }
+            // Through the app, from an order's reference, too.
+            #expect(throws: ChargeKitError.self) {
+                try PaymentApp.viva(appID: "com.example.shop", callbackURL: "instoreapp://result")
+                    .handoff(for: ChargeOrder(amount: Money(minorUnits: 1000, currency: .eur), reference: reference), nonce: Nonce.random())
+            }
+        }
+        #expect(throws: Never.self) {
+            try Viva.PaymentRequest.sale(Money(minorUnits: 1000, currency: .eur), appID: "com.example.shop",
+                                         callbackURL: "instoreapp://result", reference: "Order 42/Fish-and-Chips")
+        }
+    }
+
+    @Test("An answer without the nonce in clientTransactionId, or without the reference sent, is refused")
+    func theNonceAndTheReferenceMustComeBackInClientTransactionID() async throws {
+        let ledger = ChargeLedger()
+        let request = try Viva.PaymentRequest.sale(Money(minorUnits: 1000, currency: .eur), appID: "com.example.shop",
+                                                   callbackURL: "instoreapp://result", reference: "ord-7")
+        let (charge, _) = try await ledger.issue { nonce throws(ChargeKitError) in request.handoff(nonce: nonce) }
+        let bare = Self.realAnswer(nonce: charge.nonce).replacingOccurrences(of: "\(charge.nonce.value).ord-7", with: charge.nonce.value)
+        await #expect(throws: ChargeKitError.self) { try await ledger.verify(url: bare) }
+        let elsewhere = Self.realAnswer(nonce: charge.nonce)
+            .replacingOccurrences(of: "clientTransactionId=\(charge.nonce.value).ord-7", with: "clientTransactionId=ord-7")
+            + "&chargekit-nonce=\(charge.nonce.value)"
+        await #expect(throws: ChargeKitError.self) { try await ledger.verify(url: elsewhere) }
+        // The genuine answer still passes: nothing was consumed by the refusals.
+        #expect(try await ledger.verify(url: Self.realAnswer(nonce: charge.nonce)).isApprovedSale)
+    }
 }

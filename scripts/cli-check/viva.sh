@@ -6,6 +6,7 @@ check "viva request" \
   'vivapayclient://pay/v1?action=sale&appId=com.example.shop&callback=my-app%3A%2F%2Fresult&amount=100&tipAmount=20&paymentMethod=CardPresent&show_receipt=false' \
   "$("$bin" request viva --amount 1.00 --currency EUR --app-id com.example.shop --callback my-app://result --tip 0.20 --payment-method CardPresent --show-receipt false)"
 "$bin" request viva --amount 1.00 --currency EUR --app-id com.example.shop --callback 'my-app://result?x=1' >/dev/null 2>&1; check "viva request with a query in --callback exits 64" 64 $?
+"$bin" request viva --amount 1.00 --currency EUR --app-id a --callback my-app://r --reference 'Fish & Chips' >/dev/null 2>&1; check "viva: a reference with & (echoed unencoded) exits 64" 64 $?
 "$bin" request viva --action abort --amount 1.00 --currency EUR --app-id a --callback my-app://r >/dev/null 2>&1; check "viva abort with an amount exits 64" 64 $?
 # The caller reset during PIN entry: issued by one process, answered into a fresh one.
 url=$("$bin" request viva --amount 12.50 --currency EUR --app-id com.example.shop --callback my-app://result --reference ord-7 --ledger "$ledger")

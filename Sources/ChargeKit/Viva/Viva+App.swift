@@ -21,9 +21,17 @@ extension Viva: PaymentAppDefinition {
         })
     }
 
-    /// The echoed action must be the one asked (or Viva's `User_cancel`), and an
-    /// approved amount the amount asked.
+    /// `clientTransactionId` must carry the nonce and the reference sent, the echoed
+    /// action must be the one asked (or Viva's `User_cancel`), and an approved amount
+    /// the amount asked.
     static func check(_ callback: Callback, against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag] {
+        // The nonce in clientTransactionId, as sent, and the reference after it when one was.
+        guard callback.nonce == charge.nonce else {
+            throw .mismatch(field: "clientTransactionId", rule: "must carry the request's nonce, as Viva.com Terminal echoes it")
+        }
+        if let reference = charge.request.reference, callback.reference != reference {
+            throw .mismatch(field: "clientTransactionId", rule: "must echo the reference sent")
+        }
         let asked = charge.request.operation == .refund ? Action.cancel.rawValue : Action.sale.rawValue
         if let action = callback.action, !callback.isUserCancel, action != asked, charge.request.operation != .open {
             throw .mismatch(field: "action", rule: "must echo the action asked (\(asked))")

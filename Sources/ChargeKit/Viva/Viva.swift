@@ -19,6 +19,11 @@ public enum Viva {
     public static let baseURL = "vivapayclient://pay/v1"
     /// The scheme to list under `LSApplicationQueriesSchemes`.
     public static let scheme = "vivapayclient"
+    /// What a reference may not hold: Viva echoes `clientTransactionId` unencoded, so `&`
+    /// would split it, `#` start a fragment, `%` an escape, and `?`, `=`, `+` read as
+    /// the query's own.
+    public static let unechoableReferenceCharacters: Set<Character> = ["&", "#", "%", "?", "=", "+"]
+
     /// The longest `clientTransactionId` Viva keeps, ChargeKit's nonce included.
     public static let maximumClientTransactionIDLength = 2048
     /// The most digits an amount in minor units may have.
@@ -143,6 +148,13 @@ public enum Viva {
                 guard !reference.isEmpty else { throw .invalidField("clientTransactionId", rule: "the reference must not be empty") }
                 try FieldRules.printableASCII(reference, field: "clientTransactionId",
                                               limit: Viva.maximumClientTransactionIDLength - Nonce.length - 1)
+                // Viva echoes clientTransactionId unencoded: these bytes would come back
+                // as another field, a fragment or a decoded escape, and the answer (its
+                // approval too) could no longer be matched.
+                if let byte = reference.first(where: { Viva.unechoableReferenceCharacters.contains($0) }) {
+                    throw .invalidField("clientTransactionId", rule: "the reference may not hold '\(byte)': Viva.com Terminal echoes it "
+                                        + "unencoded, so any of \(Viva.unechoableReferenceCharacters.map(String.init).joined(separator: " ")) would come back changed")
+                }
             }
             if paymentMethod != nil, action != .sale { throw .unexpectedField("paymentMethod", rule: "only a sale takes a payment method") }
             for (value, field) in [(original.referenceNumber, "referenceNumber"), (original.orderCode, "orderCode"),
