@@ -30,16 +30,31 @@ struct RequestLog: RouterMiddleware {
             && !(request.method == .get && request.uri.path.hasPrefix("/v1/ipn-events"))
         var request = request
         var body: ByteBuffer?
-        // A body of a declared length the API takes is read here once (the route reads
-        // the same bytes); any other is left to the route and its own limits.
+        var cut = false
+        // A body of a declared length the API takes is read here once, and the route is
+        // handed the bytes read; any other is left to the route and its own limits.
         if journaled, let length = request.headers[.contentLength].flatMap({ Int($0) }), (1...UPIWire.maximumBodyBytes).contains(length) {
-            body = try? await request.collectBody(upTo: length)
+            do {
+                body = try await request.collectBody(upTo: length)
+            } catch {
+                // Cut short (the client closed, or sent slower than the request timeout):
+                // the body cannot be read a second time, so the route never runs.
+                cut = true
+            }
         }
         let requestBody = body.map { Data($0.readableBytesView) }
         let (clock, journal) = (clock, journal)
         let record = { @Sendable (route: String, status: Int, responseBody: Data?) -> Void in
             journal.record(time: clock.now / 1000, method: method, route: route, status: status,
                            milliseconds: Self.milliseconds(since: started), requestBody: requestBody, responseBody: responseBody)
+        }
+        if cut {
+            let refusal = APIError(.malformedJSON, "body: ended before its Content-Length was read (cut short, or slower than the request timeout)")
+            log(method, request.uri.path.hasPrefix("/v1/") ? "(body cut short)" : route, status: refusal.status.code, since: started)
+            record("(body cut short)", refusal.status.code, nil)
+            var response = try refusal.response(from: request, context: context)
+            response.headers[.connection] = "close"
+            return response
         }
         do {
             let response = try await next(request, context)
