@@ -1,5 +1,7 @@
+@testable import CitconSandbox
 import Foundation
 import ProcessSupport
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -55,5 +57,75 @@ struct FourthRoundTests {
             }
         }
         #expect(server.child.status == nil, "the sandbox exited")
+    }
+
+    /// One request from a loopback address of its own; the answer's status.
+    static func status(port: Int, from source: String, _ request: String) async -> Int {
+        await offPool {
+            guard let socket = try? RawSocket.connect(port: port, from: source), socket.send(Data(request.utf8)) else { return 0 }
+            let answer = String(decoding: socket.receive(timeout: .seconds(10), until: RawSocket.isWholeRequest).data, as: UTF8.self)
+            return Int(answer.dropFirst("HTTP/1.1 ".count).prefix(3)) ?? 0
+        }
+    }
+
+    static func tokenRequest(_ key: String) -> String {
+        let body = #"{"token_type":"server"}"#
+        return "POST /v1/access-tokens HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(key)\r\n"
+            + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+    }
+
+    @Test("T1: ten made-up keys from one address do not keep the merchant's right key, from another, out")
+    func guessesFromOneAddressDoNotLockTheMerchantOut() async throws {
+        let harness = try await Harness.start()
+        try await withCleanup({ await harness.stop() }) {
+            let port = try #require(URL(string: harness.sandbox.info.baseURL)?.port)
+            for guess in 0..<(FailureThrottle.allowedFailures + 5) {
+                let status = await Self.status(port: port, from: "127.0.0.2", Self.tokenRequest("made-up-key-\(guess)-0123456789"))
+                #expect(status == 401 || status == 429, "\(status)")
+            }
+            // The merchant, from another address: checked at once, answered at once.
+            #expect(await Self.status(port: port, from: "127.0.0.3", Self.tokenRequest(harness.merchantKey)) == 200)
+            // The guesser's address is refused outright, its next guess unchecked.
+            #expect(await Self.status(port: port, from: "127.0.0.2", Self.tokenRequest("made-up-key-x-0123456789")) == 429)
+            // The operator is told.
+            let dashboard = try await harness.http.call("GET", "/sandbox/dashboard", token: harness.merchantKey)
+            #expect(dashboard.status == 200 && dashboard.text.contains("wrong merchant keys in the last minute"), "\(dashboard.status)")
+        }
+    }
+
+    @Test("T1: a thousand wrong keys spread over many addresses get at most the budget's verdicts a window; the right key always passes")
+    func spreadGuessesGetTheBudgetOnly() async throws {
+        let now = Mutex<Int64>(1_000_000)
+        let throttle = FailureThrottle(store: InMemorySandboxStore(), clock: SandboxClock(real: { now.withLock { $0 } }))
+        let key = "sk_test_the_right_key_0123"
+        func attempt(_ presented: String, from address: String) async -> Int {
+            do {
+                try await throttle.guarded(authorization: presented, address: address) {
+                    guard presented == key else { throw APIError(.unauthorized, "Authorization: wrong key") }
+                }
+                return 200
+            } catch let error as APIError {
+                return error.httpStatus
+            } catch {
+                return 500
+            }
+        }
+        var verdicts = 0
+        for guess in 0..<1000 {
+            let status = await attempt("guess-\(guess)", from: "127.0.\(guess % 250).\(1 + guess / 250)")
+            if status == 401 { verdicts += 1 }
+            #expect(status == 401 || status == 429)
+            if guess % 100 == 0 { #expect(await attempt(key, from: "127.1.0.\(guess / 100)") == 200, "the right key was refused") }
+        }
+        #expect(verdicts <= FailureThrottle.allowedFailures, "\(verdicts) wrong-key verdicts in one window")
+        // A new window: the budget again, no more.
+        now.withLock { $0 += FailureThrottle.window.milliseconds + 1 }
+        var next = 0
+        for guess in 0..<100 where await attempt("again-\(guess)", from: "10.0.\(guess).1") == 401 { next += 1 }
+        #expect(next == FailureThrottle.allowedFailures)
+        // An IPv6 client is one /64.
+        #expect(FailureThrottle.addressKey("2001:db8:1:2:aaaa::1") == FailureThrottle.addressKey("2001:db8:1:2:bbbb::9"))
+        #expect(FailureThrottle.addressKey("2001:db8:1:2::1") != FailureThrottle.addressKey("2001:db8:1:3::1"))
+        #expect(FailureThrottle.addressKey("::ffff:192.0.2.7") == "192.0.2.7")
     }
 }

@@ -155,19 +155,20 @@ struct SecondSecurityRoundTests {
                 let wrong = try await harness.http.call("POST", "/v1/access-tokens", token: "guess-\(guess)", body: #"{"token_type":"server"}"#)
                 #expect(wrong.status == 401)
             }
-            // Now even the right key waits: guessing stops here.
+            // This address guessed: it is refused outright, its right key too (every
+            // client here is 127.0.0.1); the dashboard says the key is being guessed.
             let throttled = try await harness.http.call("POST", "/v1/access-tokens", token: harness.merchantKey, body: #"{"token_type":"server"}"#)
-            #expect(throttled.status == 429 && throttled.code == "4290", "\(throttled.text)")
+            #expect(throttled.status == 429 && throttled.code == "4290" && throttled.message.contains("your address"), "\(throttled.text)")
             let dashboard = try await harness.http.call("GET", "/sandbox/dashboard", token: harness.merchantKey)
             #expect(dashboard.status == 429)
         }
         // The window slides: old failures stop counting.
         let now = Mutex<Int64>(1_000_000)
         let throttle = FailureThrottle(store: InMemorySandboxStore(), clock: SandboxClock(real: { now.withLock { $0 } }))
-        for _ in 0..<FailureThrottle.allowedFailures { try await throttle.recordFailure() }
-        await #expect(throws: APIError.self) { try await throttle.check() }
+        for _ in 0..<FailureThrottle.allowedFailuresPerAddress { try await throttle.recordFailure(from: "192.0.2.1") }
+        await #expect(throws: APIError.self) { try await throttle.guarded(authorization: "k", address: "192.0.2.1") { () } }
         now.withLock { $0 += FailureThrottle.window.milliseconds + 1000 }
-        try await throttle.check()
+        try await throttle.guarded(authorization: "k", address: "192.0.2.1") { () }
     }
 
     @Test("wrong merchant keys are counted for the merchant across instances: ten spread over two instances throttle both")
@@ -180,8 +181,9 @@ struct SecondSecurityRoundTests {
                 let wrong = try await instance.http.call("POST", "/v1/access-tokens", token: "guess-\(guess)-0123456789", body: #"{"token_type":"server"}"#)
                 #expect(wrong.status == 401, "\(wrong.text)")
             }
+            // Ten are the budget: the eleventh wrong key, on either instance, gets no verdict.
             for instance in [a, b] {
-                let throttled = try await instance.http.call("POST", "/v1/access-tokens", token: a.merchantKey, body: #"{"token_type":"server"}"#)
+                let throttled = try await instance.http.call("POST", "/v1/access-tokens", token: "guess-more-0123456789", body: #"{"token_type":"server"}"#)
                 #expect(throttled.status == 429 && throttled.code == "4290", "\(throttled.text)")
             }
             // The sandbox's clock moves past the window (with the key, through the API's

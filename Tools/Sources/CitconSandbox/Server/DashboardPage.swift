@@ -17,7 +17,7 @@ enum DashboardPage {
     .head{display:flex;align-items:center;gap:12px;flex-wrap:wrap} .amount{font-weight:700;font-size:17px}
     .id{font-family:ui-monospace,monospace;font-size:12px;color:#667} .ref{font-size:13px}
     .badge{font-size:12px;font-weight:600;padding:2px 9px;border-radius:10px;background:#e4e7eb}
-    .succeeded,.delivered{background:#dafbe1;color:#116329} .failed,.dead{background:#ffebe9;color:#a40e26}
+    .warning{background:#fff8c5;border:1px solid #d4a72c;padding:.5em;margin:.5em 0} .succeeded,.delivered{background:#dafbe1;color:#116329} .failed,.dead{background:#ffebe9;color:#a40e26}
     .canceled,.expired{background:#eaeef2;color:#424a53} .pending,.authorized{background:#fff8c5;color:#7d4e00}
     .initiated{background:#ddf4ff;color:#0550ae}
     .history{font-size:12px;color:#424a53;margin:8px 0 4px} .history b{font-weight:600}
@@ -135,7 +135,7 @@ enum DashboardPage {
 
     /// The dashboard page.
     static func render(_ entries: [SandboxAPI.DashboardCharge], merchant: String, formToken: String, now: Int64,
-                       requests: [RequestJournal.Entry] = []) -> String {
+                       requests: [RequestJournal.Entry] = [], failedKeyAttempts: Int = 0) -> String {
         var counts: [CPayStatus: Int] = [:]
         for entry in entries { counts[entry.charge.status, default: 0] += 1 }
         let summary = counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { status, count in
@@ -149,6 +149,7 @@ enum DashboardPage {
         <h1>\(WalletPage.escape(merchant)) · sandbox dashboard</h1>
         <div class="sub">The \(SandboxAPI.dashboardLimit) most recent charges, newest first · times UTC · \
         <a href="\(path)">refresh</a></div>
+        \(failedKeyAttempts > 0 ? "<div class=\"warning\" role=\"alert\"><b>\(failedKeyAttempts)</b> wrong merchant keys in the last minute: someone may be guessing the key (rotate it if you did not type them).</div>" : "")
         <div class="summary"><span><b>\(entries.count)</b> charges</span>\(summary)\
         <span><b>\(ipns.count)</b> IPNs, <b>\(ipns.filter { $0.state == .pending }.count)</b> waiting, \
         <b>\(ipns.filter { $0.state == .dead }.count)</b> dead</span></div>

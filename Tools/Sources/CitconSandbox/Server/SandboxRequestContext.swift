@@ -11,9 +11,12 @@ struct SandboxRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The caller's access token, for the `/v1/` operations that need one.
     var token: AccessTokenRecord?
+    /// The client's address as the throttle keys it (an IPv6 address's /64), when known.
+    let clientAddress: String?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        clientAddress = FailureThrottle.addressKey(source.channel.remoteAddress?.ipAddress)
     }
 
     /// The caller's token (`4010` when the middleware found none).

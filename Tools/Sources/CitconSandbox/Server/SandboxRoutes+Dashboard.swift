@@ -29,21 +29,21 @@ extension SandboxRoutes {
         return errorPage(error, unavailable: "the dashboard is unavailable", render: DashboardPage.error)
     }
 
-    func dashboardPage(_ request: Request) async -> Response {
+    func dashboardPage(_ request: Request, context: SandboxRequestContext) async -> Response {
         do {
-            try await throttle.guarded(authorization: request.headers[.authorization]) { try await api.authenticateMerchant(request.headers[.authorization]) }
+            try await throttle.guarded(authorization: request.headers[.authorization], address: context.clientAddress) { try await api.authenticateMerchant(request.headers[.authorization]) }
             let entries = try await api.dashboard()
             return html(DashboardPage.render(entries, merchant: merchantName,
                                              formToken: formTokens.token(for: Self.dashboardTokenSubject), now: api.now,
-                                             requests: journal.latest(20)))
+                                             requests: journal.latest(20), failedKeyAttempts: try await throttle.recentFailures()))
         } catch {
             return dashboardFailure(error, request)
         }
     }
 
-    func dashboardPost(_ request: Request) async -> Response {
+    func dashboardPost(_ request: Request, context: SandboxRequestContext) async -> Response {
         do {
-            try await throttle.guarded(authorization: request.headers[.authorization]) { try await api.authenticateMerchant(request.headers[.authorization]) }
+            try await throttle.guarded(authorization: request.headers[.authorization], address: context.clientAddress) { try await api.authenticateMerchant(request.headers[.authorization]) }
             guard let data = try await readBody(request, limit: 4096) else {
                 return Self.closing(html(DashboardPage.error("form larger than 4096 bytes"), status: 413))
             }

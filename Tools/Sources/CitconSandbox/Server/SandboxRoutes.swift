@@ -4,6 +4,7 @@ import Foundation
 import SandboxScenarios
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 
 /// The HTTP face of ``SandboxAPI``: `/v1/` JSON in the UPI envelope, and the wallet
@@ -26,7 +27,13 @@ package struct SandboxRoutes: Sendable {
     /// How often a listener's stream looks whether the feed moved.
     let pollInterval: Duration
     /// Refuses attempts while the merchant keeps failing to authenticate with its key.
-    var throttle: FailureThrottle { FailureThrottle(store: api.store, clock: api.clock) }
+    var throttle: FailureThrottle {
+        FailureThrottle(store: api.store, clock: api.clock, addresses: addressFailures, logger: logger)
+    }
+    /// This instance's failed authentications per client address.
+    let addressFailures: AddressFailures
+    /// Where the throttle tells the operator that the key is being guessed.
+    let logger: Logger
 
     /// One route the router serves: `METHOD /path`, with `:name` parameters.
     package struct Served: Sendable, Hashable {
@@ -133,8 +140,8 @@ package struct SandboxRoutes: Sendable {
         route(router, "", .post, "/sandbox/wallet/:id") { request, context in
             await walletPost(request, id: context.parameters.get("id") ?? "", capability: request.uri.queryParameters["k"].map(String.init))
         }
-        route(router, "", .get, "/sandbox/dashboard") { request, context in await dashboardPage(request) }
-        route(router, "", .post, "/sandbox/dashboard") { request, context in await dashboardPost(request) }
+        route(router, "", .get, "/sandbox/dashboard") { request, context in await dashboardPage(request, context: context) }
+        route(router, "", .post, "/sandbox/dashboard") { request, context in await dashboardPost(request, context: context) }
         let sandboxMerchant = router.group("sandbox").add(middleware: MerchantKeyAuthentication(api: api, throttle: throttle))
         route(sandboxMerchant, "/sandbox/", .get, "clock") { request, context in await clockGet(request) }
         route(sandboxMerchant, "/sandbox/", .post, "clock") { request, context in await clockAdvance(request) }

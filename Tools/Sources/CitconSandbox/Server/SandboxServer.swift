@@ -45,6 +45,8 @@ public struct SandboxServer: Sendable {
     private let schemaVersion: Int
     /// The API requests this instance answered, for `GET /v1/logs` and the dashboard.
     let requestJournal = RequestJournal()
+    /// This instance's failed merchant-key attempts per client address (``FailureThrottle``).
+    let addressFailures = AddressFailures()
     /// The merchant key and IPN secret as this instance last read them.
     let secrets: SandboxSecrets
     /// The listener streams open on this instance.
@@ -128,7 +130,8 @@ public struct SandboxServer: Sendable {
     var routes: SandboxRoutes {
         SandboxRoutes(api: api, journal: requestJournal, merchantName: configuration.merchantName,
                       discardLimit: configuration.maximumDiscardedBytes, formTokens: FormTokens(secret: formSecret),
-                      secrets: secrets, feed: listenerFeed, pollInterval: configuration.workerInterval)
+                      secrets: secrets, feed: listenerFeed, pollInterval: configuration.workerInterval,
+                      addressFailures: addressFailures, logger: configuration.logger)
     }
 
     /// The routes the sandbox serves, as its router registers them.

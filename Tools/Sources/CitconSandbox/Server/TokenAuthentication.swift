@@ -31,7 +31,7 @@ struct MerchantKeyAuthentication: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let authorization = request.headers[.authorization]
-        try await throttle.guarded(authorization: authorization) {
+        try await throttle.guarded(authorization: authorization, address: context.clientAddress) {
             try await api.requireMerchantKey(authorization: authorization)
         }
         return try await next(request, context)
