@@ -128,4 +128,22 @@ struct FourthRoundTests {
         #expect(FailureThrottle.addressKey("2001:db8:1:2::1") != FailureThrottle.addressKey("2001:db8:1:3::1"))
         #expect(FailureThrottle.addressKey("::ffff:192.0.2.7") == "192.0.2.7")
     }
+
+    @Test("The request log masks by meaning: names in any case or separator, card numbers anywhere, URL parameters; a body not UTF-8 is its size only")
+    func theRequestLogMasksByMeaning() throws {
+        let body = #"{"accessToken":"abcdefghijklmnopqrstuvwx","apiKey":"sk_live_0123456789abcdef","Access-Token":"zyxwvutsrqponmlkjihg","#
+            + #""note":"card 4111 1111 1111 1111 and 5500005555555559","id":"1732000000000123456","#
+            + #""urls":{"success":"https://shop.example/ok?accessToken=secretvalue0123456&order=7"},"token_type":"server"}"#
+        let masked = RequestJournal.masked(Data(body.utf8)) ?? ""
+        for secret in ["abcdefghijklmnopqrstuvwx", "sk_live_0123456789abcdef", "zyxwvutsrqponmlkjihg", "4111 1111 1111 1111",
+                       "5500005555555559", "secretvalue0123456"] {
+            #expect(!masked.contains(secret), "\(secret) kept: \(masked)")
+        }
+        #expect(masked.contains("411111******1111") && masked.contains("550000******5559"), "\(masked)")
+        #expect(masked.contains("1732000000000123456") && masked.contains(#""token_type":"server""#) && masked.contains("order=7"),
+                "ids, token types and other parameters stay: \(masked)")
+        // UTF-16 JSON cannot be read to be masked: only its size is kept.
+        let utf16 = try #require(#"{"access_token":"abcdefghijklmnop"}"#.data(using: .utf16LittleEndian))
+        #expect(RequestJournal.masked(utf16) == "(\(utf16.count) bytes, not UTF-8 text: not kept)")
+    }
 }

@@ -84,21 +84,29 @@ package final class RequestJournal: Sendable {
         state.withLock { state in Array(state.kept.suffix(max(0, count)).reversed()) }.map(\.entry)
     }
 
-    /// Names whose values are credentials: masked wherever they appear (`token_type`,
-    /// which says what a token is for, is not one).
+    /// Names whose values are credentials, compared by meaning: case and separators
+    /// aside (`access_token`, `accessToken`, `Access-Token`, `api.key`), a name that is
+    /// or ends with token, key, secret, password or signature, or the wallet's `k`
+    /// (`token_type`, which says what a token is for, is not one).
     static func isSecret(_ name: String) -> Bool {
-        let name = name.lowercased()
-        if ["token", "key", "secret", "password", "authorization", "signature", "k"].contains(name) { return true }
-        return ["_token", "_key", "_secret", "-token", "-key", "-secret"].contains { name.hasSuffix($0) }
+        let name = String(name.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })
+        if ["k", "authorization", "auth", "credential", "credentials", "pin", "cvv", "cvc"].contains(name) { return true }
+        return ["token", "key", "secret", "password", "passwd", "signature"].contains { name.hasSuffix($0) }
     }
 
     /// `body` as text with every credential masked: a JSON string member by its name,
     /// at any depth, and a `name=value` pair of a form or of a URL inside a value (the
-    /// wallet link's capability `k`), also in a body cut short; cut at
-    /// ``maximumBodyBytes``.
+    /// wallet link's capability `k`), also in a body cut short; every card-number-like
+    /// run of digits masked wherever it is (first six and last four kept); cut at
+    /// ``maximumBodyBytes``. A body that is not UTF-8 text (UTF-16 JSON, binary) is
+    /// logged as its size only: it cannot be masked by reading it.
     static func masked(_ body: Data) -> String? {
         guard !body.isEmpty else { return nil }
-        var text = String(decoding: body.prefix(maximumBodyBytes), as: UTF8.self)
+        let kept = body.prefix(maximumBodyBytes)
+        // (A body cut at the bound may end inside a character: up to three bytes dropped.)
+        guard !kept.contains(0), var text = (0...3).lazy.compactMap({ String(validating: kept.dropLast($0), as: UTF8.self) }).first else {
+            return "(\(body.count) bytes, not UTF-8 text: not kept)"
+        }
         for (pattern, nameGroup, valueGroup) in patterns {
             let matches = pattern.matches(in: text, range: NSRange(text.startIndex..., in: text))
             for match in matches.reversed() {
@@ -107,7 +115,34 @@ package final class RequestJournal: Sendable {
                 text.replaceSubrange(value, with: maskedValue(String(text[value])))
             }
         }
+        text = maskedCardNumbers(text)
         return body.count > maximumBodyBytes ? text + "… (cut)" : text
+    }
+
+    /// Runs of 13 to 19 digits (spaces or dashes between them allowed) that start as
+    /// card numbers do (2 to 6: the sandbox's ids and millisecond times start with 1) and
+    /// pass the Luhn check: all but their first six and last four digits masked.
+    static func maskedCardNumbers(_ text: String) -> String {
+        var text = text
+        let matches = cardNumber?.matches(in: text, range: NSRange(text.startIndex..., in: text)) ?? []
+        for match in matches.reversed() {
+            guard let range = Range(match.range, in: text) else { continue }
+            let digits = text[range].filter(\.isNumber)
+            guard (13...19).contains(digits.count), luhn(digits) else { continue }
+            text.replaceSubrange(range, with: digits.prefix(6) + String(repeating: "*", count: digits.count - 10) + digits.suffix(4))
+        }
+        return text
+    }
+
+    private static let cardNumber = try? NSRegularExpression(pattern: #"(?<![0-9])[2-6](?:[ -]?[0-9]){12,18}(?![0-9])"#)
+
+    static func luhn<S: StringProtocol>(_ digits: S) -> Bool {
+        var sum = 0
+        for (index, character) in digits.reversed().enumerated() {
+            guard let digit = character.wholeNumberValue else { return false }
+            sum += index % 2 == 1 ? (digit * 2 > 9 ? digit * 2 - 9 : digit * 2) : digit
+        }
+        return sum % 10 == 0
     }
 
     /// `"name": "value"` (the value's closing quote optional: a body may be cut inside
