@@ -1,3 +1,4 @@
+import ChargeKit
 @testable import CitconSandbox
 import Foundation
 import ProcessSupport
@@ -145,5 +146,43 @@ struct FourthRoundTests {
         // UTF-16 JSON cannot be read to be masked: only its size is kept.
         let utf16 = try #require(#"{"access_token":"abcdefghijklmnop"}"#.data(using: .utf16LittleEndian))
         #expect(RequestJournal.masked(utf16) == "(\(utf16.count) bytes, not UTF-8 text: not kept)")
+    }
+
+    @Test("A1: Apple's and Android's system handlers and http(s) with user information are never redirect targets",
+          arguments: ["itms-services://?action=download-manifest&url=https://evil.example/m.plist", "itms-apps://apps.apple.com/app/id1",
+                      "x-apple-systempreferences:com.apple.preference", "x-apple-health://", "intent://scan/#Intent;scheme=zxing;end",
+                      "market://details?id=x", "prefs:root=General", "tel:+15550100", "sms:+15550100",
+                      "https://user:password@shop.example/ok", "https://shop.example@evil.example/ok"])
+    func systemHandlersAreRefused(url: String) async throws {
+        #expect(!SandboxAPI.isSafeRedirect(url))
+        let harness = try await Harness.start()
+        try await withCleanup({ await harness.stop() }) {
+            let server = try await harness.token("server")
+            let client = try await harness.token("client")
+            let body = """
+                {"transaction":{"reference":"redir-\(UUID().uuidString)","amount":1,"currency":"USD","country":"US"},"urls":{"success":"\(url)"}}
+                """
+            let created = try await harness.http.call("POST", "/v1/charges", token: server, body: body)
+            #expect(created.code == "4000" && created.message.hasPrefix("urls.success:"), "\(created.message)")
+            let (_, token) = try await harness.createCharge(server)
+            let confirmed = try await harness.confirm(client, chargeToken: token, returnURL: url)
+            #expect(confirmed.code == "4000" && confirmed.message.hasPrefix("return_url:"), "\(confirmed.message)")
+        }
+    }
+
+    @Test("A1: an app's own scheme and a plain https URL stay redirect targets; the app page's buttons say where they answer")
+    func appSchemesStayAndButtonsShowWhereTheyGo() async throws {
+        for url in ["my-shop://paid", "com.example.shop://result?x=1", "https://shop.example/ok", "http://127.0.0.1:8080/back"] {
+            #expect(SandboxAPI.isSafeRedirect(url), "\(url)")
+        }
+        let harness = try await Harness.start()
+        try await withCleanup({ await harness.stop() }) {
+            for (_, request) in try await AppSimulatorTests.requests(ChargeLedger()) {
+                let page = try await AppSimulatorTests.page(harness, request)
+                #expect(page.status == 200, "\(page.text.prefix(300))")
+                let expected = request.hasPrefix("square") ? "answers on https://shop.example/square" : "answers on my-app://done"
+                #expect(page.text.contains(expected), "\(request.prefix(30)): \(page.text.prefix(1500))")
+            }
+        }
     }
 }

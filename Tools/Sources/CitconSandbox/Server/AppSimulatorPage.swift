@@ -34,8 +34,12 @@ enum AppSimulatorPage {
             // Refused, the app sends its refusal back whatever the button: say so, not the approval's text.
             let text = refusal.map { "Sends \(provider.displayName)'s refusal back to your app: \($0)" } ?? scenario.description
             let style = refusal != nil ? "failed" : scenario.isHandOffFailure ? "other" : scenario.outcome(answering: url)?.rawValue ?? "other"
+            // Where the button sends the browser: the answer's scheme, host and path.
+            let destination = ((try? scenario.callbacks(for: url)) ?? []).first.map { callback in
+                "<small class=\"to\">answers on \(WalletPage.escape(String(callback.prefix { $0 != "?" && $0 != "#" })))</small>"
+            } ?? ""
             return "<button type=\"submit\" name=\"scenario\" value=\"\(WalletPage.escape(scenario.name))\" class=\"\(style)\">"
-                + "\(WalletPage.escape(label))<small>\(WalletPage.escape(text))</small></button>"
+                + "\(WalletPage.escape(label))<small>\(WalletPage.escape(text))</small>\(destination)</button>"
         }.joined()
         let notice = refusal.map { "<div class=\"status\" id=\"refusal\">\(WalletPage.escape(provider.displayName)) refuses this request: \(WalletPage.escape($0))</div>" } ?? ""
         return page(provider.displayName + " (simulated)", """

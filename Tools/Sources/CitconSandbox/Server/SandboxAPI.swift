@@ -532,24 +532,39 @@ public struct SandboxAPI: Sendable {
     }
 
     /// Schemes the wallet never redirects to: those that run or embed content in the
-    /// page, and those the operating system hands to its own programs (Windows' search,
-    /// diagnostics, settings and shell handlers, file transfer, Java archives).
+    /// page, and those the operating system hands to its own programs: Windows' search,
+    /// diagnostics, settings and shell handlers; iOS's install-an-app, store, settings,
+    /// shortcut, call and message handlers; Android's intents and store; file transfer,
+    /// Java archives.
     static let refusedSchemes: Set<String> = [
         "javascript", "data", "vbscript", "file", "blob", "about", "filesystem", "view-source",
         "search-ms", "search", "ms-msdt", "ms-settings", "ms-officecmd", "ms-word", "ms-excel", "ms-powerpoint",
         "ms-cxh", "ms-cxh-full", "ms-appinstaller", "ms-its", "mk", "its", "hcp", "res", "shell", "ftp", "ftps",
         "sftp", "smb", "nfs", "jar", "ldap", "ldaps", "telnet", "ssh", "gopher",
+        "itms", "itmss", "itms-apps", "itms-appss", "itms-services", "itms-books", "itms-bookss", "itms-itunesu",
+        "itms-messages", "itms-watch", "prefs", "app-prefs", "app-settings", "shortcuts", "workflow", "facetime",
+        "facetime-audio", "facetime-group", "tel", "telprompt", "sms", "imessage", "maps", "music", "photos-redirect",
+        "intent", "market", "android-app", "content", "chrome", "chrome-extension", "googlechrome", "edge", "firefox",
     ]
 
-    /// Whether the wallet may redirect a browser to `url`: `http(s)`, or an app's own
-    /// scheme (RFC 3986 syntax), never one of ``refusedSchemes`` nor any other `ms-`
-    /// scheme (Windows hands each to a program of its own).
+    /// Scheme prefixes refused whole: Windows' `ms-` handlers and Apple's `x-apple-` ones.
+    static let refusedSchemePrefixes = ["ms-", "x-apple-", "itms"]
+
+    /// Whether the wallet may redirect a browser to `url`: `http(s)` without user
+    /// information (`https://user:password@host` would hand a credential along, and
+    /// reads as another host to a person), or an app's own scheme (RFC 3986 syntax),
+    /// never one of ``refusedSchemes`` nor a scheme of ``refusedSchemePrefixes``.
     static func isSafeRedirect(_ url: String) -> Bool {
         guard let colon = url.firstIndex(of: ":") else { return false }
         let scheme = url[..<colon].lowercased()
         guard FieldRules.isScheme(scheme) else { return false }
-        if scheme == "http" || scheme == "https" { return url.dropFirst(scheme.count).hasPrefix("://") }
-        return !refusedSchemes.contains(scheme) && !scheme.hasPrefix("ms-")
+        if scheme == "http" || scheme == "https" {
+            let rest = url[colon...].dropFirst()
+            guard rest.hasPrefix("//") else { return false }
+            let authority = rest.dropFirst(2).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            return !authority.isEmpty && !authority.contains("@") && !authority.contains("\\")
+        }
+        return !refusedSchemes.contains(scheme) && !refusedSchemePrefixes.contains { scheme.hasPrefix($0) }
     }
 
     /// Refuses (`4000` naming `field`) a URL the wallet may not redirect to, or one that
@@ -558,7 +573,8 @@ public struct SandboxAPI: Sendable {
     static func checkRedirect(_ url: String, field: String) throws(APIError) {
         guard isSafeRedirect(url) else {
             throw APIError(.invalidRequest,
-                           "\(field): must be an http(s) URL or an app's own scheme, never javascript:, data:, file: or an operating-system handler")
+                           "\(field): must be an http(s) URL without user information or an app's own scheme, never javascript:, data:, file: "
+                           + "or an operating-system handler (itms-services:, intent:, x-apple-…, ms-…)")
         }
         let query = url.split(separator: "#", maxSplits: 1).first.flatMap { $0.split(separator: "?", maxSplits: 1).dropFirst().first } ?? ""
         for pair in query.split(separator: "&") {
