@@ -185,4 +185,32 @@ struct FourthRoundTests {
             }
         }
     }
+
+    @Test("H1: one address holding its share of the connections (and more) leaves another address answered at once; beyond its share, 503 and closed")
+    func oneClientCannotHoldEveryConnection() async throws {
+        let folder = try Harness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try ServerProcess(arguments: ["sandbox", "serve", "--port", "0", "--db", folder.path + "/s.sqlite",
+                                                   "--max-connections", "20", "--request-timeout", "30"])
+        defer { server.signal(SIGKILL) }
+        let (base, _) = try await server.started()
+        let port = try #require(URL(string: base)?.port)
+        // Every connection --max-connections allows, from one address, sending nothing.
+        let held = (0..<20).compactMap { _ in try? RawSocket.connect(port: port, from: "127.0.0.2") }
+        #expect(held.count == 20)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        // Beyond its share, a request from that address is answered 503 and closed.
+        let extra = try RawSocket.connect(port: port, from: "127.0.0.2")
+        let refused = await offPool { () -> (String, Bool) in
+            extra.send(Data("GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+            let answer = extra.receive(timeout: .seconds(5))
+            return (String(decoding: answer.data, as: UTF8.self), answer.closed)
+        }
+        #expect(refused.0.hasPrefix("HTTP/1.1 503") && refused.0.lowercased().contains("connection: close") && refused.1, "\(refused.0.prefix(200))")
+        // Another address is answered (before: it waited in the listen queue until the
+        // held connections' 30 s timeout, past this read's 10 s).
+        let status = await Self.status(port: port, from: "127.0.0.3", "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        #expect(status == 200)
+        withExtendedLifetime(held) {}
+    }
 }

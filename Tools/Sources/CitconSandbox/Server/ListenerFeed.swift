@@ -7,11 +7,14 @@ import NIOConcurrencyHelpers
 /// costs no query. The poll also reads the merchant's secrets (``SandboxSecrets``), so
 /// that a stream opened with a key that was rotated away ends within a second.
 ///
-/// The merchant key opens at most ``maximumStreams`` at once here: one key cannot take
-/// every connection the instance has.
+/// The merchant key opens at most ``limit`` at once here (``maximumStreams``, or half a
+/// client's share of `--max-connections` when that is less): one key cannot take every
+/// connection the instance has.
 final class ListenerFeed: Sendable {
     /// The most streams the merchant key may have open at once on one instance.
     static let maximumStreams = 16
+    /// This instance's bound, derived from `--max-connections`.
+    let limit: Int
 
     private struct State {
         var open = 0
@@ -38,7 +41,8 @@ final class ListenerFeed: Sendable {
     private let clock: SandboxClock
     private let interval: Duration
 
-    init(store: any SandboxStore, secrets: SandboxSecrets, clock: SandboxClock, interval: Duration) {
+    init(store: any SandboxStore, secrets: SandboxSecrets, clock: SandboxClock, interval: Duration, maximumConnections: Int = 256) {
+        limit = min(Self.maximumStreams, max(1, ClientConnections.share(of: maximumConnections) / 2))
         self.store = store
         self.secrets = secrets
         self.clock = clock
@@ -46,17 +50,17 @@ final class ListenerFeed: Sendable {
     }
 
     /// Opens a stream (``close()`` it when it ends), or refuses it (`4290`) when the key
-    /// has ``maximumStreams`` open.
+    /// has ``limit`` open.
     @discardableResult
     func open() throws(APIError) -> Place {
         let (opened, startPoll) = state.withLockedValue { state -> (Bool, Bool) in
-            guard state.open < Self.maximumStreams else { return (false, false) }
+            guard state.open < limit else { return (false, false) }
             state.open += 1
             defer { state.polling = true }
             return (true, !state.polling)
         }
         guard opened else {
-            throw APIError(.tooManyRequests, "Authorization: this merchant key has \(Self.maximumStreams) listener streams open on this instance; end one first")
+            throw APIError(.tooManyRequests, "Authorization: this merchant key has \(limit) listener streams open on this instance; end one first")
         }
         if startPoll { Task { await poll() } }
         return Place(feed: self)

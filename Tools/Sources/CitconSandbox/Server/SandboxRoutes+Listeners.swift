@@ -21,7 +21,7 @@ import ServiceLifecycle
 /// `Last-Event-ID`) gets the IPNs written from then on; `?after=0` gets them all. A stream ends after
 /// ``streamLifetime``, when the sandbox stops, or within a second of its key being
 /// rotated away (on any instance); the listener reconnects. An idle stream costs no
-/// query (``ListenerFeed``), and one key opens at most ``ListenerFeed/maximumStreams``.
+/// query (``ListenerFeed``), and one key opens at most ``ListenerFeed/limit``.
 extension SandboxRoutes {
     /// How long one stream lasts before the listener is asked to reconnect.
     static let streamLifetime: Duration = .seconds(600)
@@ -59,7 +59,13 @@ extension SandboxRoutes {
             let key = SandboxAPI.bearer(request.headers[.authorization]) ?? ""
             if !constantTimeEquals(secrets.merchantKey, key) { await secrets.refresh(from: api.store) }
             // The place is freed when the stream ends, or with the response if its body never runs.
-            let place = try feed.open()
+            let place: ListenerFeed.Place
+            do throws(APIError) {
+                place = try feed.open()
+            } catch {
+                // Over the key's bound: refused, and the connection it held freed.
+                return Self.closing(Self.failure(error))
+            }
             let routes = self
             let body = ResponseBody { writer in
                 defer { place.free() }

@@ -93,7 +93,8 @@ public struct SandboxServer: Sendable {
                          walletKeys: FormTokens(secret: formSecret), clock: clock)
         let secrets = SandboxSecrets(merchantKey: merchantKey, ipnSecret: ipnSecret)
         self.secrets = secrets
-        listenerFeed = ListenerFeed(store: store, secrets: secrets, clock: clock, interval: configuration.workerInterval)
+        listenerFeed = ListenerFeed(store: store, secrets: secrets, clock: clock, interval: configuration.workerInterval,
+                                    maximumConnections: SandboxConfiguration.connectionCap(requested: configuration.maximumConnections))
     }
 
     /// A secret setting: the one configured (stored with `store`), else the stored one,
@@ -153,6 +154,7 @@ public struct SandboxServer: Sendable {
         if cap < configuration.maximumConnections {
             configuration.logger.warning("serving at most \(cap) connections at once, not \(configuration.maximumConnections): the open-file limit is \(SandboxConfiguration.currentOpenFileLimit() ?? 0) (raise it with ulimit -n)")
         }
+        let clientConnections = ClientConnections(maximumConnections: cap)
         let router = Router(context: SandboxRequestContext.self)
         router.add(middleware: RequestLog(logger: configuration.logger, journal: requestJournal, clock: api.clock))
         routes.register(on: router)
@@ -167,7 +169,8 @@ public struct SandboxServer: Sendable {
         let app = Application(
             router: router,
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [RequestDeadline(timeout: .init(requestTimeout), maximumBodyBytes: maximumRequestBody)],
+                additionalChannelHandlers: [ClientConnectionCap(connections: clientConnections),
+                                            RequestDeadline(timeout: .init(requestTimeout), maximumBodyBytes: maximumRequestBody)],
                 idleTimeout: .init(requestTimeout)
             )),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "chargekit-upi-sandbox",
