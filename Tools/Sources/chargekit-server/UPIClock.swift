@@ -7,7 +7,7 @@ extension UPI {
     struct Clock: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Read the sandbox's simulated time, or move it forward so that charges and tokens expire and IPN retries come due without waiting.",
-            subcommands: [Show.self, Advance.self],
+            subcommands: [Show.self, Advance.self, Reset.self],
             defaultSubcommand: Show.self
         )
 
@@ -36,6 +36,21 @@ extension UPI {
                     let seconds = try Clock.seconds(duration)
                     let body = try JSONSerialization.data(withJSONObject: ["advance_seconds": seconds])
                     let reading = try await connection.operatorCall("POST", "/sandbox/clock", body: body, print: connection.json, command: "clock advance")
+                    if !connection.json { Clock.say(reading) }
+                }
+            }
+        }
+
+        struct Reset: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "reset",
+                abstract: "DELETE /sandbox/clock: put the sandbox's clock back to the real time, for every instance of a shared sandbox."
+            )
+            @OptionGroup var connection: Connection
+
+            func run() async throws {
+                try await Self.withOwnUsage {
+                    let reading = try await connection.operatorCall("DELETE", "/sandbox/clock", body: nil, print: connection.json, command: "clock reset")
                     if !connection.json { Clock.say(reading) }
                 }
             }

@@ -213,4 +213,23 @@ struct FourthRoundTests {
         #expect(status == 200)
         withExtendedLifetime(held) {}
     }
+
+    @Test("The operator resets the sandbox's clock (merchant key only), for every instance of a shared sandbox")
+    func theClockCanBeReset() async throws {
+        let a = try await Harness.start()
+        let b = try await Harness.start(directory: a.directory, database: a.database)
+        try await withCleanup({ await b.stop(removing: false); await a.stop() }) {
+            let advanced = try await a.http.call("POST", "/sandbox/clock", token: a.merchantKey, body: #"{"advance_seconds":7200}"#)
+            #expect(advanced.status == 200 && advanced.data?["offset_seconds"] as? Int == 7200, "\(advanced.text)")
+            await b.sandbox.server.api.clock.refresh(from: b.sandbox.server.store)
+            #expect(b.sandbox.server.api.clock.offsetMilliseconds == 7_200_000)
+            #expect(try await a.http.call("DELETE", "/sandbox/clock", data: nil).status == 401)
+            #expect(try await a.http.call("DELETE", "/sandbox/clock", token: "not-the-key-0123456789", data: nil).status == 401)
+            let reset = try await a.http.call("DELETE", "/sandbox/clock", token: a.merchantKey, data: nil)
+            #expect(reset.status == 200 && reset.data?["offset_seconds"] as? Int == 0, "\(reset.text)")
+            // The other instance takes the reset as it is (a move forward it takes only forward).
+            await b.sandbox.server.api.clock.refresh(from: b.sandbox.server.store)
+            #expect(b.sandbox.server.api.clock.offsetMilliseconds == 0)
+        }
+    }
 }

@@ -643,6 +643,22 @@ paths:
         '401': { $ref: '#/components/responses/Failure' }
         '413': { $ref: '#/components/responses/Failure' }
         '429': { $ref: '#/components/responses/Failure' }
+    delete:
+      operationId: clockReset
+      summary: >-
+        Puts the sandbox's clock back to the real time (offset 0), for every instance
+        of a shared sandbox: the operator's way back after advancing it. The merchant
+        key authenticates it.
+      security:
+        - bearer: []
+      responses:
+        '200':
+          description: A success envelope whose data is the new reading.
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Envelope' }
+        '401': { $ref: '#/components/responses/Failure' }
+        '429': { $ref: '#/components/responses/Failure' }
   /sandbox/wallet/{id}:
     get:
       operationId: walletPage

@@ -30,10 +30,32 @@ public final class SandboxClock: Sendable {
     /// How far ahead of the real time the sandbox is.
     public var offsetMilliseconds: Int64 { offset.withLockedValue { $0 } }
 
-    /// Reads the offset the store keeps (a shared sandbox's other instance may have moved it).
+    /// The store's key of how many times the operator reset the clock.
+    static let resetsKey = "clock_resets"
+    /// The resets this instance has seen.
+    private let resets = NIOLockedValueBox<Int64>(0)
+
+    /// Reads the offset the store keeps (a shared sandbox's other instance may have moved
+    /// it forward, or the operator reset it: a reset is taken as it is, a move only forward).
     func refresh(from store: any SandboxStore) async {
         guard let text = try? await store.setting(Self.settingKey), let stored = Int64(text) else { return }
-        offset.withLockedValue { $0 = max($0, stored) }
+        let resetCount = (try? await store.setting(Self.resetsKey)).flatMap { $0 }.flatMap { Int64($0) } ?? 0
+        let reset = resets.withLockedValue { seen -> Bool in
+            defer { seen = resetCount }
+            return seen != resetCount
+        }
+        offset.withLockedValue { $0 = reset ? stored : max($0, stored) }
+    }
+
+    /// Puts the clock back to the real time, for every instance of a shared sandbox
+    /// (`DELETE /sandbox/clock`, the operator's, with the merchant key).
+    func reset(in store: any SandboxStore) async throws {
+        await refresh(from: store)
+        let count = resets.withLockedValue { $0 + 1 }
+        try await store.setSetting(Self.settingKey, to: "0")
+        try await store.setSetting(Self.resetsKey, to: String(count))
+        resets.withLockedValue { $0 = count }
+        offset.withLockedValue { $0 = 0 }
     }
 
     /// ``refresh(from:)`` at most once a second: what the workers call at every tick.

@@ -28,11 +28,17 @@ seconds (idle and half-sent connections are closed after it); at most
 `--max-connections` are served at once, and never more than the open-file limit
 minus 64 (serve raises its soft limit to the hard one first), so that a flood of
 half-open connections leaves the rest in the listen queue rather than spinning on
-`EMFILE`. Once a wrong merchant key has been presented ten times within a minute
-(on `/v1/access-tokens`, the dashboard or a listener's route), from any address and
-on any instance of a shared sandbox (the failures are counted in the database),
-every attempt gets `4290` (HTTP 429) until older failures leave the minute; the
-right key is not checked meanwhile, so guessing stops there. Token answers
+`EMFILE`. One client address (an IPv6 /64) holds at most a quarter of them: a
+connection beyond its share is answered `503` with `Connection: close` (closed after
+a second if it sends nothing), and the merchant key opens at most half a client's
+share of listener streams (16 at most), a refused listener's connection closed. Every merchant key presented (on `/v1/access-tokens`, the dashboard or a
+listener's route) is checked at once, and the right key answered at once. Wrong keys
+are counted in the database, across every instance of a shared sandbox: past ten in
+a minute, a wrong key gets `4290` (HTTP 429, with when to retry) instead of its
+`4010` verdict, and the log and the dashboard say the key is being guessed. One
+client address (an IPv6 /64) with ten wrong keys in the minute is refused outright
+until they leave it, its right key included: behind a proxy or a container engine's
+port mapping every client may share one address. Token answers
 carry `Cache-Control: no-store`. A body over the limit is read and
 discarded up to 8 MiB, answered `413` and the connection closed, so that a client
 that writes its whole body before reading still gets the answer.
@@ -254,7 +260,9 @@ A CI job reaches every outcome of a payment without a browser and without waitin
   `{"advance_seconds": N}` moves the sandbox's clock forward (never back): charges and
   tokens expire and the IPN retry schedule walks, as if the time had passed
   (`chargekit upi clock advance 31m`; `upi clock` reads it). The offset is kept in the
-  database, so every instance of a shared sandbox agrees within a second.
+  database, so every instance of a shared sandbox agrees within a second. The operator
+  puts it back to the real time with `DELETE /sandbox/clock` and the merchant key
+  (`chargekit upi clock reset`), on every instance.
 - **IPN faults on demand.** The `ChargeKit-IPN-Fault` header on `POST /v1/charges`
   (`upi charge --ipn-fault`) makes that charge's IPNs arrive as real networks deliver
   them, to test a receiver: `duplicate` (each posted twice, the same body), `delay=5s`

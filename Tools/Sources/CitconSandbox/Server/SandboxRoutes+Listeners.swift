@@ -233,6 +233,14 @@ extension SandboxRoutes {
         }
     }
 
+    /// `DELETE /sandbox/clock`: back to the real time (the merchant key's).
+    func clockReset(_ request: Request) async -> Response {
+        await forMerchant(request) {
+            try await api.clock.reset(in: api.store)
+            return Self.envelope(UPIWire.Envelope(data: clockReading()), status: 200)
+        }
+    }
+
     func clockAdvance(_ request: Request) async -> Response {
         await forMerchant(request) {
             let body: Data?

@@ -145,6 +145,7 @@ package struct SandboxRoutes: Sendable {
         let sandboxMerchant = router.group("sandbox").add(middleware: MerchantKeyAuthentication(api: api, throttle: throttle))
         route(sandboxMerchant, "/sandbox/", .get, "clock") { request, context in await clockGet(request) }
         route(sandboxMerchant, "/sandbox/", .post, "clock") { request, context in await clockAdvance(request) }
+        route(sandboxMerchant, "/sandbox/", .delete, "clock") { request, context in await clockReset(request) }
         route(router, "", .get, AppSimulatorPage.path) { request, _ in appPage(request) }
         route(router, "", .post, AppSimulatorPage.path) { request, _ in await appPost(request) }
         // Router middleware wraps every route, whenever it is added.
