@@ -29,11 +29,18 @@ public struct ToolsHTTPClient: Sendable {
 
     private static let engine = HTTPClient(
         eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-        configuration: HTTPClient.Configuration(
-            redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(10), read: idleTimeout),
-            decompression: .disabled
-        )
+        configuration: {
+            var configuration = HTTPClient.Configuration(
+                redirectConfiguration: .disallow,
+                timeout: .init(connect: .seconds(10), read: idleTimeout),
+                decompression: .disabled
+            )
+            // A connection that cannot be made (refused, or a TLS handshake with a plain
+            // server) fails at once, naming why, instead of being tried again until the
+            // connect timeout: a command's user is waiting, and a retry would fail alike.
+            configuration.connectionPool.retryConnectionEstablishment = false
+            return configuration
+        }()
     )
 
     private init() {}
@@ -220,6 +227,8 @@ public struct ToolsHTTPClient: Sendable {
         case let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout:
             return .deadline(deadline)
         case is CancellationError: return .deadline(deadline)
+        case _ where String(reflecting: type(of: error)).contains("NIOSSL") && url.lowercased().hasPrefix("https:"):
+            return .transport("\(url): the TLS handshake failed (\(error)); a server that speaks plain HTTP needs an http:// URL")
         default: return .transport("\(url): \(error)")
         }
     }

@@ -232,4 +232,20 @@ struct FourthRoundTests {
             #expect(b.sandbox.server.api.clock.offsetMilliseconds == 0)
         }
     }
+
+    @Test("--base-url https:// to a plain server fails at once, saying the server speaks plain HTTP")
+    func tlsToAPlainServerFailsAtOnce() async throws {
+        let harness = try await Harness.start()
+        try await withCleanup({ await harness.stop() }) {
+            let plain = harness.sandbox.info.baseURL
+            let https = "https://" + plain.dropFirst("http://".count) + "/v1"
+            let child = try Child(ServerProcess.executable.path, ["upi", "token", "--base-url", https, "--key", harness.merchantKey])
+            // Before: the handshake was tried again for about ten seconds.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 6) { child.signal(SIGKILL) }
+            let exit = await offPool { child.wait() }
+            #expect(!exit.signaled, "still trying after 6 s")
+            #expect(exit.status != 0)
+            #expect(child.stderr.contains("TLS handshake failed") && child.stderr.contains("http://"), "\(child.stderr)")
+        }
+    }
 }
