@@ -5,6 +5,10 @@ extension CreditCardTerminal: PaymentAppDefinition {
 
     static let identifier = "ccterminal"
     static let displayName = "Credit Card Terminal"
+    /// `ifcc_redactedCardNumber` (`$ifcc_` in FileMaker's form), documented as `XXXXXXXXXXXX1111`.
+    static let cardNumberFields = ["ifcc_redactedCardNumber", "$ifcc_redactedCardNumber"].map {
+        CardNumberField(name: $0, mask: .lastFour(padding: "X"))
+    }
     static let callbackRegistration = "the scheme of returnURL (e.g. com-innerfence-ChargeDemo)"
     static var reservedCallbackFields: Set<String> { [nonceField] }
 

@@ -87,6 +87,7 @@ public actor ChargeLedger {
         var fields: FieldReader
         var found: Found
         var known: PendingCharge?
+        var unencoded = false
         do {
             fields = try FieldReader(scanning: url, maximumLength: QueryURL.defaultMaximumLength)
             found = try Self.nonce(in: fields, url: url, provider: provider)
@@ -102,10 +103,19 @@ public actor ChargeLedger {
                 throw .unknownNonce
             }
             guard charge.provider.definition.answersUnencoded else { throw error }
-            (fields, found, known) = (escapedFields, escapedFound, charge)
+            (fields, found, known, unencoded) = (escapedFields, escapedFound, charge, true)
         }
         if known == nil { known = try await store.charge(for: found.nonce) }
         guard let charge = known else { throw .unknownNonce }
+        // A card number is masked to the app's documented form before the answer is read
+        // or kept: the URL is rewritten (its other bytes kept) and scanned again.
+        var url = url
+        if let masked = charge.provider.definition.maskingCardNumbers(in: url) {
+            url = masked
+            fields = try FieldReader(scanning: unencoded ? UnencodedAnswer.escaped(masked) ?? masked : masked,
+                                     maximumLength: QueryURL.defaultMaximumLength)
+            found.callback = nil
+        }
         if let provider, provider != charge.provider {
             throw .mismatch(field: "provider", rule: "the charge went to \(charge.provider), not \(provider)")
         }

@@ -383,6 +383,17 @@ final class LedgerJournal: @unchecked Sendable {
         }
         if position == data.endIndex { offset = start + data.count }
         if found.count > damageBefore { failClosed() }
+        if format == .journal { maskCardNumbers() }
+    }
+
+    /// Masks the card numbers of the callbacks a ledger of an earlier version kept
+    /// (the next write rewrites it with them masked).
+    private func maskCardNumbers() {
+        for charge in entries.sorted {
+            guard let masked = charge.maskingCardNumbers(), let payload = try? Self.encode(Record(put: masked)) else { continue }
+            entries.put(masked)
+            liveBytes += Self.framedSize(payload) - (payloads.updateValue(payload, forKey: masked.nonce.value).map(Self.framedSize) ?? 0)
+        }
     }
 
     /// Reads the header (or the version 1 document); returns where records begin.
@@ -525,6 +536,7 @@ final class LedgerJournal: @unchecked Sendable {
         format = .document
         offset = size
         mustRewrite = true
+        maskCardNumbers()
     }
 
     // MARK: Writing

@@ -85,6 +85,21 @@ public struct PendingCharge: Hashable, Sendable, Codable {
         throw .replayedNonce
     }
 
+    /// This entry with its kept callback's card numbers masked to the app's form, or
+    /// `nil` when none needed it: for entries a ledger kept before callbacks were masked.
+    /// A kept callback that no longer reads once masked is dropped (the entry stays
+    /// consumed).
+    func maskingCardNumbers() -> PendingCharge? {
+        guard let accepted, let masked = provider.definition.maskingCardNumbers(in: accepted.url) else { return nil }
+        var charge = self
+        if let callback = try? provider.definition.parse(masked, maximumLength: .max) {
+            charge.accepted = AcceptedCallback(url: masked, callback: callback, flags: accepted.flags)
+        } else {
+            charge.accepted = nil
+        }
+        return charge
+    }
+
     /// Throws when the entry's state was lost to damage (``damage``): its callback may
     /// have been accepted already.
     func refuseDamaged() throws(ChargeKitError) {

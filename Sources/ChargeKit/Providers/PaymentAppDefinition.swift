@@ -26,6 +26,10 @@ protocol PaymentAppDefinition: SendableMetatype {
     /// starts no escape), so that its callback is read after escaping them; a raw
     /// space in another app's callback is refused.
     static var answersUnencoded: Bool { get }
+    /// The fields of its answer that may carry a card number, with the masked form the
+    /// app documents: a value showing more digits is masked to it before the ledger
+    /// keeps the callback, a parser reads it, or a tool prints it.
+    static var cardNumberFields: [CardNumberField] { get }
 
     /// Whether a callback's parameters name this app: a guess, used only when no
     /// ledger says which app a charge went to.
@@ -43,6 +47,10 @@ extension PaymentAppDefinition {
     static var nonceField: String { ChargeKitParameter.nonce }
     static var reservedCallbackPrefixes: [String] { [] }
     static var answersUnencoded: Bool { false }
+    static var cardNumberFields: [CardNumberField] { [] }
+
+    /// `url` with its card numbers masked (``cardNumberFields``), or `nil` when none needed it.
+    static func maskingCardNumbers(in url: String) -> String? { CardNumberField.masking(cardNumberFields, in: url) }
 
     static func findNonce(in fields: FieldReader) -> NonceFinding {
         NonceFinding(items: fields.indices.filter { fields.name($0, spells: nonceField) }.map(fields.item))
@@ -66,9 +74,10 @@ extension PaymentAppDefinition {
         PaymentCallback(try Callback(fields: &fields))
     }
 
-    /// ``parseCallback(_:maximumLength:)`` as a provider-neutral callback.
+    /// ``parseCallback(_:maximumLength:)`` as a provider-neutral callback, its card
+    /// numbers masked first.
     static func parse(_ url: String, maximumLength: Int) throws(ChargeKitError) -> PaymentCallback {
-        PaymentCallback(try parseCallback(url, maximumLength: maximumLength))
+        PaymentCallback(try parseCallback(maskingCardNumbers(in: url) ?? url, maximumLength: maximumLength))
     }
 
     /// ``check(_:against:)`` for a callback of any app; another app's is refused.

@@ -8,6 +8,8 @@ extension Viva: PaymentAppDefinition {
     static let nonceField = "clientTransactionId"
     static let reservedCallbackFields: Set<String> = []
     static let answersUnencoded = true
+    /// `accountNumber`, documented as `535686******1364`.
+    static let cardNumberFields = [CardNumberField(name: "accountNumber", mask: .firstSixLastFour(padding: "*"))]
 
     /// A `status` of `success` or `fail` beside a `clientTransactionId`, or Viva's `User_cancel`.
     static func recognises(_ url: QueryURL) -> Bool {

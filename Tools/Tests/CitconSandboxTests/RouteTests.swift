@@ -22,7 +22,7 @@ struct RouteTests {
     func everyRegisteredRouteAnswers() async throws {
         try await Harness.router { harness in
             let served = harness.sandbox.server.servedRoutes()
-            #expect(served.count == 24 && Set(served).count == served.count)
+            #expect(served.count == 25 && Set(served).count == served.count)
             #expect(SandboxRoutes.matches("/v1/charges/:token", "/v1/charges/ab12") && !SandboxRoutes.matches("/v1/charges/:token", "/v1/charges/"))
             #expect(!SandboxRoutes.matches("/v1/charges", "/v1/charges/a/b") && !SandboxRoutes.matches("/v1/health", "/V1/health"))
             for route in served {
