@@ -62,14 +62,14 @@ do {
         say(await verdict(ledger, callback))
     case "steps":
         let count = Int(rest.first ?? "100") ?? 100
-        var fields = CreditCardTerminal.ChargeRequest.Fields()
-        fields.amount = try Money(parsing: "5.00", currency: .usd)
-        fields.setReturnURL("my-app://done", extraParams: [])
-        let request = try CreditCardTerminal.ChargeRequest(fields)
-        let simulator = CreditCardTerminalSimulator()
+        // The registry's first app, as a shop would hand off to it.
+        guard let simulator = SimulatedApps.registered.first else { exit(1) }
+        let app = simulator.sampleApp(callbackURL: "my-app://done")
+        let order = ChargeOrder(amount: try Money(parsing: "5.00", currency: .eur), description: "Probe", reference: "probe")
         @Sendable func round() async throws {
-            let issued = try await ledger.issue { nonce throws(ChargeKitError) in try request.handoff(nonce: nonce) }
-            _ = try await ledger.verify(url: try simulator.respond(to: issued.request.url, outcome: .approved))
+            let issued = try await ledger.issue { nonce throws(ChargeKitError) in try app.handoff(for: order, nonce: nonce) }
+            var apps = SimulatedApps()
+            _ = try await ledger.verify(url: try apps.respond(to: issued.request.url, outcome: .approved, options: AnswerOptions()))
         }
         for _ in 0..<20 { try await round() }
         FileHandle.standardError.write(Data("begin\n".utf8))
