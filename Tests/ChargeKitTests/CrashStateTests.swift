@@ -87,18 +87,6 @@ enum CrashChecker {
     static let path = "/ledger/ledger.json"
     static let maximumFileSize = 20 * 1024
 
-    /// A deterministic generator (SplitMix64).
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func run(seed: UInt64, steps: Int, faults: Set<LedgerJournal.Fault> = [], damage: Bool = true) async throws -> CrashReport {
         let disk = ModelDisk()
         let journals = [
@@ -106,7 +94,7 @@ enum CrashChecker {
             LedgerJournal(path: path, fileSystem: disk.process(202), faults: faults),
         ]
         let stores = journals.map { FileLedgerStore(journal: $0, maximumFileSize: maximumFileSize) }
-        var random = Seeded(state: seed)
+        var random = SplitMix64(state: seed)
         var report = CrashReport()
         var now = Date(timeIntervalSince1970: 1_900_000_000)
         let retention: TimeInterval = 3600

@@ -17,6 +17,13 @@ import Testing
             + "&aadeTransactionId=116402_116402_1000_1"
     }
 
+    /// A sale of 10.00 EUR with the reference `ord-7`, issued by `ledger`.
+    static func issueSale(_ ledger: ChargeLedger) async throws -> PendingCharge {
+        let request = try Viva.PaymentRequest.sale(Money(minorUnits: 1000, currency: .eur), appID: "com.example.shop",
+                                                   callbackURL: "instoreapp://result", reference: "ord-7")
+        return try await ledger.issue { nonce throws(ChargeKitError) in request.handoff(nonce: nonce) }.charge
+    }
+
     @Test func aRealAnswerIsReadAsSent() throws {
         let nonce = Nonce.random()
         let callback = try Viva.Callback(url: Self.realAnswer(nonce: nonce))
@@ -35,9 +42,7 @@ import Testing
 
     @Test func theLedgerAcceptsTheRealAnswerOnceAndChecksTheAmount() async throws {
         let ledger = ChargeLedger()
-        let request = try Viva.PaymentRequest.sale(Money(minorUnits: 1000, currency: .eur), appID: "com.example.shop",
-                                                   callbackURL: "instoreapp://result", reference: "ord-7")
-        let (charge, _) = try await ledger.issue { nonce throws(ChargeKitError) in request.handoff(nonce: nonce) }
+        let charge = try await Self.issueSale(ledger)
         let other = try Viva.PaymentRequest.sale(Money(minorUnits: 2500, currency: .eur), appID: "com.example.shop",
                                                  callbackURL: "instoreapp://result", reference: "ord-7")
         let (second, _) = try await ledger.issue { nonce throws(ChargeKitError) in other.handoff(nonce: nonce) }
@@ -142,9 +147,7 @@ import Testing
     @Test("An answer without the nonce in clientTransactionId, or without the reference sent, is refused")
     func theNonceAndTheReferenceMustComeBackInClientTransactionID() async throws {
         let ledger = ChargeLedger()
-        let request = try Viva.PaymentRequest.sale(Money(minorUnits: 1000, currency: .eur), appID: "com.example.shop",
-                                                   callbackURL: "instoreapp://result", reference: "ord-7")
-        let (charge, _) = try await ledger.issue { nonce throws(ChargeKitError) in request.handoff(nonce: nonce) }
+        let charge = try await Self.issueSale(ledger)
         let bare = Self.realAnswer(nonce: charge.nonce).replacingOccurrences(of: "\(charge.nonce.value).ord-7", with: charge.nonce.value)
         await #expect(throws: ChargeKitError.self) { try await ledger.verify(url: bare) }
         let elsewhere = Self.realAnswer(nonce: charge.nonce)
@@ -158,9 +161,7 @@ import Testing
     @Test("A real answer's masked accountNumber passes unchanged: the URL is kept byte for byte")
     func maskedValuesPassUnchanged() async throws {
         let ledger = ChargeLedger()
-        let request = try Viva.PaymentRequest.sale(Money(minorUnits: 1000, currency: .eur), appID: "com.example.shop",
-                                                   callbackURL: "instoreapp://result", reference: "ord-7")
-        let (charge, _) = try await ledger.issue { nonce throws(ChargeKitError) in request.handoff(nonce: nonce) }
+        let charge = try await Self.issueSale(ledger)
         let answer = Self.realAnswer(nonce: charge.nonce)
         let result = try await ledger.verify(url: answer)
         #expect(try await ledger.charge(for: result.charge.nonce)?.accepted?.url == answer)

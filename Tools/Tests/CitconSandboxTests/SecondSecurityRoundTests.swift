@@ -111,9 +111,14 @@ struct SecondSecurityRoundTests {
         }
     }
 
-    @Test("operating-system handler schemes and return URLs that carry charge_id or status are refused",
+    @Test("operating-system handler schemes (Windows', Apple's, Android's), http(s) with user information and return URLs that carry charge_id or status are refused",
           arguments: ["search-ms:query=x", "ms-msdt:/id", "ms-settings:privacy", "shell:startup", "ftp://host/x", "jar:http://h/x!/",
-                      "https://shop.example/ok?charge_id=1", "https://shop.example/ok?a=1&status=succeeded", "app://back?%73tatus=x"])
+                      "https://shop.example/ok?charge_id=1", "https://shop.example/ok?a=1&status=succeeded", "app://back?%73tatus=x",
+                      // The fourth round's (A1): iOS's and Android's own handlers, user information.
+                      "itms-services://?action=download-manifest&url=https://evil.example/m.plist", "itms-apps://apps.apple.com/app/id1",
+                      "x-apple-systempreferences:com.apple.preference", "x-apple-health://", "intent://scan/#Intent;scheme=zxing;end",
+                      "market://details?id=x", "prefs:root=General", "tel:+15550100", "sms:+15550100",
+                      "https://user:password@shop.example/ok", "https://shop.example@evil.example/ok"])
     func redirects(url: String) async throws {
         let harness = try await Harness.start()
         try await withCleanup({ await harness.stop() }) {
