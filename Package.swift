@@ -19,8 +19,10 @@ let package = Package(
         .library(name: "ChargeKitObjC", targets: ["ChargeKitObjC"]),
     ],
     targets: [
-        // Foundation only.
-        .target(name: "ChargeKit"),
+        // Foundation only. The C library through one file (ChargeKitPlatform), its
+        // platforms' branches side by side (scripts/portability-check.sh).
+        .target(name: "ChargeKitPlatform"),
+        .target(name: "ChargeKit", dependencies: ["ChargeKitPlatform"]),
         .target(name: "CitconUPI", dependencies: ["ChargeKit"]),
         // Simulators that play each payment app; used by tests, the CLI and apps' own tests.
         .target(name: "ChargeKitSimulators", dependencies: ["ChargeKit"]),
@@ -30,7 +32,7 @@ let package = Package(
         .executableTarget(name: "LinkageProbe", dependencies: ["ChargeKit", "CitconUPI"], path: "Tests/LinkageProbe"),
         // The SDK's own example-based tests: `swift test` here builds no server stack (the
         // property tests and what needs the tools are in Tools/Tests).
-        .testTarget(name: "ChargeKitTests", dependencies: ["ChargeKit", "ChargeKitSimulators", "ChargeKitTesting"]),
+        .testTarget(name: "ChargeKitTests", dependencies: ["ChargeKit", "ChargeKitSimulators", "ChargeKitTesting", "ChargeKitPlatform"]),
         .testTarget(name: "CitconUPITests", dependencies: ["CitconUPI", "ChargeKit"]),
     ],
     swiftLanguageModes: [.v6]

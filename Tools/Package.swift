@@ -62,6 +62,7 @@ let package = Package(
                 .product(name: "ChargeKitSimulators", package: sdk),
                 .product(name: "CitconUPI", package: sdk),
                 "SandboxScenarios",
+                "ToolsPlatform",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
@@ -102,8 +103,10 @@ let package = Package(
         ]),
         // `chargekit`: what the README's demo builds (no NIO, Hummingbird or database driver).
         .executableTarget(name: "chargekit", dependencies: [
-            "ChargeKitCommands", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "ChargeKitCommands", "ToolsPlatform", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // The C library through one file, its platforms' branches side by side (scripts/portability-check.sh).
+        .target(name: "ToolsPlatform"),
         // `chargekit-server`: the sandbox, `upi`, the Citcon demo and PostgreSQL ledgers.
         .executableTarget(
             name: "chargekit-server",
@@ -118,6 +121,7 @@ let package = Package(
                 "CitconSandboxPostgres",
                 "ToolsHTTP",
                 "SandboxScenarios",
+                "ToolsPlatform",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -125,7 +129,7 @@ let package = Package(
         ),
         // A process holding a file ledger as an app does: the multi-process ledger tests and scripts/ledger-syscalls.sh.
         .executableTarget(name: "LedgerProbe", dependencies: [
-            .product(name: "ChargeKit", package: sdk), .product(name: "ChargeKitSimulators", package: sdk),
+            .product(name: "ChargeKit", package: sdk), .product(name: "ChargeKitSimulators", package: sdk), "ToolsPlatform",
         ]),
         // The sandbox's body decoding alone, for scripts/instructions.sh.
         .executableTarget(name: "SandboxDecodeProbe", dependencies: [
@@ -145,7 +149,7 @@ let package = Package(
             "ChargeKitPostgres", .product(name: "ChargeKitTesting", package: sdk), .product(name: "ChargeKit", package: sdk),
         ]),
         // Drives the built `chargekit` executable as real processes (no library of the package linked).
-        .testTarget(name: "ChargeKitCLITests", dependencies: ["ProcessSupport"]),
+        .testTarget(name: "ChargeKitCLITests", dependencies: ["ProcessSupport", "ToolsPlatform"]),
         // Every ```swift sample of the DocC articles and the README (scripts/doc-samples.py).
         .testTarget(
             name: "DocumentationSamples",
@@ -154,7 +158,7 @@ let package = Package(
                            "ChargeKitPostgres"]
         ),
         // Test support shared by the test targets that run `chargekit` as a process.
-        .target(name: "ProcessSupport", path: "Tests/ProcessSupport"),
+        .target(name: "ProcessSupport", dependencies: ["ToolsPlatform"], path: "Tests/ProcessSupport"),
         // CitconUPI's property and IPN-signature tests (the rest are in the SDK's package).
         .testTarget(
             name: "CitconUPIToolsTests",
@@ -165,6 +169,7 @@ let package = Package(
             name: "CitconSandboxTests",
             dependencies: [
                 "ProcessSupport",
+                "ToolsPlatform",
                 .product(name: "ChargeKit", package: sdk),
                 .product(name: "ChargeKitSimulators", package: sdk),
                 .product(name: "CitconUPI", package: sdk),

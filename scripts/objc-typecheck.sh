@@ -15,7 +15,9 @@ cd "$(dirname "$0")/.."
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 base=(-swift-version 6 -strict-concurrency=complete -warnings-as-errors -parse-as-library -I "$work")
-# The SDK's modules as apps get them (no Objective-C interop on Linux).
+# The SDK's modules as apps get them (no Objective-C interop on Linux), the C library's first.
+swiftc -emit-module -module-name ChargeKitPlatform "${base[@]}" -emit-module-path "$work/ChargeKitPlatform.swiftmodule" \
+    Sources/ChargeKitPlatform/Platform.swift
 swiftc -emit-module -module-name ChargeKit "${base[@]}" -package-name chargekit -emit-module-path "$work/ChargeKit.swiftmodule" \
     $(find Sources/ChargeKit -name '*.swift' | sort)
 swiftc -emit-module -module-name CitconUPI "${base[@]}" -package-name chargekit -emit-module-path "$work/CitconUPI.swiftmodule" \

@@ -12,6 +12,8 @@ trap 'rm -rf "$work"' EXIT
 flags=(-swift-version 6 -strict-concurrency=complete -warnings-as-errors -package-name chargekit -I "$work" -parse-as-library)
 swiftc -emit-module -module-name UIKit -swift-version 6 -parse-as-library -emit-module-path "$work/UIKit.swiftmodule" \
     Tests/UIKitStub/UIKit.swift
+swiftc -emit-module -module-name ChargeKitPlatform -swift-version 6 -parse-as-library -emit-module-path "$work/ChargeKitPlatform.swiftmodule" \
+    Sources/ChargeKitPlatform/Platform.swift
 # ChargeKit as a whole module, with canImport(UIKit) now true: its bodies type-checked,
 # then its interface emitted for CitconUPI.
 swiftc -typecheck -module-name ChargeKit "${flags[@]}" $(find Sources/ChargeKit -name '*.swift' | sort)

@@ -2,9 +2,7 @@
 import ChargeKitSimulators
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
+import ChargeKitPlatform
 
 /// The file ledger against real files: damage, the formats of earlier versions, hard
 /// links, the platform's sync, and steps that wait without holding the app's threads.

@@ -1,10 +1,4 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import ChargeKitPlatform
 
 /// The system's cryptographically secure generator, a buffer at a time.
 enum SecureRandom {

@@ -10,11 +10,7 @@
 @_spi(Tools) import ChargeKit
 import ChargeKitSimulators
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ToolsPlatform
 
 func inode(_ path: String) -> String {
     var status = stat()

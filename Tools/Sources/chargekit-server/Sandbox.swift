@@ -6,9 +6,7 @@ import CitconSandbox
 import CitconSandboxPostgres
 import Foundation
 import NIOCore
-#if canImport(Glibc)
-import Glibc
-#endif
+import ToolsPlatform
 import Logging
 
 struct Sandbox: AsyncParsableCommand {
@@ -108,9 +106,9 @@ struct Sandbox: AsyncParsableCommand {
         /// for connections below it (see `SandboxConfiguration.connectionCap`).
         static func raiseOpenFileLimit() {
             var limit = rlimit()
-            guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+            guard getrlimit(Platform.openFileLimit, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
             limit.rlim_cur = limit.rlim_max
-            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            _ = setrlimit(Platform.openFileLimit, &limit)
         }
 
         func run() async throws {

@@ -1,9 +1,7 @@
 import ArgumentParser
 import ChargeKitCommands
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import ToolsPlatform
 
 /// `chargekit`: requests, callbacks, the simulators and the demo, built from ChargeKit,
 /// its simulators and the argument parser alone. What needs a server or a database
@@ -58,11 +56,11 @@ struct ServerCommand: ParsableCommand {
                 build it with: swift build --package-path Tools --product chargekit-server
 
                 """.utf8))
-            Glibc.exit(69)
+            Platform.exit(69)
         }
         let argv = ([server] + arguments).map { strdup($0) } + [nil]
         execv(server, argv)
         FileHandle.standardError.write(Data("chargekit: cannot start \(server): \(String(cString: strerror(errno)))\n".utf8))
-        Glibc.exit(69)
+        Platform.exit(69)
     }
 }

@@ -1,8 +1,6 @@
 import Foundation
 import ProcessSupport
-#if canImport(Glibc)
-import Glibc
-#endif
+import ToolsPlatform
 
 /// The built `chargekit` executable (next to the test bundle; `swift test` builds it).
 enum CLI {

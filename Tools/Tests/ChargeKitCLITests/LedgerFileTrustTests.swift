@@ -1,8 +1,6 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
+import ToolsPlatform
 
 /// A file ledger in a place other users control is refused (exit 74, the path and the
 /// reason on standard error), and a lock held by a stopped process is waited for only

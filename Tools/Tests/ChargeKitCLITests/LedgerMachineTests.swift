@@ -1,9 +1,7 @@
 import Foundation
 import ProcessSupport
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
+import ToolsPlatform
 
 /// The file ledger across real processes where the machine, not only the process,
 /// misbehaves: a file system that hands a freed inode number to the next compaction,

@@ -1,8 +1,6 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
+import ToolsPlatform
 
 /// The file ledger shared by real `chargekit` processes: each issued charge kept, each
 /// callback accepted exactly once, and a process killed mid-write loses nothing

@@ -4,9 +4,7 @@ import CitconSandboxTesting
 import Foundation
 import ProcessSupport
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
+import ToolsPlatform
 
 /// `chargekit sandbox serve` as a child process.
 final class ServerProcess: @unchecked Sendable {

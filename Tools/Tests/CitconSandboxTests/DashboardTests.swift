@@ -3,9 +3,7 @@ import CitconSandboxTesting
 @_spi(Tools) import CitconUPI
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
+import ToolsPlatform
 
 @Suite("Sandbox dashboard")
 struct DashboardTests {

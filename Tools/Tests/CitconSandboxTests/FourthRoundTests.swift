@@ -4,9 +4,7 @@ import Foundation
 import ProcessSupport
 import Synchronization
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
+import ToolsPlatform
 
 /// The fourth round of attacks on the sandbox, each against the real process where the
 /// flaw was a process's (a debug build, as the README runs it).

@@ -2,9 +2,7 @@ import CitconSandboxTesting
 import Foundation
 import Testing
 @testable import CitconSandbox
-#if canImport(Glibc)
-import Glibc
-#endif
+import ToolsPlatform
 
 /// The sandbox's log at its most verbose holds no key, token, charge token, capability
 /// or IPN URL query.

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ToolsPlatform
 
 /// A blocking TCP socket for tests that must misbehave as no HTTP library would:
 /// send half a request, write a whole body before reading, stream an endless answer.
@@ -15,11 +11,7 @@ final class RawSocket: @unchecked Sendable {
     /// Connects to `127.0.0.1:port`, from `source` (another loopback address, such as
     /// `127.0.0.2`, to play another client) when given.
     static func connect(port: Int, from source: String? = nil) throws -> RawSocket {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        let fd = socket(AF_INET, Platform.streamSocket, 0)
         guard fd >= 0 else { throw POSIXError(.EMFILE) }
         if let source {
             var local = sockaddr_in()
@@ -55,11 +47,7 @@ final class RawSocket: @unchecked Sendable {
             guard let base = raw.baseAddress else { return true }
             var offset = 0
             while offset < raw.count {
-                #if canImport(Glibc)
-                let written = Glibc.send(descriptor, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                #else
-                let written = Darwin.send(descriptor, base + offset, raw.count - offset, 0)
-                #endif
+                let written = Platform.send(descriptor, base + offset, raw.count - offset)
                 if written <= 0 { return false }
                 offset += written
             }
@@ -113,11 +101,7 @@ final class RawServer: @unchecked Sendable {
 
     /// `answer` gets the accepted socket and writes what it likes; the server closes it after.
     init(answer: @escaping @Sendable (RawSocket) -> Void) throws {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        let fd = socket(AF_INET, Platform.streamSocket, 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -178,11 +162,7 @@ final class RawServer: @unchecked Sendable {
     }
 }
 
-#if canImport(Glibc)
-private let systemConnect = Glibc.connect
-#else
-private let systemConnect = Darwin.connect
-#endif
+private let systemConnect = Platform.connect
 
 /// Runs a blocking call on its own thread, so that the Swift concurrency pool (which
 /// also runs the servers under test) is never held by a test waiting on a socket.

@@ -2,9 +2,7 @@ import CitconSandbox
 import Foundation
 import ProcessSupport
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
+import ToolsPlatform
 
 /// The sandbox as a process under tight limits, and the modes of the files it leaves.
 @Suite("resource limits and file modes")

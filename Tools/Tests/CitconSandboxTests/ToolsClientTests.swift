@@ -6,9 +6,7 @@ import NIOCore
 import ProcessSupport
 import Testing
 import ToolsHTTP
-#if canImport(Glibc)
-import Glibc
-#endif
+import ToolsPlatform
 
 /// The tools' one HTTP client, and the commands that once bypassed it (the third round
 /// of attacks): no redirect followed with the merchant key, nothing unbounded, server

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ToolsPlatform
 
 /// A child process started with `posix_spawn`, its standard output and error read by
 /// two threads with `read(2)`.
@@ -62,7 +58,7 @@ public final class Child: @unchecked Sendable {
                 input.withUnsafeBytes { buffer in
                     var offset = 0
                     while offset < buffer.count {
-                        let n = Glibc.write(descriptor, buffer.baseAddress.unsafelyUnwrapped + offset, buffer.count - offset)
+                        let n = Platform.write(descriptor, buffer.baseAddress.unsafelyUnwrapped + offset, buffer.count - offset)
                         if n < 0 && errno == EINTR { continue }
                         if n <= 0 { break }
                         offset += n
@@ -77,7 +73,7 @@ public final class Child: @unchecked Sendable {
 
     /// A pipe whose two ends are close-on-exec.
     private static func pipe(_ ends: inout [Int32]) -> Bool {
-        guard Glibc.pipe(&ends) == 0 else { return false }
+        guard Platform.pipe(&ends) == 0 else { return false }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         return true
     }
@@ -86,7 +82,7 @@ public final class Child: @unchecked Sendable {
         Thread.detachNewThread { [self] in
             var buffer = [UInt8](repeating: 0, count: 65536)
             while true {
-                let n = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+                let n = buffer.withUnsafeMutableBytes { Platform.read(descriptor, $0.baseAddress, $0.count) }
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { break }
                 let data = Data(buffer[0..<n])

@@ -1,11 +1,5 @@
 import Foundation
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import ChargeKitPlatform
 
 /// A versioned JSON document in one file, shared safely between threads, ledger
 /// instances and processes.

@@ -1,11 +1,5 @@
 import Foundation
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import ChargeKitPlatform
 
 /// What the storage code reads of an open file.
 struct FileStatus: Equatable, Sendable {

@@ -1,11 +1,5 @@
 import Foundation
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import ChargeKitPlatform
 
 /// What every file ChargeKit keeps (the ledger's journal, Citcon's pending orders)
 /// shares: the lock beside it, the checks that no other user controls it, and the

@@ -6,13 +6,7 @@
 // the SDK supports iOS 15), percent-decoding's copy (a callback's busiest loop), and
 // the two system calls that read and write a file's bytes.
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import ChargeKitPlatform
 import Foundation
 
 extension String {

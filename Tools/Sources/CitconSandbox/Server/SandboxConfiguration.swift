@@ -1,10 +1,6 @@
 import Foundation
 import Logging
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ToolsPlatform
 
 /// How a sandbox runs. Every default is what `chargekit sandbox serve` uses.
 public struct SandboxConfiguration: Sendable {
@@ -78,7 +74,7 @@ public struct SandboxConfiguration: Sendable {
     package static func currentOpenFileLimit() -> Int? {
         var limit = rlimit()
         #if canImport(Glibc)
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
+        guard getrlimit(Platform.openFileLimit, &limit) == 0 else { return nil }
         #else
         guard getrlimit(RLIMIT_NOFILE, &limit) == 0 else { return nil }
         #endif

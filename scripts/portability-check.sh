@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Holds the C library to one platform file per package (Sources/ChargeKitPlatform/Platform.swift,
+# Tools/Sources/ToolsPlatform/Platform.swift), so that what builds on Linux builds on a Mac:
+# every other Swift file, tests included, must not import a platform module (Glibc,
+# Darwin, Musl, WinSDK, ucrt), call through one (`Glibc.exit`), or spell a constant one
+# platform's way (`Int32(RLIMIT_NOFILE.rawValue)`, Glibc's imported enums).
+# Usage: scripts/portability-check.sh [--self-test]
+#   --self-test also proves the check can fail: a `Glibc.exit` planted in a copy of the
+#   tree must be found.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+check() {
+    local root="$1"
+    python3 - "$root" <<'PY'
+import os, re, sys
+root = sys.argv[1]
+platform_files = {"Sources/ChargeKitPlatform/Platform.swift", "Tools/Sources/ToolsPlatform/Platform.swift",
+                  "Tests/DarwinStub/Darwin.swift"}
+modules = r"(?:Glibc|Darwin|Musl|WinSDK|ucrt)"
+rules = [
+    (re.compile(r"^\s*(?:@_exported\s+)?import\s+(?:struct\s+|func\s+|var\s+)?" + modules + r"\b"), "imports a platform module"),
+    (re.compile(r"(?<![\w.])" + modules + r"\.\w"), "calls through a platform module"),
+    (re.compile(r"\b(?:RLIMIT|SOCK|IPPROTO|SHUT|MSG)_[A-Z_]+\.rawValue\b"), "spells a constant as Glibc imports it"),
+]
+found = []
+for folder in ["Sources", "Tools/Sources", "Tests", "Tools/Tests", "Benchmarks/Sources", "Fuzz"]:
+    for directory, _, names in os.walk(os.path.join(root, folder)):
+        if "/.build" in directory:
+            continue
+        for name in names:
+            if not name.endswith(".swift"):
+                continue
+            path = os.path.join(directory, name)
+            relative = os.path.relpath(path, root)
+            if relative in platform_files:
+                continue
+            for number, line in enumerate(open(path, encoding="utf-8", errors="replace"), 1):
+                code = line.split("//", 1)[0]
+                for pattern, what in rules:
+                    if pattern.search(code):
+                        found.append(f"{relative}:{number}: {what}: {line.strip()}")
+for line in found:
+    print("portability-check:", line, file=sys.stderr)
+sys.exit(1 if found else 0)
+PY
+}
+
+if [ "${1:-}" = "--self-test" ]; then
+    work="$(mktemp -d)"
+    trap 'rm -rf "$work"' EXIT
+    for folder in Sources Tools/Sources Tests Tools/Tests Benchmarks/Sources Fuzz; do
+        [ -d "$folder" ] && mkdir -p "$work/$(dirname "$folder")" && cp -R "$folder" "$work/$folder"
+    done
+    rm -rf "$work/Tools/Sources/.build" 2>/dev/null || true
+    printf 'func leave() -> Never { Glibc.exit(69) }\n' >> "$work/Tools/Sources/chargekit/ChargeKit.swift"
+    if check "$work" 2>/dev/null; then
+        echo "portability-check: self-test failed: a planted Glibc.exit was not found" >&2
+        exit 1
+    fi
+    echo "portability-check: self-test: a planted Glibc.exit is found"
+fi
+check .
+echo "portability-check: the C library is reached only through the packages' platform files"
