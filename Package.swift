@@ -18,16 +18,18 @@ let package = Package(
         // (empty where there is no Objective-C runtime; scripts/objc-typecheck.sh checks it on Linux).
         .library(name: "ChargeKitObjC", targets: ["ChargeKitObjC"]),
     ],
+    // Each target apps link ships its privacy manifest (PrivacyInfo.xcprivacy), as Apple
+    // asks of SDKs: no tracking, no data collected, the required-reason APIs it calls.
     targets: [
         // Foundation only. The C library through one file (ChargeKitPlatform), its
         // platforms' branches side by side (scripts/portability-check.sh).
-        .target(name: "ChargeKitPlatform"),
-        .target(name: "ChargeKit", dependencies: ["ChargeKitPlatform"]),
-        .target(name: "CitconUPI", dependencies: ["ChargeKit"]),
+        .target(name: "ChargeKitPlatform", resources: [.copy("PrivacyInfo.xcprivacy")]),
+        .target(name: "ChargeKit", dependencies: ["ChargeKitPlatform"], resources: [.copy("PrivacyInfo.xcprivacy")]),
+        .target(name: "CitconUPI", dependencies: ["ChargeKit"], resources: [.copy("PrivacyInfo.xcprivacy")]),
         // Simulators that play each payment app; used by tests, the CLI and apps' own tests.
-        .target(name: "ChargeKitSimulators", dependencies: ["ChargeKit"]),
-        .target(name: "ChargeKitTesting", dependencies: ["ChargeKit", "ChargeKitSimulators"]),
-        .target(name: "ChargeKitObjC", dependencies: ["ChargeKit", "CitconUPI"]),
+        .target(name: "ChargeKitSimulators", dependencies: ["ChargeKit"], resources: [.copy("PrivacyInfo.xcprivacy")]),
+        .target(name: "ChargeKitTesting", dependencies: ["ChargeKit", "ChargeKitSimulators"], resources: [.copy("PrivacyInfo.xcprivacy")]),
+        .target(name: "ChargeKitObjC", dependencies: ["ChargeKit", "CitconUPI"], resources: [.copy("PrivacyInfo.xcprivacy")]),
         // Links only the SDK libraries; scripts/linkage-check.sh proves they bring nothing else with them.
         .executableTarget(name: "LinkageProbe", dependencies: ["ChargeKit", "CitconUPI"], path: "Tests/LinkageProbe"),
         // The SDK's own example-based tests: `swift test` here builds no server stack (the
