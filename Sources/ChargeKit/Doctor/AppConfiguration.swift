@@ -87,8 +87,7 @@ public enum AppConfiguration {
             findings.append(ConfigurationFinding(
                 key: "UIApplicationSceneManifest", problem: "is missing",
                 consequence: "an app built with the iOS 26 SDK does not launch, and no scene delegate sees the callback URL",
-                fix: "<key>UIApplicationSceneManifest</key>\n<dict>\n    <key>UIApplicationSupportsMultipleScenes</key>\n"
-                    + "    <false/>\n</dict>"))
+                fix: Self.sceneManifest))
         }
 
         if scheme == "https" {
@@ -108,6 +107,34 @@ public enum AppConfiguration {
         }
         return findings
     }
+
+    /// The scene manifest to paste, naming the scene delegate class that receives the
+    /// callback URL (`scene(_:willConnectTo:options:)` on a cold launch,
+    /// `scene(_:openURLContexts:)` otherwise): a Swift class is named with its module
+    /// (`$(PRODUCT_MODULE_NAME).SceneDelegate`), an Objective-C one by its name alone
+    /// (`SceneDelegate`).
+    static let sceneManifest = """
+        <key>UIApplicationSceneManifest</key>
+        <dict>
+            <key>UIApplicationSupportsMultipleScenes</key>
+            <false/>
+            <key>UISceneConfigurations</key>
+            <dict>
+                <key>UIWindowSceneSessionRoleApplication</key>
+                <array>
+                    <dict>
+                        <key>UISceneConfigurationName</key>
+                        <string>Default Configuration</string>
+                        <!-- The class that receives the callback URL: in a Swift app
+                             $(PRODUCT_MODULE_NAME).SceneDelegate, in an Objective-C app
+                             SceneDelegate (its name alone, no module). -->
+                        <key>UISceneDelegateClassName</key>
+                        <string>$(PRODUCT_MODULE_NAME).SceneDelegate</string>
+                    </dict>
+                </array>
+            </dict>
+        </dict>
+        """
 
     /// Whether an associated-domains entry (`applinks:shop.example`,
     /// `applinks:shop.example?mode=developer`, `applinks:*.example.com`) covers `host`:

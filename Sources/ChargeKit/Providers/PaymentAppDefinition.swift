@@ -30,6 +30,9 @@ protocol PaymentAppDefinition: SendableMetatype {
     /// app documents: a value showing more digits is masked to it before the ledger
     /// keeps the callback, a parser reads it, or a tool prints it.
     static var cardNumberFields: [CardNumberField] { get }
+    /// What a developer must know before choosing the app (a vendor's deprecation),
+    /// said by `chargekit doctor` and the docs; `nil` for most.
+    static var notice: String? { get }
 
     /// Whether a callback's parameters name this app: a guess, used only when no
     /// ledger says which app a charge went to.
@@ -48,6 +51,7 @@ extension PaymentAppDefinition {
     static var reservedCallbackPrefixes: [String] { [] }
     static var answersUnencoded: Bool { false }
     static var cardNumberFields: [CardNumberField] { [] }
+    static var notice: String? { nil }
 
     /// `url` with its card numbers masked (``cardNumberFields``), or `nil` when none needed it.
     static func maskingCardNumbers(in url: String) -> String? { CardNumberField.masking(cardNumberFields, in: url) }

@@ -36,6 +36,10 @@ public struct PaymentProvider: Hashable, Sendable, Codable, CaseIterable, Custom
     /// `canOpenURL` can tell whether the app is installed.
     public var queriedScheme: String { definition.scheme }
 
+    /// What a developer must know before choosing the app, when there is something
+    /// (a vendor that deprecated its URL scheme); `nil` otherwise.
+    public var notice: String? { definition.notice }
+
     /// What your app must register under `CFBundleURLTypes` for the callback: its own
     /// scheme (the scheme of the return / callback URL you pass). Described in words
     /// because the value is yours.

@@ -4,6 +4,8 @@ extension Zettle: PaymentAppDefinition {
 
     static let identifier = "zettle"
     static let displayName = "Zettle"
+    static let notice: String? = "legacy: Zettle deprecated its URL scheme (izettle://) in December 2017 and recommends its "
+        + "SDK; its sample repository is archived. ChargeKit keeps the integration for apps that still use it."
     static let callbackRegistration = "the scheme of x-success / x-failure or successURL / failureURL"
     static let reservedCallbackFields: Set<String> = Set(["errorCode", "errorMessage", "reference"] + PaymentInfo.fieldNames)
 

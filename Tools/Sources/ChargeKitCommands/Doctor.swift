@@ -13,7 +13,7 @@ struct Doctor: AsyncParsableCommand {
     var provider: [String]
     @Option(help: "The URL the payment app answers on (your callback or return URL).") var returnUrl: String
     @Option(help: "The app's entitlements file, to check an https return URL's associated domain.") var entitlements: String?
-    @Flag(help: "Print one JSON object: ok, and findings with key, problem, consequence and fix.") var json = false
+    @Flag(help: "Print one JSON object: ok, findings with key, problem, consequence and fix, and notices (an app's vendor deprecation).") var json = false
 
     func run() async throws {
         try await Self.withOwnUsage {
@@ -21,11 +21,13 @@ struct Doctor: AsyncParsableCommand {
             let rights = try entitlements.map { path in try read(path, "--entitlements") }
             guard !provider.isEmpty else { throw ValidationError("give --provider (repeat it for each app the app hands off to)") }
             var schemes: [String] = []
+            var notices: [String] = []
             for name in provider {
                 if name == "citcon" {
                     schemes += CPayWalletSchemes.all
                 } else if let app = PaymentProvider(rawValue: name) {
                     schemes.append(app.queriedScheme)
+                    if let notice = app.notice { notices.append("\(app.displayName): \(notice)") }
                 } else {
                     throw ValidationError("--provider must be one of \((PaymentProvider.allCases.map(\.rawValue) + ["citcon"]).joined(separator: ", ")), got \(name)")
                 }
@@ -46,8 +48,8 @@ struct Doctor: AsyncParsableCommand {
                 throw ValidationError(error.description)
             }
             if json {
-                struct Report: Encodable { let ok: Bool; let findings: [ConfigurationFinding] }
-                try printJSON(Report(ok: findings.isEmpty, findings: findings))
+                struct Report: Encodable { let ok: Bool; let findings: [ConfigurationFinding]; let notices: [String] }
+                try printJSON(Report(ok: findings.isEmpty, findings: findings, notices: notices))
             } else if findings.isEmpty {
                 print("ok: \(plist) has what a hand-off to \(provider.joined(separator: ", ")) answering on \(returnUrl) needs")
             } else {
@@ -58,6 +60,7 @@ struct Doctor: AsyncParsableCommand {
                     for line in finding.fix.split(separator: "\n", omittingEmptySubsequences: false) { print("    \(line)") }
                 }
             }
+            if !json { for notice in notices { print("note: \(notice)") } }
             if !findings.isEmpty { throw ExitCode(1) }
         }
     }

@@ -82,4 +82,38 @@ struct DoctorCommandTests {
         let failed = try await CLI.run(["resolve", "AAAAAAAAAAAAAAAAAAAAAAAAAAA", "--ledger", missing, "--outcome", "failed", "--note", "n"])
         #expect(failed.status == 64 && failed.stderr.contains("--outcome must be approved, declined or cancelled"), "\(failed.status) \(failed.stderr)")
     }
+
+    @Test("the scene-manifest fix names the scene delegate class, for a Swift app and for an Objective-C app")
+    func sceneManifestFixNamesTheDelegate() async throws {
+        let folder = try CLI.temporaryFolder()
+        var info = Self.base
+        info["UIApplicationSceneManifest"] = nil
+        info["LSApplicationQueriesSchemes"] = ["com-innerfence-ccterminal"]
+        let plist = try Self.write(info, to: folder, "Info.plist")
+        let doctor = try await CLI.run(["doctor", "--plist", plist, "--provider", "ccterminal", "--return-url", "my-shop://paid", "--json"])
+        #expect(doctor.status == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8)) as? [String: Any])
+        let fix = ((report["findings"] as? [[String: Any]]) ?? []).first { $0["key"] as? String == "UIApplicationSceneManifest" }?["fix"] as? String ?? ""
+        #expect(fix.contains("<key>UISceneDelegateClassName</key>") && fix.contains("$(PRODUCT_MODULE_NAME).SceneDelegate")
+                && fix.contains("Objective-C app") && fix.contains("SceneDelegate (its name alone"), "\(fix)")
+        // The fix, pasted, satisfies the doctor.
+        let pasted = "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict>\(fix)</dict></plist>"
+        let manifest = try #require(try PropertyListSerialization.propertyList(from: Data(pasted.utf8), format: nil) as? [String: Any])
+        info["UIApplicationSceneManifest"] = manifest["UIApplicationSceneManifest"]
+        let fixed = try Self.write(info, to: folder, "Fixed.plist")
+        #expect(try await CLI.run(["doctor", "--plist", fixed, "--provider", "ccterminal", "--return-url", "my-shop://paid"]).status == 0)
+    }
+
+    @Test("doctor --provider zettle says the vendor deprecated the URL scheme (a note, not a finding)")
+    func zettleIsLegacy() async throws {
+        let folder = try CLI.temporaryFolder()
+        var info = Self.base
+        info["LSApplicationQueriesSchemes"] = ["izettle"]
+        let plist = try Self.write(info, to: folder, "Info.plist")
+        let doctor = try await CLI.run(["doctor", "--plist", plist, "--provider", "zettle", "--return-url", "my-shop://paid"])
+        #expect(doctor.status == 0 && doctor.stdout.contains("note: Zettle: legacy") && doctor.stdout.contains("deprecated"), "\(doctor.stdout)")
+        let json = try await CLI.run(["doctor", "--plist", plist, "--provider", "zettle", "--return-url", "my-shop://paid", "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((report["notices"] as? [String])?.first?.contains("recommends its SDK") == true, "\(json.stdout)")
+    }
 }
