@@ -42,8 +42,10 @@ swiftc -emit-module -module-name ObjectiveC -parse-as-library "${objc[@]}" -impo
     -emit-module-path "$work/ObjectiveC.swiftmodule" Tests/ObjCStub/Overlay/ObjectiveC.swift
 swiftc -emit-module -module-name ChargeKitObjC "${base[@]}" "${objc[@]}" -emit-module-path "$work/ChargeKitObjC.swiftmodule" \
     -emit-objc-header-path "$work/ChargeKitObjC-Swift.h" $sources
-clang -fsyntax-only -x objective-c -fobjc-arc -fobjc-runtime=macosx -fblocks -Werror -Wno-unknown-warning-option \
-    -I Tests/ObjCStub/Clang -I "$work" Tests/ObjCStub/ChargeDemo.m
+for caller in Tests/ObjCStub/ChargeDemo.m Tests/ObjCStub/SceneDelegate.m; do
+    clang -fsyntax-only -x objective-c -fobjc-arc -fobjc-runtime=macosx -fblocks -Werror -Wno-unknown-warning-option \
+        -I Tests/ObjCStub/Clang -I "$work" "$caller"
+done
 if [ "${1:-}" = "--self-test" ]; then
     cat > "$work/Unrepresentable.swift" <<'SWIFT'
 import ObjectiveC
@@ -59,4 +61,4 @@ SWIFT
     echo "objc-typecheck --self-test: an unrepresentable declaration is refused"
 fi
 echo "objc-typecheck: the Objective-C face type-checks with Objective-C interop under Swift 6 strict concurrency;"
-echo "objc-typecheck: its header, printed by Swift, compiles an Objective-C caller (Tests/ObjCStub/ChargeDemo.m) in clang"
+echo "objc-typecheck: its header, printed by Swift, compiles Objective-C callers (Tests/ObjCStub/ChargeDemo.m, SceneDelegate.m) in clang"

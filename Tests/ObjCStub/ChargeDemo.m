@@ -32,7 +32,20 @@
     order.orderDescription = @"Coffee";
     order.reference = @"order-42";
     order.extraParams = @{ @"record_id": @"123" };
-    CHKPaymentApp *app = [CHKPaymentApp creditCardTerminalWithReturnURL:@"com-innerfence-ChargeDemo://chargeResponse"];
+    // Was: chargeRequest.firstName … chargeRequest.taxRate: every field ChargeDemo sets.
+    CHKCreditCardTerminalFields *fields = [CHKCreditCardTerminalFields new];
+    fields.firstName = @"Ada";
+    fields.lastName = @"Lovelace";
+    fields.company = @"Analytical Engines Ltd";
+    fields.address = @"12 St James's Square";
+    fields.city = @"London";
+    fields.state = @"London";
+    fields.zip = @"SW1Y 4JH";
+    fields.country = @"GB";
+    fields.phone = @"+44 20 7946 0000";
+    fields.email = @"ada@example.com";
+    fields.taxRate = @"8.5";       // or @"default": the rate the user preset
+    CHKPaymentApp *app = [CHKPaymentApp creditCardTerminalWithReturnURL:@"com-innerfence-ChargeDemo://chargeResponse" fields:fields];
     [self.coordinator chargeOrder:order viaApp:app completion:^(CHKPaymentResult *result, NSError *error) {
         if (error != nil) {
             if ([error.domain isEqualToString:CHKPaymentCoordinator.errorDomain] && error.code == CHKErrorCodeReplayedNonce) {
@@ -61,7 +74,8 @@
 // Was: SMPPaymentRequest and SumUp's callback URL handling.
 - (void)sumUpCheckout {
     CHKChargeOrder *order = [[CHKChargeOrder alloc] initWithAmount:@"10.00" currency:@"EUR"];
-    CHKPaymentApp *sumUp = [CHKPaymentApp sumUpWithAffiliateKey:@"YOUR-AFFILIATE-KEY" callbackURL:@"samplepaymentapp://"];
+    CHKPaymentApp *sumUp = [CHKPaymentApp sumUpWithAffiliateKey:@"YOUR-AFFILIATE-KEY" callbackURL:@"samplepaymentapp://"
+                                                    receiptEmail:@"customer@example.com" receiptMobilePhone:nil skipSuccessScreen:YES];
     [self.coordinator chargeOrder:order viaApp:sumUp completion:^(CHKPaymentResult *result, NSError *error) {
         self.status = result.providerStatus;
     }];

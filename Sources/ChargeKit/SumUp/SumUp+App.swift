@@ -51,21 +51,32 @@ extension SumUp.PaymentRequest {
 }
 
 extension PaymentApp {
-    /// SumUp, answering on `callbackURL` for both success and failure.
-    public static func sumUp(affiliateKey: String, callbackURL: String) -> PaymentApp {
-        PaymentApp(SumUpOrder(affiliateKey: affiliateKey, callbackURL: callbackURL))
+    /// SumUp, answering on `callbackURL` for both success and failure; the receipt goes
+    /// to `receiptEmail` or `receiptMobilePhone` when given (`receipt-email`,
+    /// `receipt-mobilephone`), and `skipSuccessScreen` returns at once after a payment
+    /// (`skip-screen-success`).
+    public static func sumUp(
+        affiliateKey: String, callbackURL: String, receiptEmail: String? = nil, receiptMobilePhone: String? = nil,
+        skipSuccessScreen: Bool = false
+    ) -> PaymentApp {
+        PaymentApp(SumUpOrder(affiliateKey: affiliateKey, callbackURL: callbackURL, receiptEmail: receiptEmail,
+                              receiptMobilePhone: receiptMobilePhone, skipSuccessScreen: skipSuccessScreen))
     }
 }
 
 private struct SumUpOrder: OrderHandoff {
     var affiliateKey: String
     var callbackURL: String
+    var receiptEmail: String?
+    var receiptMobilePhone: String?
+    var skipSuccessScreen: Bool
     var provider: PaymentProvider { .sumUp }
 
     func handoff(for order: ChargeOrder, nonce: Nonce) throws(ChargeKitError) -> HandoffRequest {
         let request = try SumUp.PaymentRequest(
             amount: order.amount, title: order.description, affiliateKey: affiliateKey, callbackSuccess: callbackURL,
-            callbackFailure: callbackURL, foreignTransactionID: order.reference
+            callbackFailure: callbackURL, receiptEmail: receiptEmail, receiptMobilePhone: receiptMobilePhone,
+            foreignTransactionID: order.reference, skipSuccessScreen: skipSuccessScreen
         )
         return try request.handoff(nonce: nonce, extras: order.extras)
     }
