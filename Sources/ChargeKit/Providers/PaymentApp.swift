@@ -23,9 +23,8 @@ public struct ChargeOrder: Hashable, Sendable {
 /// The one value by which an app chooses its payment app; everything else is the
 /// same code for all of them.
 ///
-/// Each app's folder adds its own ways to make one: ``creditCardTerminal(returnURL:template:)``,
-/// ``sumUp(affiliateKey:callbackURL:)``, ``zettle(apiKey:source:callbackURL:)``,
-/// ``zettleAPI(callbackURL:)``.
+/// Each registered app's folder adds its own ways to make one (for example
+/// ``creditCardTerminal(returnURL:template:)``); the docs index lists every app's.
 public struct PaymentApp: Hashable, Sendable {
     let builder: any OrderHandoff
 
