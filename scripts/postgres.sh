@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A throw-away PostgreSQL server for tests and CI.
-#   scripts/postgres.sh start   → starts one on a free loopback port in a temporary folder
+#   scripts/postgres.sh start [--port N]
+#                               → starts one on loopback (a free port, or N) in a temporary folder
 #                                 and prints its URL (postgres://postgres@127.0.0.1:PORT/chargekit)
 #   scripts/postgres.sh stop    → stops it and removes its folder
 #   scripts/postgres.sh url     → prints the URL of the running one
@@ -22,7 +23,12 @@ start)
     fi
     rm -rf "$state"; mkdir -p "$state"
     if [ "$(id -u)" = 0 ]; then chown postgres "$state"; chmod o+x "$(dirname "$state")"; fi
-    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+    port=""
+    if [ "${2:-}" = "--port" ]; then
+        port="${3:-}"
+        [[ "$port" =~ ^[0-9]+$ ]] && [ "$port" -ge 1 ] && [ "$port" -le 65535 ] || { echo "postgres.sh: --port must be 1 to 65535, got '${3:-}'" >&2; exit 64; }
+    fi
+    [ -n "$port" ] || port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
     as_postgres "$bindir/initdb" -D "$state/data" -U postgres -A trust --no-sync >/dev/null
     as_postgres "$bindir/pg_ctl" -D "$state/data" -l "$state/log" -w \
         -o "-h 127.0.0.1 -p $port -k $state -c fsync=on -c max_connections=200" start >/dev/null
@@ -37,6 +43,6 @@ url)
     cat "$state/url"
     ;;
 *)
-    echo "usage: scripts/postgres.sh start|stop|url" >&2; exit 64
+    echo "usage: scripts/postgres.sh start [--port N]|stop|url" >&2; exit 64
     ;;
 esac

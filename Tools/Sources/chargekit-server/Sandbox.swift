@@ -17,7 +17,7 @@ struct Sandbox: AsyncParsableCommand {
 
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Serve the UPI API (/v1/), the wallet page and IPN delivery on a local SQLite file.",
+            abstract: "Serve the UPI API (/v1/), the wallet page and IPN delivery, on a local SQLite file or a shared PostgreSQL database (--db).",
             discussion: "Prints the base URL and the merchant private key, then serves until SIGINT or SIGTERM. "
                 + "The database is created (or migrated) on first start; the merchant key is created on first start "
                 + "and kept in it, unless --merchant-key gives one."
@@ -51,7 +51,7 @@ struct Sandbox: AsyncParsableCommand {
         @Option(name: .customLong("request-timeout"),
                 help: "Seconds a client may take to send a whole request; idle and half-sent connections are closed after it.")
         var requestTimeout = 30.0
-        @Option(name: .customLong("max-connections"), help: "Most connections served at once (1 to 65536; never more than the open-file limit minus 64, which serve raises to its hard limit first).")
+        @Option(name: .customLong("max-connections"), help: "Most connections served at once (1 to 65536; never more than the open-file limit minus 64, which serve raises to its hard limit first); one client address holds a quarter of them at most.")
         var maxConnections = 256
         @Flag(name: .customLong("allow-remote-ipn"), help: "Allow IPN to non-loopback hosts.") var allowRemoteIPN = false
         @Flag(name: .customLong("no-group-commit"), help: "Commit each write alone (for comparison; slower).")

@@ -35,6 +35,7 @@ extension UPI {
                     throw ValidationError("--after must be the ipn of an IPN printed before (digits), got \(after)")
                 }
                 guard let stream = URL(string: root.absoluteString + "v1/ipn-events") else { throw ValidationError("--base-url is not a URL") }
+                FollowOutput.endCleanlyOnSignals()
                 try await listen(stream, key: key, target: target, wanted: wanted)
             }
         }
@@ -141,7 +142,7 @@ extension UPI {
 
         /// Prints a line at once (standard output may be a pipe or a file, which would hold it).
         static func say(_ line: String) {
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            FollowOutput.line(line)
         }
 
         /// One line of JSON with sorted keys.

@@ -13,7 +13,7 @@ extension UPI {
         struct Tail: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "tail",
-                abstract: "GET /v1/logs: print the requests the sandbox answered, one a line, then follow new ones (--once: print and exit)."
+                abstract: "GET /v1/logs: print the requests the sandbox answered, one a line, then follow new ones (--once: print and exit); each line written as it comes, SIGINT/SIGTERM end it (exit 0)."
             )
             @OptionGroup var connection: Connection
             @Option(help: "Start after this request id (0: every request kept; the newest 20 when absent).") var after: Int64?
@@ -23,6 +23,7 @@ extension UPI {
             func run() async throws {
                 try await Self.withOwnUsage {
                     let key = try connection.operatorKey("logs tail")
+                    if !once { FollowOutput.endCleanlyOnSignals() }
                     var last = after ?? -1
                     if last < 0 {
                         // The newest 20: read the page the sandbox keeps and start 20 from its end.
@@ -34,7 +35,7 @@ extension UPI {
                         let page = try await connection.callArray("/v1/logs?after=\(last)&limit=500", bearer: key)
                         for entry in page {
                             last = max(last, (entry["id"] as? NSNumber)?.int64Value ?? last)
-                            print(line(entry))
+                            FollowOutput.line(line(entry))
                         }
                         if once { return }
                         if page.count < 500 { try await Task.sleep(for: .seconds(1)) }

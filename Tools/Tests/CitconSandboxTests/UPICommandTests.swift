@@ -3,6 +3,7 @@ import CitconSandboxTesting
 @_spi(Tools) import CitconUPI
 import Foundation
 import ProcessSupport
+import ToolsPlatform
 import Testing
 
 /// Runs the built `chargekit` with `arguments` (and `input` on standard input) off the
@@ -94,6 +95,37 @@ struct UPICommandTests {
             #expect(verified.status == 0, "\(verified.stderr)")
             let fields = try object(verified.stdout)
             #expect(fields["id"] as? String == id && fields["status"] as? String == "cancelled")
+        }
+    }
+
+    @Test("upi logs tail > file &, a few requests, then kill -TERM: the file holds every request, each on a whole line")
+    func logsTailThroughAPipeAndASignal() async throws {
+        let harness = try await Harness.start()
+        try await withCleanup({ await harness.stop() }) {
+            let base = harness.sandbox.info.baseURL + "/v1"
+            let file = harness.directory.appendingPathComponent("requests.log").path
+            // As a CI job runs it: redirected to a file, in the background.
+            let tail = try Child("/bin/sh", ["-c", "exec '\(ServerProcess.executable.path)' upi logs tail --base-url '\(base)' "
+                                               + "--key '\(harness.merchantKey)' --after 0 > '\(file)'"])
+            var references: [String] = []
+            for index in 0..<3 {
+                let server = try await harness.token("server")
+                let (id, _) = try await harness.createCharge(server, reference: "tail-\(index)")
+                references.append(id)
+            }
+            // Each request reaches the file while the command runs (its output is never held back).
+            let written = await eventually(.seconds(20)) {
+                (try? String(contentsOfFile: file, encoding: .utf8)).map { text in text.split(separator: "\n").count >= 6 } ?? false
+            }
+            #expect(written, "the requests never reached the file: \((try? String(contentsOfFile: file, encoding: .utf8)) ?? "")")
+            tail.signal(SIGTERM)
+            let exit = await offPool { tail.wait() }
+            #expect(exit.status == 0 && !exit.signaled, "SIGTERM ends it cleanly: \(exit)")
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(text.hasSuffix("\n"), "the last line is cut")
+            let lines = text.split(separator: "\n")
+            #expect(lines.filter { $0.contains("POST /v1/charges") }.count == 3 && lines.filter { $0.contains("POST /v1/access-tokens") }.count == 3,
+                    "\(text)")
         }
     }
 }

@@ -290,8 +290,9 @@ chargekit upi inquire --id "$id" --json | jq -e '.status == "expired"'
 # A duplicate IPN, for the receiver's idempotency:
 chargekit upi charge --amount 10.00 --currency USD --country US --reference ci-3 --method alipay \
   --ipn-url http://127.0.0.1:4242/ipn --ipn-fault duplicate
-# What was sent, bodies masked:
-chargekit upi logs tail --once --bodies
+# What was sent, bodies masked: the whole run's log (--after 0: every request the
+# sandbox kept, not only the newest 20), kept as the job's artifact.
+chargekit upi logs tail --after 0 --once --bodies > sandbox-requests.log
 ```
 
 ## Verifying an IPN in your server
