@@ -92,6 +92,9 @@ out=$("$bin" demo --provider square --json); code=$?
 check "demo --json prints each step's outcome" "0 approved cancelled yes" \
   "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["approved"], d["declined"], "yes" if d["forged_refused"] and d["replay_refused"] else "no")')"
 
+# scenarios: the text table cuts no outcome (capture-fails ends authorized).
+check "scenarios prints every outcome whole" "authorized" \
+  "$("$bin" scenarios --provider sandbox | awk '$1 == "sandbox" && $2 == "capture-fails" { print $3 }')"
 # scenarios: the catalog as JSON; each played through a ledger by another process.
 out=$("$bin" scenarios --json); code=$?
 check "scenarios --json lists every app's catalog and the sandbox's, with their outcomes" "0 $(echo $apps sandbox | tr ' ' '\n' | sort | paste -sd,) True" \
@@ -184,6 +187,9 @@ check "sandbox serve takes the database from CHARGEKIT_DB_URL" yes "$([ -f "$wor
 base="$(sed -n 's/^Citcon UPI sandbox listening on //p' "$work/log")"
 out=$(CHARGEKIT_MERCHANT_KEY=sk_from_environment_0123 "$bin" upi token --base-url "$base/v1"); code=$?
 check "upi token takes the key from CHARGEKIT_MERCHANT_KEY" "0 yes" "$code $(echo "$out" | grep -q '^access_token: st_' && echo yes)"
+# --body is listed by the commands that send a body, and only by them.
+check "upi charge lists --body; upi pay, clock and logs tail do not" "yes no no no" \
+  "$("$bin" upi charge --help | grep -q -- '--body' && echo yes || echo no) $("$bin" upi pay --help | grep -q -- '--body' && echo yes || echo no) $("$bin" upi clock advance --help | grep -q -- '--body' && echo yes || echo no) $("$bin" upi logs tail --help | grep -q -- '--body' && echo yes || echo no)"
 # upi against this sandbox: the key and the base URL from the environment, amounts in major units.
 export CHARGEKIT_MERCHANT_KEY=sk_from_environment_0123 CHARGEKIT_SANDBOX_URL="$base/v1"
 created=$("$bin" upi charge --amount 10.99 --currency USD --reference cli-amount-1 --country US --json); code=$?

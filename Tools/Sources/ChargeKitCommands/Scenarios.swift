@@ -27,10 +27,13 @@ struct Scenarios: AsyncParsableCommand {
                 return
             }
             let width = rows.map(\.name.count).max() ?? 0
+            // Columns as wide as their longest value: an outcome is never cut (`authorized`).
+            let outcomeWidth = rows.map(\.outcome.count).max() ?? 0
+            let providerWidth = max(10, rows.map(\.provider.count).max() ?? 0)
             for row in rows {
                 let name = row.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                let outcome = row.outcome.padding(toLength: 9, withPad: " ", startingAt: 0)
-                print("\(row.provider.padding(toLength: 10, withPad: " ", startingAt: 0)) \(name)  \(outcome) \(row.description)")
+                let outcome = row.outcome.padding(toLength: outcomeWidth, withPad: " ", startingAt: 0)
+                print("\(row.provider.padding(toLength: providerWidth, withPad: " ", startingAt: 0)) \(name)  \(outcome) \(row.description)")
             }
         }
     }

@@ -29,8 +29,6 @@ struct UPI: AsyncParsableCommand {
         var key: String?
         @Option(help: "An access token to use as is.")
         var token: String?
-        @Option(help: "The request body as JSON: a file, or - for standard input. Flags override its top-level fields.")
-        var body: String?
         @Flag(help: "Print the answer's data as JSON.")
         var json = false
 
@@ -73,35 +71,6 @@ struct UPI: AsyncParsableCommand {
             while text.hasSuffix("/") { text.removeLast() }
             if text.hasSuffix("/v1") { text.removeLast(3) }
             return URL(string: text + "/")
-        }
-
-        /// The body from `--body`, as a JSON object, with `overrides` applied.
-        func requestBody(_ overrides: [String: Any?]) throws -> Data {
-            try requestBody { object in
-                for (key, value) in overrides { if let value { object[key] = value } }
-            }
-        }
-
-        /// The body from `--body`, as a JSON object, changed by `edit`.
-        func requestBody(_ edit: (inout [String: Any]) throws -> Void) throws -> Data {
-            var object: [String: Any] = [:]
-            if let body {
-                let data: Data
-                if body == "-" {
-                    data = FileHandle.standardInput.readDataToEndOfFile()
-                } else {
-                    guard let file = FileManager.default.contents(atPath: body) else {
-                        throw ValidationError("--body: cannot read \(body)")
-                    }
-                    data = file
-                }
-                guard data.count <= UPIWire.maximumBodyBytes,
-                      let parsed = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-                else { throw ValidationError("--body must hold one JSON object of at most \(UPIWire.maximumBodyBytes) bytes") }
-                object = parsed
-            }
-            try edit(&object)
-            return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         }
 
         /// Sends the request (getting a server token first with `--key`) and reports the
@@ -218,9 +187,46 @@ struct UPI: AsyncParsableCommand {
         }
     }
 
+    /// `--body`, for the commands that send a JSON body (token, charge, confirm,
+    /// capture, refund, cancel): the others do not list it.
+    struct BodyOption: ParsableArguments {
+        @Option(help: "The request body as JSON: a file, or - for standard input. Flags override its top-level fields.")
+        var body: String?
+
+        /// The body from `--body`, as a JSON object, with `overrides` applied.
+        func requestBody(_ overrides: [String: Any?]) throws -> Data {
+            try requestBody { object in
+                for (key, value) in overrides { if let value { object[key] = value } }
+            }
+        }
+
+        /// The body from `--body`, as a JSON object, changed by `edit`.
+        func requestBody(_ edit: (inout [String: Any]) throws -> Void) throws -> Data {
+            var object: [String: Any] = [:]
+            if let body {
+                let data: Data
+                if body == "-" {
+                    data = FileHandle.standardInput.readDataToEndOfFile()
+                } else {
+                    guard let file = FileManager.default.contents(atPath: body) else {
+                        throw ValidationError("--body: cannot read \(body)")
+                    }
+                    data = file
+                }
+                guard data.count <= UPIWire.maximumBodyBytes,
+                      let parsed = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+                else { throw ValidationError("--body must hold one JSON object of at most \(UPIWire.maximumBodyBytes) bytes") }
+                object = parsed
+            }
+            try edit(&object)
+            return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        }
+    }
+
     struct Token: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "POST /v1/access-tokens: an access token for the merchant key.")
         @OptionGroup var connection: Connection
+        @OptionGroup var bodyOption: BodyOption
         @Option(name: .customLong("type"), help: "server or client.") var tokenType = "server"
 
         func validate() throws {
@@ -233,7 +239,7 @@ struct UPI: AsyncParsableCommand {
         func run() async throws {
             try await Self.withOwnUsage {
                 guard let key = connection.merchantKey else { throw ValidationError("--key is required") }
-                let body = try connection.requestBody(["token_type": tokenType])
+                let body = try bodyOption.requestBody(["token_type": tokenType])
                 // The merchant key is the bearer of this one call.
                 var direct = connection
                 direct.token = key
@@ -246,6 +252,7 @@ struct UPI: AsyncParsableCommand {
     struct Charge: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "POST /v1/charges: create a charge (prints its id and charge_token).")
         @OptionGroup var connection: Connection
+        @OptionGroup var bodyOption: BodyOption
         @Option(help: "The merchant's reference (unique).") var reference: String?
         @OptionGroup var amount: AmountOptions
         @Option(help: "ISO 4217 currency (what --amount is read in).") var currency: String?
@@ -264,7 +271,7 @@ struct UPI: AsyncParsableCommand {
 
         func run() async throws {
             try await Self.withOwnUsage {
-                let body = try connection.requestBody { object throws in
+                let body = try bodyOption.requestBody { object throws in
                     func set(_ section: String, _ key: String, _ value: Any?) {
                         guard let value else { return }
                         var inner = object[section] as? [String: Any] ?? [:]
@@ -362,11 +369,12 @@ struct UPI: AsyncParsableCommand {
     struct Capture: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "POST /v1/captures: capture an authorized charge.")
         @OptionGroup var connection: Connection
+        @OptionGroup var bodyOption: BodyOption
         @OptionGroup var operation: OperationOptions
         @OptionGroup var scenario: ScenarioOption
         func run() async throws {
             try await Self.withOwnUsage {
-                try await connection.send("POST", "/v1/captures", body: try connection.requestBody(try await operation.overrides(connection)),
+                try await connection.send("POST", "/v1/captures", body: try bodyOption.requestBody(try await operation.overrides(connection)),
                                           scenario: scenario.scenario)
             }
         }
@@ -375,6 +383,7 @@ struct UPI: AsyncParsableCommand {
     struct Refund: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "POST /v1/refunds: refund a paid charge, in whole or in part.")
         @OptionGroup var connection: Connection
+        @OptionGroup var bodyOption: BodyOption
         @OptionGroup var operation: OperationOptions
         @Option(help: "Why (the refund's note).") var note: String?
         @OptionGroup var scenario: ScenarioOption
@@ -382,7 +391,7 @@ struct UPI: AsyncParsableCommand {
             try await Self.withOwnUsage {
                 var overrides = try await operation.overrides(connection)
                 overrides["note"] = note
-                try await connection.send("POST", "/v1/refunds", body: try connection.requestBody(overrides), scenario: scenario.scenario)
+                try await connection.send("POST", "/v1/refunds", body: try bodyOption.requestBody(overrides), scenario: scenario.scenario)
             }
         }
     }
@@ -392,13 +401,14 @@ struct UPI: AsyncParsableCommand {
             abstract: "POST /v1/cancels: cancel an unpaid charge as the merchant; or, given the charge's id alone (upi cancel ID), press the wallet's Cancel as the consumer."
         )
         @OptionGroup var connection: Connection
+        @OptionGroup var bodyOption: BodyOption
         @OptionGroup var operation: OperationOptions
         @Option(name: .customLong("transaction-reference"), help: "The charge's own reference.") var transactionReference: String?
         @Argument(help: "The charge whose wallet's Cancel is pressed (as upi pay and upi decline press theirs).") var charge: String?
         func run() async throws {
             try await Self.withOwnUsage {
                 if let charge {
-                    guard operation.id == nil, operation.reference == nil, connection.body == nil else {
+                    guard operation.id == nil, operation.reference == nil, bodyOption.body == nil else {
                         throw ValidationError("give the charge's id alone (the wallet's Cancel) or --id and --reference (the merchant's cancel), not both")
                     }
                     try await WalletButton.press("cancel", id: charge, connection: connection)
@@ -406,7 +416,7 @@ struct UPI: AsyncParsableCommand {
                 }
                 var overrides = try await operation.overrides(connection)
                 overrides["transaction_reference"] = transactionReference
-                try await connection.send("POST", "/v1/cancels", body: try connection.requestBody(overrides))
+                try await connection.send("POST", "/v1/cancels", body: try bodyOption.requestBody(overrides))
             }
         }
     }
@@ -416,6 +426,7 @@ struct UPI: AsyncParsableCommand {
             abstract: "POST /v1/charges/{charge_token}: confirm a charge with a method, as the app's SDK does (prints next_action)."
         )
         @OptionGroup var connection: Connection
+        @OptionGroup var bodyOption: BodyOption
         @Argument(help: "The charge token the create answer gave.") var chargeToken: String
         @Option(help: "Payment method: alipay, wechatpay, upop, paypal, venmo, card…") var method: String
         @OptionGroup var scenario: ScenarioOption
@@ -425,7 +436,7 @@ struct UPI: AsyncParsableCommand {
                 guard chargeToken.utf8.count <= 128, chargeToken.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
                     throw ValidationError("<charge-token> must be up to 128 letters and digits")
                 }
-                let body = try connection.requestBody { object in
+                let body = try bodyOption.requestBody { object in
                     var payment = object["payment"] as? [String: Any] ?? [:]
                     payment["method"] = method
                     object["payment"] = payment
