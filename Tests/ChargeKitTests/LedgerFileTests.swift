@@ -177,6 +177,28 @@ struct LedgerFileTests {
         #expect(!released.isSet, "the app's tasks ran only once the lock was released: steps held the pool")
         try await blocked.value
     }
+
+    @Test("A process keeps a ledger's lock and journal open while a store uses them, and closes both once the last store is gone")
+    func descriptorsCloseWithTheLastStore() async throws {
+        guard FileManager.default.fileExists(atPath: "/proc/self/fd") else { try Test.cancel("could not run: no /proc/self/fd here") }
+        let file = try folder().appendingPathComponent("ledger.json")
+        // This process's descriptors on the ledger's folder (other tests run beside this one).
+        let descriptors = {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).filter { fd in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd))?
+                    .hasPrefix(file.deletingLastPathComponent().path) == true
+            }.count
+        }
+        let before = descriptors()
+        do {
+            let ledger = ChargeLedger(store: FileLedgerStore(fileURL: file))
+            _ = try await issue(ledger)
+            let again = ChargeLedger(store: FileLedgerStore(fileURL: file))
+            #expect(try await again.unanswered().count == 1, "a second store in the process shares the first one's journal")
+            #expect(descriptors() == before + 2, "the lock and the journal, once: \(descriptors() - before)")
+        }
+        #expect(descriptors() == before, "descriptors left open: \(descriptors() - before)")
+    }
 }
 
 final class Flag: @unchecked Sendable {

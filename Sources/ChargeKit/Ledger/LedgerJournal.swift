@@ -55,19 +55,25 @@ final class LedgerJournal: @unchecked Sendable {
         case ignoreReplacement
     }
 
-    /// One journal per file per process, shared by every store instance on it.
+    /// One journal per file per process, shared by every store instance on it; once the
+    /// last store on a file is gone, its journal closes the file and the lock.
     static func shared(for fileURL: URL) -> LedgerJournal {
         let key = fileURL.standardizedFileURL.path
         return registryLock.withLock {
-            if let journal = registry[key] { return journal }
+            if let journal = registry[key]?.journal { return journal }
+            registry = registry.filter { $0.value.journal != nil }
             let journal = LedgerJournal(path: key, fileSystem: SystemFileSystem.shared)
-            registry[key] = journal
+            registry[key] = Held(journal: journal)
             return journal
         }
     }
 
+    private struct Held {
+        weak var journal: LedgerJournal?
+    }
+
     private static let registryLock = NSLock()
-    nonisolated(unsafe) private static var registry: [String: LedgerJournal] = [:]
+    nonisolated(unsafe) private static var registry: [String: Held] = [:]
 
     let path: String
     var fileURL: URL { URL(fileURLWithPath: path) }
