@@ -80,4 +80,18 @@ import Testing
         #expect(UPIWire.wireTime(1_763_700_000_123) == 1_763_700_000_123)
         #expect(UPIWire.wireTime(164_718_815_786_000) == 164_718_815_786_000)
     }
+
+    @Test("A failure that carries more than its code and message encodes what it carried: decoding what was encoded gives it back (a fuzz finding)")
+    func aFailureWithMoreFieldsRoundTrips() throws {
+        let body = #"{"status":"fail","app":"citcon_upi","version":"v0.1/1","data":{"code":"4010","me":"r1","amount":128,"cpn":"http://127.0.0.1:1/ipn"},"ext":{"devicessage":"unauthorized"}}"#
+        let decoder = JSONDecoder()
+        let check = try decoder.decode(CPayCheck.self, from: Data(body.utf8))
+        #expect(check.data?.amount == 128)
+        let again = try decoder.decode(CPayCheck.self, from: UPIWire.encoder().encode(check))
+        #expect(again == check)
+        // A plain failure keeps the live API's shape: code and message only.
+        let plain = try decoder.decode(CPayCheck.self, from: Data(#"{"status":"fail","app":"citcon_upi","version":"v1","data":{"code":"4010","message":"no"}}"#.utf8))
+        let written = String(decoding: try UPIWire.encoder().encode(plain), as: UTF8.self)
+        #expect(written.contains(#""data":{"code":"4010","message":"no"}"#), "\(written)")
+    }
 }

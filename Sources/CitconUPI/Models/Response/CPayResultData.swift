@@ -102,7 +102,32 @@ public struct CPayResultData: Sendable, Equatable, Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         if let code { try c.encode(code, forKey: .code) }
         if let message { try c.encode(message, forKey: .message) }
-        if code != nil, id == nil { return }
+        if code != nil, id == nil {
+            // A failure: its code and message, and whatever else it carried (only what is
+            // there, so that the live API's `fail` shape stays as it is and nothing read is lost).
+            try c.encodeIfPresent(object, forKey: .object)
+            try c.encodeIfPresent(amount, forKey: .amount)
+            try c.encodeIfPresent(currency, forKey: .currency)
+            try c.encodeIfPresent(status, forKey: .status)
+            try c.encodeIfPresent(timeCanceled, forKey: .timeCanceled)
+            try c.encodeIfPresent(expiry, forKey: .expiry)
+            try c.encodeIfPresent(timeCreated.map(UPIWire.wireTime), forKey: .timeCreated)
+            try c.encodeIfPresent(country, forKey: .country)
+            try c.encodeIfPresent(reference, forKey: .reference)
+            try c.encodeIfPresent(amountCaptured, forKey: .amountCaptured)
+            try c.encodeIfPresent(amountRefunded, forKey: .amountRefunded)
+            try c.encodeIfPresent(timeCaptured.map(UPIWire.wireTime), forKey: .timeCaptured)
+            try c.encodeIfPresent(timeAuthorized.map(UPIWire.wireTime), forKey: .timeAuthorized)
+            try c.encodeIfPresent(timeCompleted.map(UPIWire.wireTime), forKey: .timeCompleted)
+            try c.encodeIfPresent(autoCapture, forKey: .autoCapture)
+            try c.encodeIfPresent(chargeToken, forKey: .chargeToken)
+            try c.encodeIfPresent(payment, forKey: .payment)
+            try c.encodeIfPresent(exchange, forKey: .exchange)
+            try c.encodeIfPresent(captures, forKey: .captures)
+            try c.encodeIfPresent(refunds, forKey: .refunds)
+            try c.encodeIfPresent(chargebacks, forKey: .chargebacks)
+            return
+        }
         try c.encode(id, forKey: .id)
         try c.encode(object, forKey: .object)
         try c.encode(amount, forKey: .amount)
