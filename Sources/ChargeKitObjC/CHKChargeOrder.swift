@@ -26,9 +26,9 @@ import ObjectiveC
     @objc public let amount: String
     /// The ISO 4217 currency code (`USD`).
     @objc public let currencyCode: String
-    /// What is sold (Credit Card Terminal `description`, SumUp and Zettle `title`).
+    /// What is sold (the field each app has for it: its description or title).
     @objc public var orderDescription: String?
-    /// Your reference (Credit Card Terminal `invoiceNumber`, SumUp `foreign-tx-id`, Zettle `reference`).
+    /// Your reference (the field each app echoes: its invoice number or reference).
     @objc public var reference: String?
     /// Your parameters, returned untouched on the callback (sent in the order of their names).
     @objc public var extraParams: [String: String] = [:]

@@ -2,10 +2,8 @@
 /// documented cases, and one that keeps anything else exactly as sent (a newer app's
 /// card type, a new status), so that a genuine callback is never refused for it.
 ///
-/// ``CreditCardTerminal/CardType``, ``Zettle/ErrorCode``,
-/// ``Zettle/PaymentInfo/EntryMode``, ``SumUp/Callback/FailureCause``,
-/// ``Square/ErrorCode``, and in CitconUPI `CPayStatus` and `CPayClientCode` are open
-/// wire values. Each lists ``documented`` and spells `rawValue`; it is `Codable` as that
+/// The apps' card types, error codes and statuses (``CreditCardTerminal/CardType``, for
+/// example), and in CitconUPI `CPayStatus` and `CPayClientCode`, are open wire values. Each lists ``documented`` and spells `rawValue`; it is `Codable` as that
 /// string, equal to a value that spells the same, and hashed by it. Switch over the
 /// documented cases and handle ``other(_:)`` for the rest:
 ///

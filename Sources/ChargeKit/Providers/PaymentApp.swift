@@ -2,11 +2,12 @@
 public struct ChargeOrder: Hashable, Sendable {
     /// What to charge.
     public var amount: Money
-    /// What is sold: Credit Card Terminal `description`, SumUp `title`, Zettle `title`.
+    /// What is sold, in the field each app has for it (its description or title; each
+    /// app's article names it).
     public var description: String?
-    /// Your merchant reference: Credit Card Terminal `invoiceNumber`, SumUp
-    /// `foreign-tx-id`, Zettle `reference` (for the `izettle://api/` charge a
-    /// reference is required; the nonce is used when you give none).
+    /// Your merchant reference, in the field each app echoes (its invoice number or
+    /// reference; each app's article names it). An app that requires one gets the
+    /// nonce when you give none.
     public var reference: String?
     /// Your parameters, returned untouched on the callback.
     public var extras: [QueryItem]

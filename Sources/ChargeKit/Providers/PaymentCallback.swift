@@ -14,8 +14,8 @@ public struct PaymentCallback: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) { hasher.combine(AnyHashable(base)) }
 
     /// Parses a callback URL, for `provider` or, when `nil`, for the provider the URL's
-    /// parameters name (`ifcc_` fields, `smp-status`, or Zettle's `errorCode`,
-    /// payment info or ChargeKit's success/failure marker).
+    /// parameters name (each registered app recognises its own fields, asked in the
+    /// registry's order).
     /// - Throws: ``ChargeKitError/invalidURL(_:rule:)`` when the provider cannot be
     ///   told, or the provider parser's error.
     public static func parse(
@@ -59,18 +59,11 @@ public struct PaymentCallback: Hashable, Sendable {
     /// The app that sent it.
     public var provider: PaymentProvider { type(of: base).provider }
 
-    /// The provider-neutral outcome.
-    ///
-    /// | provider | approved | declined | cancelled | failed |
-    /// |---|---|---|---|---|
-    /// | Credit Card Terminal | approved | declined | cancelled | error |
-    /// | SumUp | success | failed | — | invalidstate |
-    /// | Zettle 1.0 | success | — | CancelledByUser | any other errorCode |
-    /// | Zettle api/ | success | — | — | errorMessage |
+    /// The provider-neutral outcome: each app maps its own statuses to it (its article
+    /// says how).
     public var outcome: ChargeOutcome { base.outcome }
 
-    /// The provider's own status: `ifcc_responseType`, `smp-status`, or Zettle's
-    /// `errorCode` (`success` on success, `failure` for an error with a message only).
+    /// The provider's own status, as its answer spells it (its article names the field).
     public var providerStatus: String { base.providerStatus }
 
     /// The correlation nonce the callback carries.
@@ -88,16 +81,16 @@ public struct PaymentCallback: Hashable, Sendable {
     /// The provider's transaction id, if it sent one.
     public var transactionID: String? { base.transactionID }
 
-    /// The echoed merchant reference (SumUp `foreign-tx-id`, Zettle `reference`).
+    /// The echoed merchant reference, from the field the app echoes it in.
     public var reference: String? { base.echoedReference }
 
-    /// The human-readable message the app sent, if any: `ifcc_errorMessage`,
-    /// `smp-message`, or Zettle's `errorMessage` (the message part of a structured one).
+    /// The human-readable message the app sent, if any (for a structured one, its
+    /// message part).
     public var message: String? { base.message }
 
     /// Parameters in the provider's own namespace that this version of ChargeKit does
-    /// not know (Credit Card Terminal `ifcc_…`, SumUp `smp-…`): kept and reported,
-    /// never a reason to refuse.
+    /// not know (its field prefix, such as `ifcc_`): kept and reported, never a reason to
+    /// refuse.
     public var unknownFields: [QueryItem] { base.unknownFields }
 
     /// The `chargekit-callback` marker the callback URL carried (Zettle), if any.

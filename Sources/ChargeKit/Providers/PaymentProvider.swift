@@ -45,9 +45,8 @@ public struct PaymentProvider: Hashable, Sendable, Codable, CaseIterable, Custom
     /// because the value is yours.
     public var callbackRegistration: String { definition.callbackRegistration }
 
-    /// The wire name of the field the nonce comes back in: Credit Card Terminal's own
-    /// `ifcc_request_nonce`, ChargeKit's `chargekit-nonce` for SumUp and Zettle, and
-    /// Square's `state` (the nonce at its start).
+    /// The wire name of the field the nonce comes back in: the app's own place for it
+    /// where it has one, else ChargeKit's ``ChargeKitParameter/nonce``.
     public var nonceField: String { definition.nonceField }
 
     public var description: String { rawValue }
@@ -67,8 +66,8 @@ public enum ChargeOutcome: String, Hashable, Sendable, Codable, CaseIterable {
 
 /// Parameter names ChargeKit itself adds to callback URLs.
 public enum ChargeKitParameter {
-    /// The correlation nonce on SumUp and Zettle callback URLs. (Credit Card Terminal
-    /// uses its own `ifcc_request_nonce`.)
+    /// The correlation nonce on the callback URLs of apps that have no place of their
+    /// own for it (``PaymentProvider/nonceField`` names each app's).
     public static let nonce = nonceName.description
     /// ``nonce``, for comparing with a callback's bytes.
     static let nonceName: StaticString = "chargekit-nonce"

@@ -70,6 +70,6 @@ enum ToolApps {
         return all.dropLast().joined(separator: ", ") + " \(last) " + (all.last ?? "")
     }
 
-    /// The apps' names for people: `Credit Card Terminal, SumUp, Zettle, Square`.
+    /// The registered apps' names for people, comma-separated.
     static var displayNames: String { registered.map { $0.provider.displayName }.joined(separator: ", ") }
 }

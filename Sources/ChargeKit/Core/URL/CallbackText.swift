@@ -1,11 +1,11 @@
 /// A text value of a parsed callback, kept where it is in the callback URL's own
-/// string and decoded when it is read: the storage behind the text properties of
-/// ``CreditCardTerminal/ChargeResponse``, ``SumUp/Callback`` and ``Zettle/Callback``.
+/// string and decoded when it is read: the storage behind the text properties of the
+/// apps' callbacks (``CreditCardTerminal/ChargeResponse``, for example).
 ///
 /// Parsing a callback validates each value on the URL's bytes and makes no string for
 /// it; the result holds the URL's string once per value (a reference, not a copy) and
-/// where the value is (Zettle's payment info holds it once for all its values, as
-/// places: see `TextPlace`). Reading the property decodes the value (its `%XX` escapes,
+/// where the value is (a group of values may hold it once for them all, as places: see
+/// `TextPlace`). Reading the property decodes the value (its `%XX` escapes,
 /// already checked); setting it keeps the new string as it is. Two values are equal,
 /// hash and code as their text, wherever it is kept. The public properties it stands
 /// behind are plain `String?`.
@@ -58,7 +58,7 @@ struct CallbackText: Hashable, Sendable, Codable {
 }
 
 /// Where a text value of a parsed callback is in the callback URL's string: 8 bytes
-/// and no reference, so that a group of values (Zettle's payment info) keeps the
+/// and no reference, so that a group of values (an app's payment details) keeps the
 /// string once for them all. The owner keeps the string and reads the value with
 /// ``value(in:)``.
 struct TextPlace: Hashable, Sendable {

@@ -764,7 +764,7 @@ paths:
         - name: url
           in: query
           required: true
-          description: The exact request URL the app would open (com-innerfence-ccterminal, sumupmerchant, izettle or square-commerce-v1).
+          description: The exact request URL the app would open, of any payment app ChargeKit registers (its scheme; `chargekit request --examples` prints one of each).
           schema: { type: string }
       responses:
         '200': { $ref: '#/components/responses/Page' }
