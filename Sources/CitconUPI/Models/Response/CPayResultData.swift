@@ -102,56 +102,37 @@ public struct CPayResultData: Sendable, Equatable, Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         if let code { try c.encode(code, forKey: .code) }
         if let message { try c.encode(message, forKey: .message) }
-        if code != nil, id == nil {
-            // A failure: its code and message, and whatever else it carried (only what is
-            // there, so that the live API's `fail` shape stays as it is and nothing read is lost).
-            try c.encodeIfPresent(object, forKey: .object)
-            try c.encodeIfPresent(amount, forKey: .amount)
-            try c.encodeIfPresent(currency, forKey: .currency)
-            try c.encodeIfPresent(status, forKey: .status)
-            try c.encodeIfPresent(timeCanceled, forKey: .timeCanceled)
-            try c.encodeIfPresent(expiry, forKey: .expiry)
-            try c.encodeIfPresent(timeCreated.map(UPIWire.wireTime), forKey: .timeCreated)
-            try c.encodeIfPresent(country, forKey: .country)
-            try c.encodeIfPresent(reference, forKey: .reference)
-            try c.encodeIfPresent(amountCaptured, forKey: .amountCaptured)
-            try c.encodeIfPresent(amountRefunded, forKey: .amountRefunded)
-            try c.encodeIfPresent(timeCaptured.map(UPIWire.wireTime), forKey: .timeCaptured)
-            try c.encodeIfPresent(timeAuthorized.map(UPIWire.wireTime), forKey: .timeAuthorized)
-            try c.encodeIfPresent(timeCompleted.map(UPIWire.wireTime), forKey: .timeCompleted)
-            try c.encodeIfPresent(autoCapture, forKey: .autoCapture)
-            try c.encodeIfPresent(chargeToken, forKey: .chargeToken)
-            try c.encodeIfPresent(payment, forKey: .payment)
-            try c.encodeIfPresent(exchange, forKey: .exchange)
-            try c.encodeIfPresent(captures, forKey: .captures)
-            try c.encodeIfPresent(refunds, forKey: .refunds)
-            try c.encodeIfPresent(chargebacks, forKey: .chargebacks)
-            return
+        // A failure (a code, no id) writes only what it carried, so that the live API's
+        // `fail` shape stays as it is and nothing read is lost; an answer writes every
+        // member, `null` where absent, as the live API does.
+        let failure = code != nil && id == nil
+        func put<T: Encodable>(_ value: T?, _ key: CodingKeys, always: Bool = true) throws {
+            if always && !failure { try c.encode(value, forKey: key) } else { try c.encodeIfPresent(value, forKey: key) }
         }
-        try c.encode(id, forKey: .id)
-        try c.encode(object, forKey: .object)
-        try c.encode(amount, forKey: .amount)
-        try c.encode(currency, forKey: .currency)
-        try c.encode(status, forKey: .status)
-        try c.encode(timeCanceled, forKey: .timeCanceled)
-        try c.encode(expiry, forKey: .expiry)
+        if !failure { try c.encode(id, forKey: .id) }
+        try put(object, .object)
+        try put(amount, .amount)
+        try put(currency, .currency)
+        try put(status, .status)
+        try put(timeCanceled, .timeCanceled)
+        try put(expiry, .expiry)
         // Times go out as the live API writes them: Unix seconds (they are read back
         // from seconds or milliseconds).
-        try c.encode(timeCreated.map(UPIWire.wireTime), forKey: .timeCreated)
-        try c.encode(country, forKey: .country)
-        try c.encode(reference, forKey: .reference)
-        try c.encode(amountCaptured, forKey: .amountCaptured)
-        try c.encode(amountRefunded, forKey: .amountRefunded)
-        try c.encode(timeCaptured.map(UPIWire.wireTime), forKey: .timeCaptured)
-        try c.encode(timeAuthorized.map(UPIWire.wireTime), forKey: .timeAuthorized)
-        try c.encodeIfPresent(timeCompleted.map(UPIWire.wireTime), forKey: .timeCompleted)
-        try c.encode(autoCapture, forKey: .autoCapture)
-        try c.encodeIfPresent(chargeToken, forKey: .chargeToken)
-        try c.encode(payment, forKey: .payment)
-        try c.encode(exchange, forKey: .exchange)
-        try c.encode(captures, forKey: .captures)
-        try c.encode(refunds, forKey: .refunds)
-        try c.encode(chargebacks, forKey: .chargebacks)
+        try put(timeCreated.map(UPIWire.wireTime), .timeCreated)
+        try put(country, .country)
+        try put(reference, .reference)
+        try put(amountCaptured, .amountCaptured)
+        try put(amountRefunded, .amountRefunded)
+        try put(timeCaptured.map(UPIWire.wireTime), .timeCaptured)
+        try put(timeAuthorized.map(UPIWire.wireTime), .timeAuthorized)
+        try put(timeCompleted.map(UPIWire.wireTime), .timeCompleted, always: false)
+        try put(autoCapture, .autoCapture)
+        try put(chargeToken, .chargeToken, always: false)
+        try put(payment, .payment)
+        try put(exchange, .exchange)
+        try put(captures, .captures)
+        try put(refunds, .refunds)
+        try put(chargebacks, .chargebacks)
     }
 }
 
