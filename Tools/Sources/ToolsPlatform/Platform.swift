@@ -37,54 +37,43 @@ public enum Platform {
         #if canImport(Darwin)
         var on: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
-        return Darwin.send(descriptor, bytes, count, 0)
+        return systemSend(descriptor, bytes, count, 0)
         #else
-        return Glibc.send(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
+        return systemSend(descriptor, bytes, count, Int32(MSG_NOSIGNAL))
         #endif
     }
 
     /// `connect`.
     public static func connect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
-        #if canImport(Darwin)
-        Darwin.connect(descriptor, address, length)
-        #else
-        Glibc.connect(descriptor, address, length)
-        #endif
+        systemConnect(descriptor, address, length)
     }
 
     /// `write`.
     public static func write(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-        #if canImport(Darwin)
-        Darwin.write(descriptor, bytes, count)
-        #else
-        Glibc.write(descriptor, bytes, count)
-        #endif
+        systemWrite(descriptor, bytes, count)
     }
 
     /// `read`.
     public static func read(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-        #if canImport(Darwin)
-        Darwin.read(descriptor, bytes, count)
-        #else
-        Glibc.read(descriptor, bytes, count)
-        #endif
+        systemRead(descriptor, bytes, count)
     }
 
     /// `pipe`.
-    public static func pipe(_ ends: UnsafeMutablePointer<Int32>) -> Int32 {
-        #if canImport(Darwin)
-        Darwin.pipe(ends)
-        #else
-        Glibc.pipe(ends)
-        #endif
-    }
+    public static func pipe(_ ends: UnsafeMutablePointer<Int32>) -> Int32 { systemPipe(ends) }
 
     /// Ends the process with `status` (the C library's `exit`).
-    public static func exit(_ status: Int32) -> Never {
-        #if canImport(Darwin)
-        Darwin.exit(status)
-        #else
-        Glibc.exit(status)
-        #endif
-    }
+    public static func exit(_ status: Int32) -> Never { systemExit(status) }
 }
+
+// The C library's functions, called at file scope (where the methods above, which
+// share their names, do not shadow them): the same line for every C library.
+private func systemSend(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
+    send(descriptor, bytes, count, flags)
+}
+private func systemConnect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+    connect(descriptor, address, length)
+}
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int { write(descriptor, bytes, count) }
+private func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(descriptor, bytes, count) }
+private func systemPipe(_ ends: UnsafeMutablePointer<Int32>) -> Int32 { pipe(ends) }
+private func systemExit(_ status: Int32) -> Never { exit(status) }
