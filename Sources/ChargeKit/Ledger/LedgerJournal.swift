@@ -184,11 +184,9 @@ final class LedgerJournal: @unchecked Sendable {
         mutating func put(_ charge: PendingCharge) throws(ChargeKitError) {
             let payload = try LedgerJournal.encode(Record(put: charge))
             let nonce = charge.nonce.value
-            baseBytes += Self.size(payload) - ((written[nonce] ?? payloads[nonce]).map(LedgerJournal.framedSize) ?? 0)
+            baseBytes += LedgerJournal.framedSize(payload) - ((written[nonce] ?? payloads[nonce]).map(LedgerJournal.framedSize) ?? 0)
             if written.updateValue(payload, forKey: nonce) == nil { order.append(nonce) }
         }
-
-        private static func size(_ payload: Data) -> Int { LedgerJournal.framedSize(payload) }
 
         /// The bytes every entry's latest record takes, these changes included.
         var liveBytes: Int { baseBytes }

@@ -1,3 +1,4 @@
+import ChargeKit
 import Foundation
 import Synchronization
 
@@ -128,8 +129,9 @@ package final class RequestJournal: Sendable {
         for match in matches.reversed() {
             guard let range = Range(match.range, in: text) else { continue }
             let digits = text[range].filter(\.isNumber)
-            guard (13...19).contains(digits.count), luhn(digits) else { continue }
-            text.replaceSubrange(range, with: digits.prefix(6) + String(repeating: "*", count: digits.count - 10) + digits.suffix(4))
+            guard (13...19).contains(digits.count), luhn(digits),
+                  let masked = CardNumberMask.firstSixLastFour(padding: "*").masked(digits) else { continue }
+            text.replaceSubrange(range, with: masked)
         }
         return text
     }

@@ -50,7 +50,7 @@ struct RequestLog: RouterMiddleware {
         }
         if cut {
             let refusal = APIError(.malformedJSON, "body: ended before its Content-Length was read (cut short, or slower than the request timeout)")
-            log(method, request.uri.path.hasPrefix("/v1/") ? "(body cut short)" : route, status: refusal.status.code, since: started)
+            log(method, "(body cut short)", status: refusal.status.code, since: started)
             record("(body cut short)", refusal.status.code, nil)
             var response = try refusal.response(from: request, context: context)
             response.headers[.connection] = "close"
