@@ -387,11 +387,10 @@ final class LedgerJournal: @unchecked Sendable {
         }
         if position == data.endIndex { offset = start + data.count }
         if found.count > damageBefore { failClosed() }
-        if format == .journal { maskCardNumbers() }
     }
 
-    /// Masks the card numbers of the callbacks a ledger of an earlier version kept
-    /// (the next write rewrites it with them masked).
+    /// Masks the card numbers of the callbacks a version 1 document kept (the next write
+    /// rewrites it with them masked).
     private func maskCardNumbers() {
         for charge in entries.sorted {
             guard let masked = charge.maskingCardNumbers(), let payload = try? Self.encode(Record(put: masked)) else { continue }
@@ -479,10 +478,16 @@ final class LedgerJournal: @unchecked Sendable {
                 lastRecord[nonce] = nil
             }
         }
-        if let charge = read.record.put {
+        if var charge = read.record.put {
+            var payload = read.payload
+            // A version 2 journal's callbacks were kept before card numbers were masked:
+            // each is masked as it is read (the next write rewrites the file with it).
+            if format == .journal, let masked = charge.maskingCardNumbers(), let encoded = try? Self.encode(Record(put: masked)) {
+                (charge, payload) = (masked, encoded)
+            }
             let nonce = charge.nonce.value
             entries.put(charge)
-            liveBytes += Self.framedSize(read.payload) - (payloads.updateValue(read.payload, forKey: nonce).map(Self.framedSize) ?? 0)
+            liveBytes += Self.framedSize(payload) - (payloads.updateValue(payload, forKey: nonce).map(Self.framedSize) ?? 0)
             lastRecord[nonce] = position
         }
     }
