@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 // The SDK: what an app adds. It depends on no other package, so an app that depends on
@@ -40,19 +41,14 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// libFuzzer harnesses, built only by scripts/fuzz.sh (CHARGEKIT_FUZZ=1, --sanitize fuzzer and address).
+// libFuzzer harnesses, built only by scripts/fuzz.sh (CHARGEKIT_FUZZ=1, --sanitize fuzzer and address):
+// every folder of Fuzz/ but the corpora is one, so an app's own harness (Fuzz/Fuzz<App>/)
+// lives in its home and no list names it. Each may use any SDK product.
 if Context.environment["CHARGEKIT_FUZZ"] == "1" {
-    let harnesses: [(String, [Target.Dependency])] = [
-        ("FuzzCreditCardTerminal", ["ChargeKit"]),
-        ("FuzzSumUp", ["ChargeKit"]),
-        ("FuzzZettle", ["ChargeKit"]),
-        ("FuzzSquare", ["ChargeKit"]),
-        // Every registered app's callback, through the registry.
-        ("FuzzCallbacks", ["ChargeKit"]),
-        ("FuzzCLIURL", ["ChargeKit", "ChargeKitSimulators"]),
-        ("FuzzUPIJSON", ["CitconUPI"]),
-    ]
-    for (name, dependencies) in harnesses {
-        package.targets.append(.executableTarget(name: name, dependencies: dependencies, path: "Fuzz/\(name)"))
+    let fuzz = Context.packageDirectory + "/Fuzz"
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: fuzz)) ?? []).filter { $0.hasPrefix("Fuzz") }.sorted()
+    for name in names {
+        package.targets.append(.executableTarget(name: name, dependencies: ["ChargeKit", "ChargeKitSimulators", "CitconUPI"],
+                                                 path: "Fuzz/\(name)"))
     }
 }

@@ -14,7 +14,7 @@ let package = Package(
     dependencies: [
         .package(path: ".."),
         // The tools, for the sandbox's one fast path (its JSON writer).
-        .package(path: "../Tools"),
+        .package(path: "../Tools", traits: ["PostgreSQL"]),  // LedgerBenchmark measures the PostgreSQL ledger too
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [

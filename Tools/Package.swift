@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import Foundation
 import PackageDescription
 
@@ -10,6 +10,12 @@ let sdk = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathCompone
 // the PostgreSQL stores, and the tests that need any of them or a package the SDK must
 // not bring to apps (swift-property-based, Hummingbird, …). It depends on the SDK (the
 // package one folder up) by path. An app never depends on this package.
+//
+// The PostgreSQL stores, their driver (PostgresNIO, and swift-crypto's BoringSSL behind
+// it) and their tests are built with the trait `PostgreSQL` only:
+// `swift build --package-path Tools --traits PostgreSQL`. The default build (the README's
+// commands) compiles neither; the image and CI's PostgreSQL tests enable it.
+let postgreSQL: Set<String> = ["PostgreSQL"]
 let package = Package(
     name: "ChargeKitTools",
     platforms: [.macOS(.v14)],
@@ -24,6 +30,10 @@ let package = Package(
         .library(name: "CitconSandboxTesting", targets: ["CitconSandboxTesting"]),
         .executable(name: "chargekit", targets: ["chargekit"]),
         .executable(name: "chargekit-server", targets: ["chargekit-server"]),
+    ],
+    traits: [
+        .trait(name: "PostgreSQL", description: "The PostgreSQL ledger and sandbox stores (PostgresNIO), in chargekit-server and the tests."),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(path: ".."),
@@ -52,7 +62,8 @@ let package = Package(
         ]),
         .target(name: "ChargeKitPostgres", dependencies: [
             .product(name: "ChargeKit", package: sdk),
-            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: postgreSQL)),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // The local Citcon UPI sandbox server (Hummingbird + SQLite).
         .target(
@@ -80,7 +91,7 @@ let package = Package(
             name: "CitconSandboxPostgres",
             dependencies: [.product(name: "ChargeKit", package: sdk), "ChargeKitPostgres",
                            .product(name: "CitconUPI", package: sdk), "CitconSandbox",
-                           .product(name: "PostgresNIO", package: "postgres-nio")]
+                           .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: postgreSQL))]
         ),
         .target(
             name: "CitconSandboxTesting",

@@ -9,15 +9,17 @@
 # CitconSandbox product (they ship in CitconSandboxTesting).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The SDK's modules from this package, the server's from Tools/. SPI (`@_spi(Tools)`,
+# The SDK's modules from this package, the server's from Tools/ (built with its PostgreSQL
+# trait, in its own build folder, Tools/.build-postgres: ChargeKitPostgres is empty without). SPI (`@_spi(Tools)`,
 # what the tools share with the SDK) is not in these graphs, so not in api/.
 sdk="$(swift build --show-bin-path)/../symbolgraph"
-tools="$(swift build --package-path Tools --show-bin-path)/../symbolgraph"
+postgres=(--package-path Tools --traits PostgreSQL --scratch-path Tools/.build-postgres)
+tools="$(swift build "${postgres[@]}" --show-bin-path)/../symbolgraph"
 rm -rf "$sdk" "$tools"
 # Before the tests are built, it cannot load the test-runner modules and exits 1 for
 # them; the library graphs it needs are written all the same, and checked below.
 swift package dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
-swift package --package-path Tools dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
+swift package "${postgres[@]}" dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
 status=0
 # The apps' folders, from the SDK's one registry line.
 apps=$(bash scripts/registered-apps.sh | tr '\n' ' ')

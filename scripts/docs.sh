@@ -33,7 +33,9 @@ for target in ChargeKit CitconUPI; do
 done
 for target in CitconSandbox ChargeKitPostgres; do
     log="$(mktemp)"
-    if swift package --package-path Tools --disable-sandbox generate-documentation --target "$target" --warnings-as-errors >"$log" 2>&1; then
+    # The PostgreSQL trait's build (ChargeKitPostgres is empty without it), in its own folder.
+    if swift package --package-path Tools --traits PostgreSQL --scratch-path Tools/.build-postgres --disable-sandbox \
+        generate-documentation --target "$target" --warnings-as-errors >"$log" 2>&1; then
         echo "docs: $target built without warnings"
     else
         report "$target" "$log"

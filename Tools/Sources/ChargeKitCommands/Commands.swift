@@ -117,10 +117,20 @@ public func refusing<T>(_ body: () async throws(ChargeKitError) -> T) async thro
 /// instance of a web checkout. The same command line works with either.
 func openLedger(_ spec: String) async throws(ChargeKitError) -> OpenLedger {
     guard isPostgresURL(spec) else { return OpenLedger(store: FileLedgerStore(path: spec), close: {}) }
-    guard let open = CommandHooks.postgres else {
-        throw .storage("\(spec): a PostgreSQL ledger needs chargekit-server (swift build --package-path Tools --product chargekit-server)")
-    }
+    guard let open = CommandHooks.postgres else { throw .storage(PostgreSQLBuild.needed(for: "--ledger")) }
     return try await open(spec)
+}
+
+/// What a command says when it is given a PostgreSQL URL in a build without the tools'
+/// `PostgreSQL` trait (the default build compiles no database driver).
+public enum PostgreSQLBuild {
+    /// The command that builds `chargekit-server` with the PostgreSQL stores.
+    public static let command = "swift build --package-path Tools --traits PostgreSQL --product chargekit-server"
+
+    /// The refusal for `option`'s PostgreSQL URL.
+    public static func needed(for option: String) -> String {
+        "\(option) names PostgreSQL, which this chargekit-server was built without; build it with: \(command)"
+    }
 }
 
 /// A ledger store and how to let it go (a PostgreSQL pool closes).

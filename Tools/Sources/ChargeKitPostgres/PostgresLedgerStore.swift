@@ -1,3 +1,4 @@
+#if PostgreSQL  // the package's PostgreSQL trait (Tools/Package.swift)
 @_spi(Tools) import ChargeKit
 import Foundation
 import Logging
@@ -246,3 +247,4 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
         do { return try await body() } catch { throw PostgresSupport.storageError("ledger " + what, error) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL  // the package's PostgreSQL trait (Tools/Package.swift)
 @_spi(Tools) import ChargeKit
 import Foundation
 import Logging
@@ -151,3 +152,4 @@ package enum PostgresSupport {
         (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
     }
 }
+#endif

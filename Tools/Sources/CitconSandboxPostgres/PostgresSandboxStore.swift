@@ -1,3 +1,4 @@
+#if PostgreSQL  // the package's PostgreSQL trait (Tools/Package.swift)
 @_spi(Tools) import ChargeKit
 import ChargeKitPostgres
 import CitconSandbox
@@ -571,3 +572,4 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
 struct PostgresStoreClosed: Error, CustomStringConvertible {
     var description: String { "the sandbox's PostgreSQL store is closed" }
 }
+#endif

@@ -1,7 +1,9 @@
 import ArgumentParser
 @_spi(Tools) import ChargeKit
 import ChargeKitCommands
+#if PostgreSQL
 import ChargeKitPostgres
+#endif
 import Foundation
 
 /// `chargekit-server`: every command of `chargekit`, and what needs a server or a
@@ -17,14 +19,16 @@ struct ChargeKitServerCommand: AsyncParsableCommand {
     )
 
     static func main() async {
-        CommandHooks.install(
-            root: ChargeKitServerCommand.self,
-            postgresLedger: { spec throws(ChargeKitError) in
-                let store = try await PostgresLedgerStore.connect(url: spec, tablePrefix: PostgresSupport.tablePrefix(in: spec, fallback: "chargekit_"))
-                return OpenLedger(store: store, close: { store.close() })
-            },
-            citconDemo: { json in try await CitconDemo.run(json: json) }
-        )
+        #if PostgreSQL
+        let postgresLedger: (@Sendable (String) async throws(ChargeKitError) -> OpenLedger)? = { spec throws(ChargeKitError) in
+            let store = try await PostgresLedgerStore.connect(url: spec, tablePrefix: PostgresSupport.tablePrefix(in: spec, fallback: "chargekit_"))
+            return OpenLedger(store: store, close: { store.close() })
+        }
+        #else
+        let postgresLedger: (@Sendable (String) async throws(ChargeKitError) -> OpenLedger)? = nil
+        #endif
+        CommandHooks.install(root: ChargeKitServerCommand.self, postgresLedger: postgresLedger,
+                             citconDemo: { json in try await CitconDemo.run(json: json) })
         await parseAndRun()
     }
 }

@@ -1,19 +1,69 @@
 import ArgumentParser
 import ChargeKitCommands
 @_spi(Tools) import ChargeKit
+#if PostgreSQL
 import ChargeKitPostgres
-import CitconSandbox
 import CitconSandboxPostgres
+#endif
+import CitconSandbox
 import Foundation
 import NIOCore
+import ToolsHTTP
 import ToolsPlatform
 import Logging
 
 struct Sandbox: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The local Citcon UPI sandbox server.",
-        subcommands: [Serve.self]
+        subcommands: [Serve.self, Health.self]
     )
+
+    /// `chargekit sandbox health`: whether a sandbox answers, for a container's health
+    /// check (the image has no curl) and a CI job's wait loop.
+    struct Health: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Ask a sandbox whether it is up (GET /v1/health): exit 0 when it answers 200, 69 otherwise.",
+            discussion: "Needs no key. The image's health check runs it against its own port."
+        )
+        @Option(name: .customLong("base-url"), help: "The sandbox's address (default: $CHARGEKIT_SANDBOX_URL, else http://127.0.0.1:8790).")
+        var baseURL: String?
+        @Option(help: "Seconds to wait for the whole answer.") var timeout = 5.0
+
+        func validate() throws {
+            _ = try Serve.seconds(timeout, option: "--timeout")
+            guard healthURL != nil else { throw ValidationError("--base-url must be an http(s) URL with a host, got '\(shownBase)'") }
+        }
+
+        private var shownBase: String { baseURL ?? Environment.sandboxURL ?? "http://127.0.0.1:8790" }
+
+        /// `<base>/v1/health`, whether the base ends in `/v1` or not.
+        var healthURL: URL? {
+            var text = shownBase
+            while text.hasSuffix("/") { text.removeLast() }
+            if text.hasSuffix("/v1") { text.removeLast(3) }
+            guard let url = URL(string: text + "/v1/health"), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                  url.host != nil else { return nil }
+            return url
+        }
+
+        func run() async throws {
+            try await Self.withOwnUsage {
+                guard let url = healthURL else { throw ValidationError("--base-url is not a URL") }
+                let request = ToolsHTTPClient.Request("GET", url, deadline: try Serve.seconds(timeout, option: "--timeout"), limit: 4096)
+                do {
+                    let answer = try await ToolsHTTPClient.shared.send(request)
+                    guard answer.status == 200 else {
+                        FileHandle.standardError.write(Data("chargekit sandbox health: HTTP \(answer.status) from \(ToolsHTTPClient.shown(url))\n".utf8))
+                        throw ExitCode(69)
+                    }
+                    print("ok")
+                } catch let failure as ToolsHTTPClient.Failure {
+                    FileHandle.standardError.write(Data("chargekit sandbox health: \(failure.description.escapedForTerminal)\n".utf8))
+                    throw ExitCode(69)
+                }
+            }
+        }
+    }
 
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -26,7 +76,7 @@ struct Sandbox: AsyncParsableCommand {
         @Option(help: "Port to listen on (0 picks a free one).") var port = 8790
         @Option(help: "Address to bind.") var host = "127.0.0.1"
         @Option(name: .customLong("public-url"),
-                help: "Address clients reach the sandbox at, e.g. http://192.168.1.20:8790 (for wallet and QR links; a phone cannot open 0.0.0.0).")
+                help: "Address clients reach the sandbox at, e.g. http://192.168.1.20:8790 (for wallet and QR links; a phone cannot open 0.0.0.0; default: $CHARGEKIT_PUBLIC_URL).")
         var publicURL: String?
         @Option(name: .customLong("log-level"),
                 help: "Least level logged to standard error: trace, debug, info (every request and IPN attempt), notice, warning, error, critical.")
@@ -53,7 +103,8 @@ struct Sandbox: AsyncParsableCommand {
         var requestTimeout = 30.0
         @Option(name: .customLong("max-connections"), help: "Most connections served at once (1 to 65536; never more than the open-file limit minus 64, which serve raises to its hard limit first); one client address holds a quarter of them at most.")
         var maxConnections = 256
-        @Flag(name: .customLong("allow-remote-ipn"), help: "Allow IPN to non-loopback hosts.") var allowRemoteIPN = false
+        @Flag(name: .customLong("allow-remote-ipn"), help: "Allow IPN to non-loopback hosts (default: $CHARGEKIT_ALLOW_REMOTE_IPN, true in the image, else off).")
+        var allowRemoteIPN = false
         @Flag(name: .customLong("no-group-commit"), help: "Commit each write alone (for comparison; slower).")
         var noGroupCommit = false
         @Flag(help: "Print the start line as one JSON object (base_url, merchant_key, ipn_secret, database, schema_version, dashboard), for scripts.")
@@ -123,7 +174,7 @@ struct Sandbox: AsyncParsableCommand {
                 LoggingSystem.bootstrap(StreamLogHandler.standardError)
                 configuration.logger = Logger(label: "chargekit.sandbox")
                 configuration.logger.logLevel = level
-                if let publicURL {
+                if let publicURL = publicURL ?? Environment.publicURL {
                     guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
                           url.query == nil, url.fragment == nil
                     else { throw ValidationError("--public-url must be an http(s) URL with a host, got '\(publicURL)'") }
@@ -141,11 +192,17 @@ struct Sandbox: AsyncParsableCommand {
                 configuration.requestTimeout = try Self.seconds(requestTimeout, option: "--request-timeout")
                 configuration.ipnTimeout = try Self.seconds(ipnTimeout, option: "--ipn-timeout")
                 configuration.maximumConnections = maxConnections
-                configuration.allowNonLoopbackIPN = allowRemoteIPN
+                do throws(Environment.InvalidVariable) {
+                    let fromEnvironment = try Environment.allowRemoteIPN()
+                    configuration.allowNonLoopbackIPN = allowRemoteIPN || fromEnvironment == true
+                } catch {
+                    throw ValidationError(error.description)
+                }
                 configuration.groupCommit = !noGroupCommit
                 if let schedule = try retrySchedule() { configuration.ipnRetrySchedule = schedule }
                 var store: (any SandboxStore)?
-                if PostgresSupport.isURL(db) {
+                if isPostgresURL(db) {
+                    #if PostgreSQL
                     do throws(ChargeKitError) {
                         store = try PostgresSandboxStore(url: db, tablePrefix: PostgresSupport.tablePrefix(in: db, fallback: "upi_"))
                     } catch {
@@ -155,6 +212,10 @@ struct Sandbox: AsyncParsableCommand {
                     var shown = URLComponents(string: db)
                     if shown?.password != nil { shown?.password = "***" }
                     configuration.databasePath = shown?.string ?? "postgres"
+                    #else
+                    FileHandle.standardError.write(Data("chargekit: \(PostgreSQLBuild.needed(for: "--db"))\n".utf8))
+                    throw ExitCode(69)
+                    #endif
                 }
                 let server = try await SandboxServer(configuration: configuration, store: store)
                 defer { server.close() }

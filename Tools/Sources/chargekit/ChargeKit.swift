@@ -42,7 +42,12 @@ struct ServerCommand: ParsableCommand {
         if first == "demo", let index = arguments.firstIndex(of: "--provider"), index + 1 < arguments.count,
            arguments[index + 1] == "citcon" { return true }
         if arguments.contains("--provider=citcon") && first == "demo" { return true }
-        return arguments.contains { isPostgresURL($0) || isPostgresURL($0.split(separator: "=", maxSplits: 1).last.map(String.init) ?? "") }
+        return namesPostgreSQL(arguments)
+    }
+
+    /// Whether an argument (or an `--option=value`'s value) is a PostgreSQL URL.
+    static func namesPostgreSQL(_ arguments: [String]) -> Bool {
+        arguments.contains { isPostgresURL($0) || isPostgresURL($0.split(separator: "=", maxSplits: 1).last.map(String.init) ?? "") }
     }
 
     /// Replaces this process with chargekit-server and the same arguments (signals,
@@ -50,10 +55,11 @@ struct ServerCommand: ParsableCommand {
     static func handOff(_ arguments: [String]) -> Never {
         let own = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let server = own.deletingLastPathComponent().appendingPathComponent("chargekit-server").path
+        let postgres = namesPostgreSQL(arguments)
         guard FileManager.default.isExecutableFile(atPath: server) else {
             FileHandle.standardError.write(Data("""
                 chargekit: '\(arguments.first ?? "")' runs in chargekit-server, which is not built beside \(own.path);
-                build it with: swift build --package-path Tools --product chargekit-server
+                build it with: \(postgres ? PostgreSQLBuild.command : "swift build --package-path Tools --product chargekit-server")
 
                 """.utf8))
             Platform.exit(69)

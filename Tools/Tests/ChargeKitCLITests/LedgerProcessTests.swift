@@ -17,6 +17,7 @@ struct LedgerProcessTests {
         try await race(ledger: folder.appendingPathComponent("ledger.json").path)
     }
 
+    #if PostgreSQL
     @Test("The same race on PostgreSQL: many processes, each its own instance of the checkout, on one database",
           .enabled(if: ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"] != nil,
                    "CHARGEKIT_POSTGRES_URL is not set (run scripts/postgres.sh start and export it)"))
@@ -25,6 +26,17 @@ struct LedgerProcessTests {
         let prefix = "race" + UUID().uuidString.prefix(8).lowercased().replacingOccurrences(of: "-", with: "") + "_"
         try await race(ledger: url + "?table_prefix=" + prefix)
     }
+    #else
+    @Test("Without the PostgreSQL trait, a postgres:// ledger or database is refused with the command that builds it in")
+    func postgresNeedsItsTrait() async throws {
+        let ledger = try await CLI.run(["pending", "--ledger", "postgres://shop@127.0.0.1:1/shop"])
+        #expect(ledger.status == 74, "\(ledger.status): \(ledger.stderr)")
+        #expect(ledger.stderr.contains("--ledger names PostgreSQL") && ledger.stderr.contains("--traits PostgreSQL"), "\(ledger.stderr)")
+        let sandbox = try await CLI.run(["sandbox", "serve", "--port", "0", "--db", "postgres://upi@127.0.0.1:1/upi"])
+        #expect(sandbox.status == 69, "\(sandbox.status): \(sandbox.stderr)")
+        #expect(sandbox.stderr.contains("--db names PostgreSQL") && sandbox.stderr.contains("--traits PostgreSQL"), "\(sandbox.stderr)")
+    }
+    #endif
 
     /// Twelve `request` processes at once, then four `parse` processes racing for each callback.
     func race(ledger: String) async throws {

@@ -1,3 +1,4 @@
+#if PostgreSQL  // the package's PostgreSQL trait (Tools/Package.swift)
 @_spi(Tools) import ChargeKit
 import ChargeKitPostgres
 import Foundation
@@ -34,3 +35,4 @@ struct ConnectErrorTests {
         #expect(message.contains("does not exist"), "\(message)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if PostgreSQL  // the package's PostgreSQL trait (Tools/Package.swift)
 @_spi(Tools) import ChargeKit
 import ChargeKitPostgres
 import ChargeKitTesting
@@ -51,3 +52,4 @@ struct PostgresLedgerStoreTests {
         }
     }
 }
+#endif

@@ -65,7 +65,7 @@ enum CrashBackend: String, CustomStringConvertible, Sendable {
     var description: String { rawValue }
 
     static var available: [CrashBackend] {
-        ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"] == nil ? [.sqlite] : [.sqlite, .postgres]
+        Harness.postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
     }
 
     /// The `--db` value: a file in `directory`, or the PostgreSQL URL with a fresh table prefix.
@@ -73,7 +73,7 @@ enum CrashBackend: String, CustomStringConvertible, Sendable {
         switch self {
         case .sqlite: return directory.appendingPathComponent("crash.sqlite").path
         case .postgres:
-            let url = ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"] ?? ""
+            let url = Harness.postgresURL ?? ""
             return url + "?table_prefix=crash" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(10) + "_"
         }
     }
@@ -180,8 +180,8 @@ final class ManagedFlag: @unchecked Sendable {
     }
 
     @Test("Two instances on PostgreSQL: one killed mid-delivery, the other delivers every owed IPN",
-          .enabled(if: ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"] != nil,
-                   "CHARGEKIT_POSTGRES_URL is not set (run scripts/postgres.sh start and export it)"))
+          .enabled(if: Harness.postgresURL != nil,
+                   Harness.postgresSkipped))
     func killedMidDelivery() async throws {
         let database = CrashBackend.postgres.database(in: URL(fileURLWithPath: "/"))
         // The first three deliveries hang: the instance making them is mid-delivery.

@@ -1,6 +1,8 @@
+#if PostgreSQL
 import ChargeKitPostgres
-@testable import CitconSandbox
 import CitconSandboxPostgres
+#endif
+@testable import CitconSandbox
 import CitconSandboxTesting
 @_spi(Tools) import CitconUPI
 import Foundation
@@ -102,6 +104,20 @@ struct Harness: Sendable {
     let http: HTTP
     var configuration: SandboxConfiguration
 
+    /// `CHARGEKIT_POSTGRES_URL`, in a build with the tools' PostgreSQL trait: the
+    /// PostgreSQL tests run when both are there (CI's trait build), and are skipped
+    /// with ``postgresSkipped`` otherwise.
+    static var postgresURL: String? {
+        #if PostgreSQL
+        return ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        #else
+        return nil
+        #endif
+    }
+
+    /// Why a PostgreSQL test did not run.
+    static let postgresSkipped: Comment = "needs the PostgreSQL trait (swift test --package-path Tools --traits PostgreSQL) and CHARGEKIT_POSTGRES_URL (scripts/postgres.sh start)"
+
     static func temporaryDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chargekit-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -145,11 +161,13 @@ struct Harness: Sendable {
         let directory = try directory ?? temporaryDirectory()
         let configuration = configuration(directory: directory, backend: backend, database: database, tweak)
         var store: (any SandboxStore)?
+        #if PostgreSQL
         if PostgresSupport.isURL(configuration.databasePath) {
             store = try PostgresSandboxStore(url: configuration.databasePath,
                                              tablePrefix: PostgresSupport.tablePrefix(in: configuration.databasePath, fallback: "upi_"),
                                              connectTimeout: .seconds(60))
         }
+        #endif
         let running = try await RunningSandbox.start(configuration, store: store)
         return Harness(sandbox: HarnessSandbox(server: running.server, info: running.info, running: running), directory: directory,
                        http: HTTP(base: running.info.baseURL), configuration: configuration)

@@ -1,5 +1,7 @@
 import CitconSandbox
+#if PostgreSQL
 @testable import CitconSandboxPostgres
+#endif
 import CitconSandboxTesting
 @_spi(Tools) import CitconUPI
 import Foundation
@@ -62,14 +64,15 @@ struct SandboxRulesInMemoryTests {
     }
 }
 
+#if PostgreSQL
 /// The same suite on PostgreSQL (`scripts/postgres.sh start`, then export
 /// CHARGEKIT_POSTGRES_URL); skipped with that reason when it is not set. CI sets it.
 @Suite("SandboxStore conformance on PostgreSQL",
-       .enabled(if: ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"] != nil,
-                "CHARGEKIT_POSTGRES_URL is not set (run scripts/postgres.sh start and export it)"))
+       .enabled(if: Harness.postgresURL != nil,
+                Harness.postgresSkipped))
 struct PostgresSandboxStoreConformanceTests {
     static func freshStore() throws -> PostgresSandboxStore {
-        let url = try #require(ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"])
+        let url = try #require(Harness.postgresURL)
         let prefix = "s" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(12) + "_"
         return try PostgresSandboxStore(url: url, tablePrefix: prefix, connectTimeout: .seconds(60))
     }
@@ -112,7 +115,7 @@ struct PostgresSandboxStoreConformanceTests {
 
     @Test("close() writes the charges queued before it, then refuses new ones; every charge acknowledged is stored")
     func closeFinishesQueuedCharges() async throws {
-        let url = try #require(ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"])
+        let url = try #require(Harness.postgresURL)
         let prefix = "c" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(12) + "_"
         let store = try PostgresSandboxStore(url: url, tablePrefix: prefix, connectTimeout: .seconds(60))
         _ = try await store.migrate()
@@ -157,7 +160,7 @@ struct PostgresSandboxStoreConformanceTests {
 
     @Test("two instances on one database: one merchant, unique references, a charge paid through the other's wallet, each IPN once; a dead claimer's IPN is taken over")
     func twoInstances() async throws {
-        let url = try #require(ProcessInfo.processInfo.environment["CHARGEKIT_POSTGRES_URL"])
+        let url = try #require(Harness.postgresURL)
         let prefix = "two" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(10) + "_"
         let receiver = try await IPNReceiver.start()
         var configuration = SandboxConfiguration()
@@ -234,3 +237,4 @@ struct PostgresSandboxStoreConformanceTests {
         }
     }
 }
+#endif

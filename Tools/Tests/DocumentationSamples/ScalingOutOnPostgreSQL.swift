@@ -2,6 +2,7 @@
 // Do not edit: edit the document and run the script.
 // swiftlint:disable all
 
+#if PostgreSQL  // a module built with the tools' PostgreSQL trait only
 import ChargeKit
 import ChargeKitPostgres
 import Foundation
@@ -14,3 +15,4 @@ func scalingOutOnPostgreSQLSample1(url: URL, callbackURL: String) async throws {
     let result = try await ledger.verify(url: callbackURL)
     print(result.outcome)
 }
+#endif

@@ -142,7 +142,8 @@ transaction go out in the order of its status changes (a later one waits until t
 earlier is delivered or dead); up to 32 deliveries run side by side, so a slow
 receiver delays only its own. Pending deliveries resume after a restart; delivery
 is at least once. IPN targets must be loopback
-unless `--allow-remote-ipn`.
+unless `--allow-remote-ipn` (or `CHARGEKIT_ALLOW_REMOTE_IPN=true`, which the image sets:
+in a container, a CI job's receiver is never on loopback).
 
 **Storage** is behind the `SandboxStore` protocol; `SQLiteSandboxStore` goes through
 SQLiteNIO's public API and uses WAL with `synchronous=FULL` (an acknowledged write
