@@ -5,11 +5,13 @@
 # a changed version is a reviewed change and two machines build the same graph.
 # (Package.resolved cannot be the record: the local package copies' commit ids are not
 # GitHub's.)
+# The graph with every trait of the tools enabled (PostgreSQL's driver too): the default
+# build resolves the same packages less postgres-nio, which only that trait uses.
 # Usage: scripts/dependencies.sh [--update]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 list=Tools/dependencies.txt
-resolved=$(swift package --package-path Tools show-dependencies --format json 2>/dev/null | python3 -c '
+resolved=$(swift package --package-path Tools --enable-all-traits show-dependencies --format json 2>/dev/null | python3 -c '
 import json, sys
 seen = {}
 def walk(node):
@@ -22,7 +24,7 @@ for identity, (version, url) in sorted(seen.items()):
     print(f"{identity} {version} {url}")
 ')
 if [ "${1:-}" = "--update" ]; then
-    { echo "# What the tools' package resolves (scripts/dependencies.sh --update writes it; CI compares)."; echo "$resolved"; } > "$list"
+    { echo "# What the tools' package resolves, every trait enabled (scripts/dependencies.sh --update writes it; CI compares)."; echo "$resolved"; } > "$list"
     echo "dependencies: wrote $list ($(echo "$resolved" | wc -l) packages)"
     exit 0
 fi
