@@ -30,6 +30,11 @@ public protocol AppSimulator: Sendable {
     /// `callbackURL`, with placeholder credentials: for tests and demos.
     static func sampleApp(callbackURL: String) -> PaymentApp
 
+    /// The currency the sample app's orders are in, wherever an app is played for every
+    /// registered app (the conformance suite, `chargekit demo`): US dollars for an app
+    /// that takes any, the app's own for one that takes a single currency.
+    static var sampleCurrency: Currency { get }
+
     /// One ``PaymentApp`` for each protocol of the app this simulator answers (the first
     /// is ``sampleApp(callbackURL:)``): `PaymentAppConformance` plays every one.
     static func sampleApps(callbackURL: String) -> [PaymentApp]
@@ -42,6 +47,9 @@ public protocol AppSimulator: Sendable {
 
 extension AppSimulator {
     public mutating func setUp(_ setup: AppSetup) {}
+
+    /// US dollars: the app takes any currency.
+    public static var sampleCurrency: Currency { .usd }
 
     /// The one protocol of ``sampleApp(callbackURL:)``.
     public static func sampleApps(callbackURL: String) -> [PaymentApp] { [sampleApp(callbackURL: callbackURL)] }

@@ -57,13 +57,14 @@ public enum PaymentAppConformance {
 
     // MARK: Playing
 
-    /// The order every check charges: 12.50 USD, with a reference the app echoes.
-    static func order(_ minorUnits: Int64 = 1250, reference: String = "order-7") -> ChargeOrder {
-        ChargeOrder(amount: Money(minorUnits: minorUnits, currency: .usd), description: "Tea", reference: reference)
+    /// The order every check charges: 12.50 in the app's sample currency, with a reference the app echoes.
+    static func order(_ app: App, _ minorUnits: Int64 = 1250, reference: String = "order-7") -> ChargeOrder {
+        ChargeOrder(amount: Money(minorUnits: minorUnits, currency: app.simulator.sampleCurrency), description: "Tea", reference: reference)
     }
 
-    /// Issues `order` to the app in `ledger`.
-    static func issue(_ app: App, _ ledger: ChargeLedger, _ order: ChargeOrder = order()) async throws -> (PendingCharge, HandoffRequest) {
+    /// Issues `order` (by default ``order(_:_:reference:)``) to the app in `ledger`.
+    static func issue(_ app: App, _ ledger: ChargeLedger, _ given: ChargeOrder? = nil) async throws -> (PendingCharge, HandoffRequest) {
+        let order = given ?? order(app)
         let samples = app.simulator.sampleApps(callbackURL: "conformance-app://done")
         guard samples.indices.contains(app.protocolIndex) else { throw ConformanceFailure("\(app): no such sample app") }
         let sent = samples[app.protocolIndex]
@@ -82,10 +83,10 @@ public enum PaymentAppConformance {
         try scenario.callbacks(for: url, apps: apps(app.simulator))
     }
 
-    /// The phone's apps with `simulator` installed for its app, its account in USD.
+    /// The phone's apps with `simulator` installed for its app, its account in the app's sample currency.
     private static func apps<Simulator: AppSimulator>(_ simulator: Simulator.Type) -> SimulatedApps {
         var installed = Simulator()
-        installed.setUp(AppSetup(accountCurrency: "USD"))
+        installed.setUp(AppSetup(accountCurrency: Simulator.sampleCurrency.code))
         return SimulatedApps(installed)
     }
 
@@ -157,8 +158,8 @@ public enum PaymentAppConformance {
 
     static func crossedIsRefused(_ app: App) async throws {
         let ledger = ChargeLedger()
-        let (first, firstRequest) = try await issue(app, ledger, order(1250, reference: "order-a"))
-        let (second, _) = try await issue(app, ledger, order(9900, reference: "order-b"))
+        let (first, firstRequest) = try await issue(app, ledger, order(app, 1250, reference: "order-a"))
+        let (second, _) = try await issue(app, ledger, order(app, 9900, reference: "order-b"))
         let crossed = try approved(app, url: firstRequest.url).replacingOccurrences(of: first.nonce.value, with: second.nonce.value)
         // Refused, or (an app whose amount may be changed in the app) accepted with a flag.
         do {

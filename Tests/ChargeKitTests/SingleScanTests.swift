@@ -18,10 +18,10 @@ import Testing
     func oneScan(app: App) async throws {
         let ledger = ChargeLedger()
         let sample = app.simulator.sampleApp(callbackURL: "scan-test://done")
-        let order = ChargeOrder(amount: Money(minorUnits: 1250, currency: .usd), description: "Tea", reference: "order-7")
+        let order = ChargeOrder(amount: Money(minorUnits: 1250, currency: app.simulator.sampleCurrency), description: "Tea", reference: "order-7")
         let (_, request) = try await ledger.issue { nonce throws(ChargeKitError) in try sample.handoff(for: order, nonce: nonce) }
         var simulator: any AppSimulator = app.simulator.init()
-        simulator.setUp(AppSetup(accountCurrency: "USD"))
+        simulator.setUp(AppSetup(accountCurrency: app.simulator.sampleCurrency.code))
         let callback = try simulator.respond(to: request.url, outcome: .approved, options: AnswerOptions())
         let scans = FieldReader.ScanCount()
         let result = try await FieldReader.$scans.withValue(scans) { try await ledger.verify(url: callback) }

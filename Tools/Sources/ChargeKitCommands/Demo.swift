@@ -31,8 +31,10 @@ struct Demo: AsyncParsableCommand {
             let print: @Sendable (String) -> Void = { line in if !json { Swift.print(line) } }
             let ledger = ChargeLedger()
             let box = CoordinatorBox(print: print)
+            // In the app's sample currency (US dollars, unless the app takes one currency only).
+            let currency = SimulatedApps.simulator(of: provider)?.sampleCurrency ?? .usd
             var apps = SimulatedApps()
-            apps.setUpAll(AppSetup(accountCurrency: "USD"))
+            apps.setUpAll(AppSetup(accountCurrency: currency.code))
             let device = SimulatedDevice(apps: apps) { url in
                 print("  <- payment app opens: \(url)")
                 await box.handle(url)
@@ -43,12 +45,12 @@ struct Demo: AsyncParsableCommand {
             let callbackURL = ToolApps.demoCallbackURL
             let paymentApp = app.demoApp(callbackURL: callbackURL)
             let order = ChargeOrder(
-                amount: Money(minorUnits: 5000, currency: .usd), description: "Test transaction", reference: "321",
+                amount: Money(minorUnits: 5000, currency: currency), description: "Test transaction", reference: "321",
                 extras: app.returnsExtras ? [QueryItem("record_id", "123")] : []
             )
 
             print("ChargeDemo with \(provider) (simulated)")
-            print("1. Charge 50.00 USD, \"Test transaction\", invoice 321\(app.demoNote)\(order.extras.isEmpty ? "" : ", record_id=123")")
+            print("1. Charge 50.00 \(currency.code), \"Test transaction\", invoice 321\(app.demoNote)\(order.extras.isEmpty ? "" : ", record_id=123")")
             let approved = try await charge(coordinator, order, paymentApp)
             guard approved.outcome == .approved, case let callback = approved.callback else { throw ExitCode.failure }
             print("   verified: matched nonce \(approved.charge.nonce) in the ledger and consumed it")
