@@ -20,7 +20,8 @@ let package = Package(
     targets: [
         .target(
             name: "HandoffOperations",
-            dependencies: [.product(name: "ChargeKit", package: parentIdentity)]
+            dependencies: [.product(name: "ChargeKit", package: parentIdentity),
+                           .product(name: "ChargeKitSimulators", package: parentIdentity)]
         ),
         .executableTarget(name: "InstructionCounts", dependencies: ["HandoffOperations"]),
         // The system's SQLite (part of Apple's platforms; Debian's libsqlite3-dev), the

@@ -1,4 +1,5 @@
 import ChargeKit
+import ChargeKitSimulators
 import Foundation
 
 /// Credit Card Terminal's callback (plain and FileMaker) and the seed's request URL.
@@ -66,4 +67,8 @@ extension HandoffOperation {
                              chargeKitWork: { !App.chargeKitRequestURL().isEmpty }),
         ]
     }()
+}
+
+extension CreditCardTerminalSimulator: BenchmarkedApp {
+    static var benchmarkOperations: [HandoffOperation] { HandoffOperation.creditCardTerminal }
 }

@@ -1,11 +1,19 @@
 import ChargeKit
+import ChargeKitSimulators
 import Foundation
 
 // The operations the benchmarks time and the instruction counter counts: each
 // ChargeKit operation beside a Foundation URLComponents-based version of the same
 // work on the same input. `HandoffOperation.all` checks that both paths agree. Each
 // app's operations (its callbacks as the app writes them, its own Foundation way when
-// it needs one) are in the file named for it.
+// it needs one) are in the file named for it, which makes the app's simulator a
+// `BenchmarkedApp`; the simulators' registry gives their order, and no list here names an app.
+
+/// A registered app's own operations, declared in its file.
+protocol BenchmarkedApp: AppSimulator {
+    /// The app's rows: its callbacks (and requests) through ChargeKit and through URLComponents.
+    static var benchmarkOperations: [HandoffOperation] { get }
+}
 
 /// The fields each parse yields, for comparing the two paths.
 public struct Fields: Equatable, Sendable {
@@ -56,8 +64,13 @@ public struct HandoffOperation: Sendable {
     /// Every operation, after checking that both paths give the same, non-empty result
     /// (stops the program otherwise: a benchmark of different work would mislead).
     public static let all: [HandoffOperation] = {
-        // One line per app, as the SDK's registry.
-        let operations: [HandoffOperation] = creditCardTerminal + sumUp + zettle + square + viva
+        // Every registered app's rows, in the registry's order; an app without its file stops the run.
+        let operations: [HandoffOperation] = SimulatedApps.registered.flatMap { simulator -> [HandoffOperation] in
+            guard let app = simulator as? any BenchmarkedApp.Type else {
+                preconditionFailure("\(simulator.provider): no benchmark rows (Benchmarks/Sources/HandoffOperations/<App>.swift makes its simulator a BenchmarkedApp)")
+            }
+            return app.benchmarkOperations
+        }
         for operation in operations {
             let result = operation.chargeKit()
             precondition(result != nil && result != Fields(values: [:]) && result == operation.foundation(),

@@ -1,4 +1,5 @@
 import ChargeKit
+import ChargeKitSimulators
 import Foundation
 
 /// Square Point of Sale's success answer (protocol notes §6): `data` JSON on the app's marked URL.
@@ -37,4 +38,8 @@ extension HandoffOperation {
                                  foundation: { App.foundation(App.callback) },
                                  chargeKitWork: { (try? Square.Callback(url: App.callback)) != nil })]
     }()
+}
+
+extension SquareSimulator: BenchmarkedApp {
+    static var benchmarkOperations: [HandoffOperation] { HandoffOperation.square }
 }

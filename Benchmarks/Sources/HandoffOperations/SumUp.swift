@@ -1,4 +1,5 @@
 import ChargeKit
+import ChargeKitSimulators
 import Foundation
 
 /// SumUp's callback, as the seed shows it.
@@ -22,4 +23,8 @@ extension HandoffOperation {
                                  foundation: { foundationParse(App.callback, names: App.names) },
                                  chargeKitWork: { (try? SumUp.Callback(url: App.callback)) != nil })]
     }()
+}
+
+extension SumUpSimulator: BenchmarkedApp {
+    static var benchmarkOperations: [HandoffOperation] { HandoffOperation.sumUp }
 }

@@ -1,4 +1,5 @@
 import ChargeKit
+import ChargeKitSimulators
 import Foundation
 
 /// A Viva.com Terminal answer as the real app writes it (protocol notes §7): values
@@ -46,4 +47,8 @@ extension HandoffOperation {
                                  foundation: { App.foundation(App.callback) },
                                  chargeKitWork: { (try? Viva.Callback(url: App.callback)) != nil })]
     }()
+}
+
+extension VivaSimulator: BenchmarkedApp {
+    static var benchmarkOperations: [HandoffOperation] { HandoffOperation.viva }
 }

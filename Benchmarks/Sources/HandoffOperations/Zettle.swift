@@ -1,4 +1,5 @@
 import ChargeKit
+import ChargeKitSimulators
 import Foundation
 
 /// Zettle's callbacks: 1.0's, and a 3.0 wrapper's success with its `operationUUID`
@@ -39,4 +40,8 @@ extension HandoffOperation {
                              chargeKitWork: { (try? Zettle.Callback(url: App.v3)) != nil }),
         ]
     }()
+}
+
+extension ZettleSimulator: BenchmarkedApp {
+    static var benchmarkOperations: [HandoffOperation] { HandoffOperation.zettle }
 }
