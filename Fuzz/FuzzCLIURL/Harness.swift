@@ -15,9 +15,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             if let provider { precondition(callback.provider == provider) }
         }
     }
-    _ = try? CreditCardTerminalSimulator().respond(to: url, outcome: .approved)
-    _ = try? SumUpSimulator(merchantCurrency: "EUR").respond(to: url, outcome: .approved)
-    var zettle = ZettleSimulator(accountCurrency: "SEK")
-    _ = try? zettle.respond(to: url, outcome: .approved)
+    // Every registered app's simulator, as `simulate` picks one: by the URL's scheme.
+    var apps = SimulatedApps()
+    for outcome in ChargeOutcome.allCases { _ = try? apps.respond(to: url, outcome: outcome) }
     return 0
 }

@@ -7,8 +7,7 @@ import ObjectiveC
 /// options, over ``PaymentApp``; each app's factories are in `Apps/`, beside the others'.
 ///
 /// ```objc
-/// CHKPaymentApp *app = [CHKPaymentApp creditCardTerminalWithReturnURL:@"my-app://paid"];
-/// CHKPaymentApp *sumUp = [CHKPaymentApp sumUpWithAffiliateKey:@"KEY" callbackURL:@"my-app://sumup"];
+/// CHKPaymentApp *app = [CHKPaymentApp creditCardTerminalWithReturnURL:@"my-app://paid"];   // for example
 /// ```
 @objc(CHKPaymentApp) public final class CHKPaymentApp: NSObject, Sendable {
     let app: PaymentApp

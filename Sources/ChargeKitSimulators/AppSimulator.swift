@@ -79,7 +79,7 @@ public struct AppSetup: Hashable, Sendable {
     public var isReady: Bool?
     /// The currency of the account logged into the app.
     public var accountCurrency: String?
-    /// The app's own code for the failure it answers (Square's `error_code`).
+    /// The app's own code for the failure it answers (its error code or result code).
     public var failureCode: String?
     /// The tax rate the app applies when a request names none (Credit Card Terminal).
     public var defaultTaxRate: String?

@@ -47,7 +47,7 @@ struct AppURL: Sendable {
     func nonEmpty(_ name: String) -> String? { value(name).flatMap { $0.isEmpty ? nil : $0 } }
 
     /// What follows the first `.` of a value a merchant's SDK prefixed with its own
-    /// token (such as Square's `state`): the reference a person
+    /// token: the reference a person
     /// knows; `nil` without a `.`.
     static func reference(after text: String?) -> String? {
         text.flatMap { text in text.firstIndex(of: ".").map { String(text[text.index(after: $0)...]) } }

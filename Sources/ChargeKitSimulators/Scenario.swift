@@ -101,7 +101,7 @@ public struct Scenario: Hashable, Sendable, Identifiable {
 
     /// The outcome the ledger reads for this scenario's callback answering `requestURL`:
     /// ``outcome``, unless the protocol of `requestURL` answers it otherwise (a
-    /// cancellation on Zettle's `api/` operations reads as failed).
+    /// cancellation on some of an app's operations reads as failed).
     public func outcome(answering requestURL: String) -> ChargeOutcome? {
         SimulatedApps.simulator(of: provider)?.outcome(of: self, answering: requestURL) ?? outcome
     }

@@ -12,10 +12,10 @@ public actor SimulatedDevice: URLOpener {
     /// ``Scenario/catalog``); `nil`, or a request to another app, plays ``outcome``.
     public var scenario: Scenario?
     /// The payment apps installed; each is also read as the device's own property
-    /// (`device.sumUp`).
+    /// (named for the app).
     public var apps: SimulatedApps
 
-    /// One of ``apps``, by the name its simulator's file gives it (`device.sumUp`).
+    /// One of ``apps``, by the name its simulator's file gives it (named for the app).
     public subscript<App>(dynamicMember app: KeyPath<SimulatedApps, App>) -> App { apps[keyPath: app] }
 
     /// Schemes whose app is "not installed".

@@ -7,7 +7,7 @@ public enum TestCard {
         String(repeating: "X", count: max(0, number.count - 4)) + number.suffix(4)
     }
 
-    /// `**** **** **** 1111` for `4111111111111111` (Zettle's obfuscated PAN).
+    /// `**** **** **** 1111` for `4111111111111111` (an obfuscated PAN in groups).
     public static func obfuscated(_ number: String) -> String {
         "**** **** **** " + number.suffix(4)
     }

@@ -17,20 +17,25 @@ import Foundation
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let perBatch = arguments.first ?? 200
 let batches = arguments.dropFirst().first ?? 7
-let simulator = CreditCardTerminalSimulator()
 
-func request() throws -> CreditCardTerminal.ChargeRequest {
-    var fields = CreditCardTerminal.ChargeRequest.Fields()
-    fields.setReturnURL("com-innerfence-ChargeDemo://chargeResponse", extraParams: [QueryItem("record_id", "123")])
-    fields.amount = try Money(parsing: "10.99", currency: .usd)
-    fields.taxRate = .percent("8.5")
-    return try CreditCardTerminal.ChargeRequest(fields)
+/// What every round trip charges: the first registered app's sample app (the registry's
+/// order), 10.99 in its sample currency with one extra field where the app returns extras.
+struct Sample: Sendable {
+    let app: PaymentApp
+    let order: ChargeOrder
+
+    init() throws {
+        guard let simulator = SimulatedApps.registered.first else { throw ChargeKitError.storage("no registered app") }
+        app = simulator.sampleApp(callbackURL: "my-app://done")
+        order = ChargeOrder(amount: Money(minorUnits: 1099, currency: simulator.sampleCurrency), description: "Tea", reference: "321")
+    }
 }
 
 /// One round trip on a ledger: issue, then verify the app's approval.
-func roundTrip(_ ledger: ChargeLedger, _ request: CreditCardTerminal.ChargeRequest) async throws {
-    let handoff = try await ledger.issue { nonce throws(ChargeKitError) in try request.handoff(nonce: nonce) }
-    _ = try await ledger.verify(url: try simulator.respond(to: handoff.request.url, outcome: .approved))
+func roundTrip(_ ledger: ChargeLedger, _ sample: Sample) async throws {
+    let handoff = try await ledger.issue { nonce throws(ChargeKitError) in try sample.app.handoff(for: sample.order, nonce: nonce) }
+    var apps = SimulatedApps()
+    _ = try await ledger.verify(url: try apps.respond(to: handoff.request.url, outcome: .approved))
 }
 
 /// The same ledger on SQLite: a ``LedgerStore`` as one would write it (WAL,
@@ -148,7 +153,7 @@ func microseconds(_ duration: Duration) -> Double {
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-benchmark-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
 defer { try? FileManager.default.removeItem(at: folder) }
-let sample = try request()
+let sample = try Sample()
 
 print("retained  file ledger µs (min–max)    SQLite µs (min–max)      file/SQLite")
 var medians: [Int: Double] = [:]

@@ -9,7 +9,7 @@ public enum HandoffOperation: String, Hashable, Sendable, Codable, CaseIterable,
     case refund
     /// Ask about an earlier payment (an app's query operation, where it has one).
     case query
-    /// Open the payment app (`izettle://api/open`).
+    /// Open the payment app, for an app whose protocol has such an operation.
     case open
 
     public var description: String { rawValue }

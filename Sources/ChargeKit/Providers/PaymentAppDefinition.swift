@@ -5,7 +5,7 @@ protocol PaymentAppDefinition: SendableMetatype {
     /// The app's parsed callback.
     associatedtype Callback: ReadableCallback
 
-    /// ChargeKit's name for the app, as the CLI and stored ledgers spell it (`ccterminal`).
+    /// ChargeKit's name for the app, as the CLI and stored ledgers spell it (lower-case letters).
     static var identifier: String { get }
     /// The app's name for people (`Credit Card Terminal`).
     static var displayName: String { get }
@@ -97,7 +97,7 @@ extension PaymentAppDefinition {
 struct NonceFinding {
     /// The nonce fields, as the app names them (the ledger refuses more than one).
     var items: [QueryItem]
-    /// The whole callback, when finding the nonce took reading it (Square's nonce is
+    /// The whole callback, when finding the nonce took reading it (an app whose nonce is
     /// inside its JSON): the ledger keeps it rather than reading the answer again.
     var callback: PaymentCallback?
 }

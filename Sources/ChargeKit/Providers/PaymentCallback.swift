@@ -1,8 +1,7 @@
 /// A parsed callback from any of the payment apps.
 ///
 /// The provider-neutral questions are answered here; the app's own details are in
-/// ``base``, or through the typed accessor each app adds (`callback.sumUp`,
-/// `callback.zettle`, `callback.creditCardTerminal`).
+/// ``base``, or through the typed accessor each app's folder adds, named for the app.
 public struct PaymentCallback: Hashable, Sendable {
     /// The parsed callback of whichever app sent it.
     public let base: any ProviderCallback
@@ -93,7 +92,7 @@ public struct PaymentCallback: Hashable, Sendable {
     /// refuse.
     public var unknownFields: [QueryItem] { base.unknownFields }
 
-    /// The `chargekit-callback` marker the callback URL carried (Zettle), if any.
+    /// The `chargekit-callback` marker the callback URL carried (apps with two callback URLs), if any.
     public var callbackMarker: String? { base.callbackMarker }
 
     /// The wire name of the echoed reference.

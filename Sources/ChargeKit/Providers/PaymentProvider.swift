@@ -1,14 +1,14 @@
 /// A payment app ChargeKit speaks to.
 ///
-/// Each app's folder declares its value (``creditCardTerminal``, ``sumUp``,
-/// ``zettle``); ``allCases`` lists every one this version knows. The raw value is
-/// ChargeKit's name for the app (`ccterminal`), used by the CLI and in stored ledgers;
+/// Each app's folder declares its value as a static property named for the app;
+/// ``allCases`` lists every one this version knows, in the registry's order. The raw
+/// value is ChargeKit's name for the app, used by the CLI and in stored ledgers;
 /// decoding an unknown name fails rather than inventing an app.
 ///
 /// It is a structure rather than an enumeration so that a new version can add an app
 /// without breaking a `switch` of yours: compare with `==`, or ask the properties below.
 public struct PaymentProvider: Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible, RawRepresentable {
-    /// ChargeKit's name for the app: `ccterminal`, `sumup`, `zettle`.
+    /// ChargeKit's name for the app, as `chargekit request` spells it.
     public let rawValue: String
     let definition: any PaymentAppDefinition.Type
 

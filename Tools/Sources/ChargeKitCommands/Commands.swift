@@ -69,7 +69,7 @@ extension ParsableCommand {
     }
 }
 
-/// The full name of a subcommand (`chargekit request ccterminal`), from the tree.
+/// The full name of a subcommand (`chargekit ledger check`), from the tree.
 enum CommandParserPath {
     static func name(of command: ParsableCommand.Type) -> String {
         func path(from node: ParsableCommand.Type) -> [String]? {

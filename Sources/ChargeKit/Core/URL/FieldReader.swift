@@ -204,7 +204,7 @@ struct FieldReader {
         }
     }
 
-    /// The field's value as bytes (decoded), for a reader of its own (Square's JSON).
+    /// The field's value as bytes (decoded), for a reader of its own (an app's JSON).
     func valueBytes(_ index: Int) -> [UInt8] {
         let segment = fields[index].segment
         // (Its escapes were checked by the scan: decoding gives its bytes, a plain value copied as it is.)

@@ -54,7 +54,7 @@
     @inline(__always)
     static func isPrintableASCII(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
 
-    /// A masked card number as Zettle sends it (`**** **** **** 1111`): digits, `*` and
+    /// A masked card number in groups (`**** **** **** 1111`): digits, `*` and
     /// spaces, the last four (or all, when fewer) digits.
     static func isMaskedCardNumber(_ bytes: Span<UInt8>) -> Bool {
         endsInFourDigits(bytes) && bytes.allSatisfy { DecimalText.isDigit($0) || $0 == 0x2A || $0 == 0x20 }
@@ -99,7 +99,7 @@
 
     /// A URL an app opens us back on: must have a scheme and be at most
     /// ``maximumCallbackURLLength`` bytes long; no fragment unless the app is known to
-    /// insert its answer before one (`allowingFragment`, SumUp).
+    /// insert its answer before one (`allowingFragment`).
     @_spi(Tools) public static func callbackURL(_ value: String, field: String, allowingFragment: Bool = false) throws(ChargeKitError) {
         guard value.utf8.count <= maximumCallbackURLLength else { throw .fieldTooLong(field, limit: maximumCallbackURLLength) }
         // QueryURL's checks (the scanner, every escape decoded), without an item array.
