@@ -7,7 +7,7 @@
 public struct SimulatedApps: Sendable {
     /// Every simulated app, one line each; each is defined in its own file.
     public static let registered: [any AppSimulator.Type] = [
-        CreditCardTerminalSimulator.self, SumUpSimulator.self, ZettleSimulator.self, SquareSimulator.self, VivaSimulator.self,
+        CreditCardTerminalSimulator.self, SumUpSimulator.self, ZettleSimulator.self, SquareSimulator.self, VivaSimulator.self, NexiSimulator.self,
     ]
 
     private var installed: [PaymentProvider: any AppSimulator] = [:]

@@ -5,5 +5,5 @@
 /// tried when no ledger names its app: Credit Card Terminal first, because it passes
 /// an app's extras through whatever their names.
 enum RegisteredApps {
-    static let all: [any PaymentAppDefinition.Type] = [CreditCardTerminal.self, SumUp.self, Zettle.self, Square.self, Viva.self]
+    static let all: [any PaymentAppDefinition.Type] = [CreditCardTerminal.self, SumUp.self, Zettle.self, Square.self, Viva.self, Nexi.self]
 }

@@ -51,7 +51,7 @@ extension ToolApp {
 /// `scenarios`, `doctor`, `demo` and their help texts are driven by this list.
 enum ToolApps {
     static let registered: [any ToolApp.Type] = [
-        CreditCardTerminalTool.self, SumUpTool.self, ZettleTool.self, SquareTool.self, VivaTool.self,
+        CreditCardTerminalTool.self, SumUpTool.self, ZettleTool.self, SquareTool.self, VivaTool.self, NexiTool.self,
     ]
 
     /// Where `demo`'s apps answer: the ChargeDemo sample's return URL.
