@@ -145,7 +145,7 @@ import Testing
         let ledger = ChargeLedger()
         let charge = try await Self.issuePayment(ledger)
         let trx = "\(charge.nonce.value).ord-7"
-        await #expect(throws: ChargeKitError.mismatch(field: "amount", rule: "approved 1 cents, 1250 were asked")) {
+        await #expect(throws: ChargeKitError.mismatch(field: "amount", rule: "approved 1 minor units, 1250 were asked")) {
             try await ledger.verify(url: Self.documentedAnswer(callerTrxID: trx))
         }
         let other = try await Self.issuePayment(ledger)

@@ -24,21 +24,12 @@ extension Nexi: PaymentAppDefinition {
     /// `callerTrxId` must carry the nonce and the reference sent, `operationType` the
     /// operation asked, and an approved amount the amount asked.
     static func check(_ callback: Callback, against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag] {
-        guard callback.nonce == charge.nonce else {
-            throw .mismatch(field: "callerTrxId", rule: "must carry the request's nonce, as Nexi POS echoes it")
-        }
-        if let reference = charge.request.reference, callback.reference != reference {
-            throw .mismatch(field: "callerTrxId", rule: "must echo the reference sent")
-        }
+        try EchoedTransactionID(field: nonceField, app: displayName).check(nonce: callback.nonce, reference: callback.reference, against: charge)
         let asked = (charge.request.operation == .refund ? Operation.reversal : Operation.payment).answerName
         guard callback.operationType.uppercased() == asked else {
             throw .mismatch(field: "operationType", rule: "must name the operation asked (\(asked))")
         }
-        guard callback.outcome == .approved, let asked = charge.request.amount else { return [] }
-        guard let amount = callback.amountMinorUnits else { throw .missingField("amount") }
-        guard amount == asked.minorUnits else {
-            throw .mismatch(field: "amount", rule: "approved \(amount) cents, \(asked.minorUnits) were asked")
-        }
+        if callback.outcome == .approved { try EchoedTransactionID.checkApproved(amount: callback.amountMinorUnits, field: "amount", against: charge) }
         return []
     }
 }

@@ -83,11 +83,7 @@ extension Nexi {
             for name in Name.allCases where name.isDetail {
                 if let value = try take(name) { details.append(QueryItem(name.text, value)) }
             }
-            var unknown: [QueryItem] = []
-            for item in fields.hasRemaining ? fields.remaining : [] {
-                guard item.value.utf8.count <= Self.maximumFieldLength else { throw .fieldTooLong(item.name, limit: Self.maximumFieldLength) }
-                unknown.append(item)
-            }
+            let unknown = try fields.unknownFields(limit: Self.maximumFieldLength)
             self.callbackURL = fields.baseText.wrappedValue
             self.result = result
             self.operationType = operationType

@@ -28,21 +28,12 @@ extension Viva: PaymentAppDefinition {
     /// the amount asked.
     static func check(_ callback: Callback, against charge: PendingCharge) throws(ChargeKitError) -> [VerificationFlag] {
         // The nonce in clientTransactionId, as sent, and the reference after it when one was.
-        guard callback.nonce == charge.nonce else {
-            throw .mismatch(field: "clientTransactionId", rule: "must carry the request's nonce, as Viva.com Terminal echoes it")
-        }
-        if let reference = charge.request.reference, callback.reference != reference {
-            throw .mismatch(field: "clientTransactionId", rule: "must echo the reference sent")
-        }
+        try EchoedTransactionID(field: nonceField, app: displayName).check(nonce: callback.nonce, reference: callback.reference, against: charge)
         let asked = charge.request.operation == .refund ? Action.cancel.rawValue : Action.sale.rawValue
         if let action = callback.action, !callback.isUserCancel, action != asked, charge.request.operation != .open {
             throw .mismatch(field: "action", rule: "must echo the action asked (\(asked))")
         }
-        guard callback.outcome == .approved, let asked = charge.request.amount else { return [] }
-        guard let amount = callback.amountMinorUnits else { throw .missingField("amount") }
-        guard amount == asked.minorUnits else {
-            throw .mismatch(field: "amount", rule: "approved \(amount) minor units, \(asked.minorUnits) were asked")
-        }
+        if callback.outcome == .approved { try EchoedTransactionID.checkApproved(amount: callback.amountMinorUnits, field: "amount", against: charge) }
         return []
     }
 }

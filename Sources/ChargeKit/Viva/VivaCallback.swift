@@ -94,11 +94,7 @@ extension Viva {
             for name in Name.allCases where name.isDetail {
                 if let value = try take(name) { details.append(QueryItem(name.text, value)) }
             }
-            var unknown: [QueryItem] = []
-            for item in fields.hasRemaining ? fields.remaining : [] {
-                guard item.value.utf8.count <= Self.maximumFieldLength else { throw .fieldTooLong(item.name, limit: Self.maximumFieldLength) }
-                unknown.append(item)
-            }
+            let unknown = try fields.unknownFields(limit: Self.maximumFieldLength)
             self.init(callbackURL: fields.baseText.wrappedValue, status: status, message: message, action: action,
                       clientTransactionID: clientTransactionID, amountMinorUnits: amount, tipMinorUnits: tip,
                       detailItems: details, unknownFields: unknown)

@@ -319,6 +319,16 @@ struct FieldReader {
         return items
     }
 
+    /// ``remaining`` as the fields an app's answer keeps without knowing them (never a
+    /// reason to refuse), each value at most `limit` bytes.
+    /// - Throws: ``ChargeKitError/fieldTooLong(_:limit:)`` naming a longer one.
+    func unknownFields(limit: Int) throws(ChargeKitError) -> [QueryItem] {
+        guard hasRemaining else { return [] }
+        let items = remaining
+        if let long = items.first(where: { $0.value.utf8.count > limit }) { throw .fieldTooLong(long.name, limit: limit) }
+        return items
+    }
+
     /// ``remaining``, kept as places in ``source`` (the same items when read).
     var remainingItems: CallbackItems {
         var places: [CallbackItems.Place] = []
