@@ -69,6 +69,14 @@ import Testing
         #expect(throws: ChargeKitError.duplicateField("result")) { try Nexi.Callback(url: Self.documentedAnswer() + "&result=0") }
     }
 
+    @Test func paddingIsTrimmedOnEitherSideAndNothingElse() {
+        #expect(Nexi.Callback.trimmingSpaces("NEXI            ") == "NEXI")
+        #expect(Nexi.Callback.trimmingSpaces("  0000091 ") == "0000091")
+        #expect(Nexi.Callback.trimmingSpaces("   ") == "" && Nexi.Callback.trimmingSpaces("") == "")
+        #expect(Nexi.Callback.trimmingSpaces("a b") == "a b", "a space inside stays")
+        #expect(Nexi.Callback.trimmingSpaces("\tNEXI") == "\tNEXI", "only spaces are padding")
+    }
+
     @Test func aFullCardNumberIsMaskedToNexisForm() throws {
         let answer = Self.documentedAnswer().replacingOccurrences(of: "************5938", with: "4761730000005938")
         let parsed = try PaymentCallback.parse(answer, provider: .nexi)

@@ -70,7 +70,7 @@ extension Nexi {
             func take(_ name: Name) throws(ChargeKitError) -> String? {
                 guard let value = fields.take(name) else { return nil }
                 try FieldRules.text(value, field: name.text, limit: name.limit)
-                return value.trimmingCharacters(in: .whitespaces)
+                return Self.trimmingSpaces(value)
             }
             guard let result = try take(.result) else { throw .missingField("result") }
             guard Self.isResultCode(result) else {
@@ -91,6 +91,15 @@ extension Nexi {
             self.amountMinorUnits = amount
             self.detailItems = details
             self.unknownFields = unknown
+        }
+
+        /// `value` without the spaces Nexi pads fixed-width fields with (`NEXI` + 12 spaces);
+        /// most values have none and are returned as they are.
+        static func trimmingSpaces(_ value: String) -> String {
+            let bytes = value.utf8
+            guard bytes.first == 0x20 || bytes.last == 0x20 else { return value }
+            guard let first = bytes.firstIndex(where: { $0 != 0x20 }), let last = bytes.lastIndex(where: { $0 != 0x20 }) else { return "" }
+            return String(value[first...last])
         }
 
         /// A whole number (`0`, `-16`) or a SoftPOS `X-Y-Z` code of digits and letters.
