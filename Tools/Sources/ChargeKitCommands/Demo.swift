@@ -55,7 +55,7 @@ struct Demo: AsyncParsableCommand {
             guard approved.outcome == .approved, case let callback = approved.callback else { throw ExitCode.failure }
             print("   verified: matched nonce \(approved.charge.nonce) in the ledger and consumed it")
             if order.extras.isEmpty {
-                print("   reference: \(callback.reference ?? "?") (returned unchanged in state)")
+                print("   reference: \(callback.reference ?? "?") (returned unchanged in \(type(of: callback.base).referenceField))")
             } else {
                 print("   record: \(callback.extraItems.first { $0.name == "record_id" }?.value ?? "?")")
             }
