@@ -37,14 +37,7 @@ struct Sandbox: AsyncParsableCommand {
         private var shownBase: String { baseURL ?? Environment.sandboxURL ?? "http://127.0.0.1:8790" }
 
         /// `<base>/v1/health`, whether the base ends in `/v1` or not.
-        var healthURL: URL? {
-            var text = shownBase
-            while text.hasSuffix("/") { text.removeLast() }
-            if text.hasSuffix("/v1") { text.removeLast(3) }
-            guard let url = URL(string: text + "/v1/health"), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-                  url.host != nil else { return nil }
-            return url
-        }
+        var healthURL: URL? { UPI.Connection.root(of: shownBase).flatMap { URL(string: "v1/health", relativeTo: $0)?.absoluteURL } }
 
         func run() async throws {
             try await Self.withOwnUsage {

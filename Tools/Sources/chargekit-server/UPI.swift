@@ -64,10 +64,14 @@ struct UPI: AsyncParsableCommand {
         var baseURL: String { baseURLOption ?? Environment.sandboxURL ?? "http://127.0.0.1:8790/v1" }
 
         /// The API root the client appends `/v1/…` to.
-        var root: URL? {
-            guard let url = URL(string: baseURL), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+        var root: URL? { Self.root(of: baseURL) }
+
+        /// The API root of `base` (an `http(s)` URL with a host, with or without its
+        /// `/v1`), ending in `/`; nil when it is no such URL.
+        static func root(of base: String) -> URL? {
+            guard let url = URL(string: base), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
                   url.host != nil else { return nil }
-            var text = baseURL
+            var text = base
             while text.hasSuffix("/") { text.removeLast() }
             if text.hasSuffix("/v1") { text.removeLast(3) }
             return URL(string: text + "/")
