@@ -19,7 +19,9 @@
 #            tests  Tests/, Tools/Tests/, scripts/cli-check*: none (its own test file and
 #                   cli-check script are its home; the suites run over every app name none)
 #            docs   *.md and the DocC catalogues: only the docs index (ChargeKit.md),
-#                   README.md and CHANGELOG.md (its article is its home)
+#                   README.md and CHANGELOG.md (its article is its home); a document's
+#                   compiled samples (Tools/Tests/DocumentationSamples/<Document>.swift)
+#                   count as the document
 #          An app is named by its folder (`MyApp`, `myApp`) or its provider id (`myapp`,
 #          `MYAPP`), matched with case, so that `CleanExit` names no app. Exit 1 when an
 #          app is named past its bounds, listing where; --newest holds the newest app
@@ -55,10 +57,12 @@ while i < len(args):
 classes = classes or ["code", "tests", "docs"]
 registry = {"Sources/ChargeKit/Providers/RegisteredApps.swift", "Sources/ChargeKitSimulators/SimulatedApps.swift",
             "Tools/Sources/ChargeKitCommands/ToolApps.swift"}
-index = {"Sources/ChargeKit/ChargeKit.docc/ChargeKit.md", "README.md", "CHANGELOG.md"}
+index = {"Sources/ChargeKit/ChargeKit.docc/ChargeKit.md", "README.md", "CHANGELOG.md",
+         "Tools/Tests/DocumentationSamples/README.swift"}
 files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], capture_output=True, text=True, check=True).stdout.split("\n")
 
 def class_of(path):
+    if path.startswith("Tools/Tests/DocumentationSamples/"): return "docs"  # a document's samples, generated from it
     if re.match(r"(Tests/|Tools/Tests/|scripts/cli-check|Fuzz/corpus/)", path): return "tests"
     if path.endswith(".md") or ".docc/" in path: return "docs"
     return "code"

@@ -19,7 +19,7 @@ import glob, re, subprocess, sys, os, tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, 'Tools/Tests/DocumentationSamples')
 GIVEN = {
-    'coordinator': 'PaymentCoordinator', 'url': 'URL', 'ledgerURL': 'URL', 'opener': 'any URLOpener',
+    'coordinator': 'PaymentCoordinator', 'app': 'PaymentApp', 'url': 'URL', 'ledgerURL': 'URL', 'opener': 'any URLOpener',
     'sandboxURL': 'URL', 'callbackURL': 'String', 'tokenFromYourServer': 'String', 'chargeTokenFromYourServer': 'String',
 }
 # Modules of Tools/Package.swift built only with a trait: their documents' samples too.

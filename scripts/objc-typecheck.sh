@@ -42,7 +42,7 @@ swiftc -emit-module -module-name ObjectiveC -parse-as-library "${objc[@]}" -impo
     -emit-module-path "$work/ObjectiveC.swiftmodule" Tests/ObjCStub/Overlay/ObjectiveC.swift
 swiftc -emit-module -module-name ChargeKitObjC "${base[@]}" "${objc[@]}" -emit-module-path "$work/ChargeKitObjC.swiftmodule" \
     -emit-objc-header-path "$work/ChargeKitObjC-Swift.h" $sources
-for caller in Tests/ObjCStub/ChargeDemo.m Tests/ObjCStub/SceneDelegate.m; do
+for caller in Tests/ObjCStub/*.m; do
     clang -fsyntax-only -x objective-c -fobjc-arc -fobjc-runtime=macosx -fblocks -Werror -Wno-unknown-warning-option \
         -I Tests/ObjCStub/Clang -I "$work" "$caller"
 done
@@ -61,4 +61,4 @@ SWIFT
     echo "objc-typecheck --self-test: an unrepresentable declaration is refused"
 fi
 echo "objc-typecheck: the Objective-C face type-checks with Objective-C interop under Swift 6 strict concurrency;"
-echo "objc-typecheck: its header, printed by Swift, compiles Objective-C callers (Tests/ObjCStub/ChargeDemo.m, SceneDelegate.m) in clang"
+echo "objc-typecheck: its header, printed by Swift, compiles Objective-C callers (Tests/ObjCStub/*.m: ChargeDemo, each app's checkout, SceneDelegate) in clang"

@@ -11,9 +11,9 @@ import UIKit
 #endif
 
 // Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md, sample 2
-/// What the app's Info.plist lacks for a Square hand-off answering on my-app://paid.
-func configurationFindings(infoPlistAt url: URL) throws -> [ConfigurationFinding] {
-    try AppConfiguration.check(infoPlist: Data(contentsOf: url), provider: .square, returnURL: "my-app://paid")
+/// What the app's Info.plist lacks for a hand-off to `provider` answering on my-app://paid.
+func configurationFindings(infoPlistAt url: URL, for provider: PaymentProvider) throws -> [ConfigurationFinding] {
+    try AppConfiguration.check(infoPlist: Data(contentsOf: url), provider: provider, returnURL: "my-app://paid")
 }
 
 // Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md, sample 3
@@ -25,12 +25,7 @@ func makeCoordinator(opener: any URLOpener) throws -> PaymentCoordinator {
 }
 
 // Sources/ChargeKit/ChargeKit.docc/IntegratingOnIOS.md, sample 4
-func integratingOnIOSSample4(coordinator: PaymentCoordinator, callbackURL: String) async throws {
-    let app: PaymentApp = .creditCardTerminal(returnURL: "com-innerfence-ChargeDemo://chargeResponse")
-    // or .sumUp(affiliateKey: "…", callbackURL: "my-app://paid")
-    // or .zettle(apiKey: "…", source: "My App", callbackURL: "my-app://paid")
-    // or .zettleAPI(callbackURL: "my-app://paid")
-    // or .square(clientID: "sq0idp-…", callbackURL: "my-app://paid"), or any app of the table in the overview
+func integratingOnIOSSample4(coordinator: PaymentCoordinator, app: PaymentApp) async throws {
     let order = ChargeOrder(amount: try Money(parsing: "50.00", currency: .usd),
                             description: "Test transaction", reference: "321",
                             extras: [QueryItem("record_id", "123")])

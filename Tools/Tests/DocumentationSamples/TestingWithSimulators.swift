@@ -14,17 +14,22 @@ actor AppStandIn {
     func open(_ url: String) async { _ = try? await coordinator?.handle(url: url) }
 }
 
-func simulatedCharge() async throws -> PaymentResult {
-    let app = AppStandIn()
-    let device = SimulatedDevice(outcome: .approved) { url in await app.open(url) }
+func simulatedCharges() async throws -> [PaymentResult] {
+    let standIn = AppStandIn()
+    let device = SimulatedDevice(outcome: .approved) { url in await standIn.open(url) }
     let coordinator = PaymentCoordinator(ledger: ChargeLedger(store: InMemoryLedgerStore()), opener: device)
-    await app.set(coordinator)
-    let order = ChargeOrder(amount: try Money(parsing: "10.00", currency: .usd))
-    return try await coordinator.charge(order, via: .creditCardTerminal(returnURL: "my-app://paid"))
+    await standIn.set(coordinator)
+    var results: [PaymentResult] = []
+    for simulator in SimulatedApps.registered {
+        let order = ChargeOrder(amount: try Money(parsing: "10.00", currency: simulator.sampleCurrency))
+        results.append(try await coordinator.charge(order, via: simulator.sampleApp(callbackURL: "my-app://paid")))
+    }
+    return results
 }
 
 // Sources/ChargeKit/ChargeKit.docc/TestingWithSimulators.md, sample 2
-/// A Square hand-off that fails as an unfinished sale makes it fail.
-func unfinishedSale(_ device: SimulatedDevice) async {
-    await device.play(Scenario.named("could-not-perform", for: .square))
+/// The next hand-offs to `provider` end as its scenario `name` (for example a
+/// documented error code), or as the device's outcome when the app has no such scenario.
+func play(_ name: String, for provider: PaymentProvider, on device: SimulatedDevice) async {
+    await device.play(Scenario.named(name, for: provider))
 }
