@@ -16,7 +16,11 @@ import Testing
         try PropertyListSerialization.data(fromPropertyList: object, format: binary ? .binary : .xml, options: 0)
     }
 
-    static func keys(_ object: [String: Any], _ provider: PaymentProvider = .square, returnURL: String = "my-shop://paid",
+    /// The app these tests hand off to, and another one (any two registered apps).
+    static let app = PaymentProvider.allCases[0]
+    static let other = PaymentProvider.allCases[1]
+
+    static func keys(_ object: [String: Any], _ provider: PaymentProvider = app, returnURL: String = "my-shop://paid",
                      entitlements: Data? = nil, binary: Bool = false) throws -> [String] {
         try AppConfiguration.check(infoPlist: plist(object, binary: binary), provider: provider, returnURL: returnURL,
                                    entitlements: entitlements).map(\.key)
@@ -32,11 +36,12 @@ import Testing
     @Test(arguments: [false, true])
     func eachMissingKeyIsNamed(binary: Bool) throws {
         var noQuery = Self.complete
-        noQuery["LSApplicationQueriesSchemes"] = ["sumupmerchant"]
-        let findings = try AppConfiguration.check(infoPlist: Self.plist(noQuery, binary: binary), provider: .square, returnURL: "my-shop://paid")
+        noQuery["LSApplicationQueriesSchemes"] = [Self.other.queriedScheme]
+        let findings = try AppConfiguration.check(infoPlist: Self.plist(noQuery, binary: binary), provider: Self.app, returnURL: "my-shop://paid")
         #expect(findings.map(\.key) == ["LSApplicationQueriesSchemes"])
-        #expect(findings[0].problem.contains("square-commerce-v1") && findings[0].fix.contains("<string>square-commerce-v1</string>"))
-        #expect(findings[0].fix.contains("<string>sumupmerchant</string>"), "the fix keeps what is there")
+        let scheme = Self.app.queriedScheme
+        #expect(findings[0].problem.contains(scheme) && findings[0].fix.contains("<string>\(scheme)</string>"))
+        #expect(findings[0].fix.contains("<string>\(Self.other.queriedScheme)</string>"), "the fix keeps what is there")
 
         var noType = Self.complete
         noType["CFBundleURLTypes"] = [["CFBundleURLSchemes": ["other"]]]
@@ -48,8 +53,10 @@ import Testing
         noScenes["UIApplicationSceneManifest"] = nil
         #expect(try Self.keys(noScenes, binary: binary) == ["UIApplicationSceneManifest"])
 
-        #expect(try Self.keys(Self.complete, .sumUp, returnURL: "sumupmerchant://back", binary: binary) == ["returnURL"],
-                "the payment app's own scheme")
+        for provider in PaymentProvider.allCases {
+            #expect(try Self.keys(Self.complete, provider, returnURL: "\(provider.queriedScheme)://back", binary: binary) == ["returnURL"],
+                    "the payment app's own scheme: \(provider)")
+        }
         #expect(try Self.keys([:], binary: binary) == ["LSApplicationQueriesSchemes", "CFBundleURLTypes", "UIApplicationSceneManifest"])
     }
 
@@ -73,14 +80,14 @@ import Testing
 
     @Test func whatIsNotAPropertyListIsRefused() throws {
         #expect(throws: ChargeKitError.invalidField("Info.plist", rule: "is not a property list with a dictionary at its top")) {
-            try AppConfiguration.check(infoPlist: Data("not a plist".utf8), provider: .sumUp, returnURL: "my-shop://paid")
+            try AppConfiguration.check(infoPlist: Data("not a plist".utf8), provider: Self.app, returnURL: "my-shop://paid")
         }
         #expect(throws: ChargeKitError.invalidField("Info.plist", rule: "is not a property list with a dictionary at its top")) {
             try AppConfiguration.check(infoPlist: PropertyListSerialization.data(fromPropertyList: ["a"], format: .xml, options: 0),
-                                       provider: .sumUp, returnURL: "my-shop://paid")
+                                       provider: Self.app, returnURL: "my-shop://paid")
         }
         #expect(throws: ChargeKitError.self) {
-            try AppConfiguration.check(infoPlist: Self.plist(Self.complete, binary: false), provider: .sumUp, returnURL: "no scheme")
+            try AppConfiguration.check(infoPlist: Self.plist(Self.complete, binary: false), provider: Self.app, returnURL: "no scheme")
         }
     }
 
@@ -109,7 +116,7 @@ import Testing
         let bomb = Self.doublingPlist(levels: 40)
         #expect(bomb.count < 256)
         #expect(throws: ChargeKitError.invalidField("Info.plist", rule: "is a binary property list whose references expand past 8 objects a byte")) {
-            try AppConfiguration.check(infoPlist: bomb, provider: .sumUp, returnURL: "my-shop://paid")
+            try AppConfiguration.check(infoPlist: bomb, provider: Self.app, returnURL: "my-shop://paid")
         }
         // A real Info.plist in binary, with its strings shared, still reads.
         var info = Self.complete

@@ -103,7 +103,9 @@ enum CrashChecker {
         // The entries after each step, as the process that made it holds them.
         var snapshots: [[String: PendingCharge]] = []
         var current: [String: PendingCharge] = [:]
-        let request = try chargeRequest("12.34", extras: [QueryItem("record_id", String(repeating: "r", count: 200))])
+        // An app that keeps extras, so that an entry spans more than a few hundred bytes.
+        let played = try #require(appsKeepingExtras.first)
+        let order = played.order(1234, extras: [QueryItem("record_id", String(repeating: "r", count: 200))])
         for step in 0..<steps {
             let process = Int(random.next() % 2)
             let store = stores[process]
@@ -114,7 +116,7 @@ enum CrashChecker {
                 var nonceGenerator = random
                 let nonce = Nonce.random(using: &nonceGenerator)
                 random = nonceGenerator
-                let charge = PendingCharge(nonce: nonce, request: try request.handoff(nonce: nonce), createdAt: now, timeToLive: 1800)
+                let charge = PendingCharge(nonce: nonce, request: try played.app.handoff(for: order, nonce: nonce), createdAt: now, timeToLive: 1800)
                 do throws(ChargeKitError) {
                     try await store.insert(charge, now: now, retention: retention)
                     nonces.append(nonce)

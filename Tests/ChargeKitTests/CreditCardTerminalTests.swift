@@ -1,4 +1,5 @@
 @_spi(Tools) @testable import ChargeKit
+import ChargeKitSimulators
 import Foundation
 import Testing
 
@@ -219,12 +220,6 @@ import Testing
         #expect(String(decoding: data, as: UTF8.self) == #"["Visa","Diners Club","Unknown"]"#)
         #expect(try JSONDecoder().decode([CreditCardTerminal.CardType].self, from: data) == types)
         #expect(CreditCardTerminal.CardType(rawValue: "Visa") == .visa && "\(CreditCardTerminal.CardType.amex)" == "Amex")
-        #expect(Square.ErrorCode(rawValue: "payment_canceled") == .paymentCanceled)
-        #expect(Square.ErrorCode(rawValue: "new_code") == .other("new_code") && Square.ErrorCode.other("new_code").rawValue == "new_code")
-        #expect(Square.ErrorCode.other("payment_canceled") == .paymentCanceled, "the same wire value is the same code")
-        #expect(Set(Square.ErrorCode.documented.map(\.rawValue)).count == Square.ErrorCode.documented.count)
-        #expect(Square.ErrorCode.documented.allSatisfy { !$0.message.isEmpty && Square.ErrorCode(rawValue: $0.rawValue) == $0 })
-        #expect(Square.ErrorCode.documented.contains(.couldNotPerform) && !Square.ErrorCode.documented.contains(.other("x")))
     }
 
     @Test func nonTwoDigitCurrencies() throws {
@@ -257,5 +252,118 @@ import Testing
             let expected = entry.name == "email" ? "v\(index)@example.com" : entry.name == "phone" ? "555\(index)" : "v\(index)"
             #expect(items.first { $0.name == entry.name }?.value == expected, "\(entry.name)")
         }
+    }
+}
+
+/// Credit Card Terminal through the coordinator: its tax, extras and field limits.
+@Suite struct CreditCardTerminalCoordinatorTests {
+    @Test func submitAwaitsTheVerifiedOutcome() async throws {
+        let (coordinator, _, _) = await makeStack()
+        let result = try await coordinator.submit(chargeRequest())
+        #expect(result.outcome == .approved)
+        guard let response = result.callback.creditCardTerminal else { Issue.record("wrong provider"); return }
+        #expect(response.extraParams == ["record_id": "123"])
+        #expect(response.amount?.formatted == "54.25")
+        #expect(await coordinator.waitingCount == 0)
+    }
+    @Test func invalidRequestOpensNothing() async throws {
+        let (coordinator, device, _) = await makeStack()
+        var fields = try chargeFields()
+        fields.zip = String(repeating: "1", count: 21)
+        let invalid = fields
+        await #expect(throws: ChargeKitError.fieldTooLong("zip", limit: 20)) {
+            try await coordinator.submit { nonce throws(ChargeKitError) in try CreditCardTerminal.ChargeRequest(invalid).handoff(nonce: nonce) }
+        }
+        #expect(await device.delivered.isEmpty)
+        #expect(try await coordinator.ledger.outstanding().isEmpty)
+    }
+    @Test func aForgedCallbackDoesNotCompleteAWaitingCharge() async throws {
+        let ledger = ChargeLedger()
+        let opened = OpenedURLs()
+        let coordinator = PaymentCoordinator(ledger: ledger, opener: ClosureURLOpener { url in await opened.add(url) })
+        let task = Task { try await coordinator.submit(chargeRequest()) }
+        let requestURL = try await opened.next()
+        let nonce = try #require(try await ledger.outstanding().first?.nonce)
+        let forged = "com-innerfence-ChargeDemo://chargeResponse?record_id=999&ifcc_request_nonce=\(nonce)&ifcc_responseType=approved&ifcc_amount=0.01&ifcc_redactedCardNumber=1111"
+        await #expect(throws: ChargeKitError.mismatch(field: "record_id", rule: "extra parameters must come back exactly as sent")) { try await coordinator.handle(url: forged) }
+        #expect(await coordinator.waitingCount == 1)
+        let genuine = try CreditCardTerminalSimulator().respond(to: requestURL, outcome: .approved)
+        try await coordinator.handle(url: genuine)
+        #expect(try await task.value.outcome == .approved)
+    }
+}
+
+@Suite struct CreditCardTerminalSimulatorTests {
+    func url(_ query: String) -> String { "com-innerfence-ccterminal://charge/1.0.0/?returnURL=app%3A%2F%2Fx&" + query }
+
+    @Test func taxTipAndDefaultRate() throws {
+        var configuration = CreditCardTerminalSimulator.Configuration()
+        configuration.defaultTaxRate = "8.25"
+        let simulator = CreditCardTerminalSimulator(configuration: configuration)
+        let taxed = try CreditCardTerminal.ChargeResponse(url: simulator.respond(to: url("amount=10.10&taxRate=default"), outcome: .approved, tip: "1.50", transactionID: "7"))
+        #expect(taxed.taxAmount?.formatted == "0.83")
+        #expect(taxed.taxRate == "8.25")
+        #expect(taxed.tipAmount?.formatted == "1.50")
+        #expect(taxed.amount?.formatted == "12.43")
+        #expect(taxed.transactionId == "7")
+        #expect(taxed.redactedCardNumber == "XXXXXXXXXXXX1111" && taxed.cardType == .visa)
+        let halfUp = try CreditCardTerminal.ChargeResponse(url: simulator.respond(to: url("amount=1.00&taxRate=8.5"), outcome: .approved))
+        #expect(halfUp.taxAmount?.formatted == "0.09")
+        let untaxed = try CreditCardTerminal.ChargeResponse(url: simulator.respond(to: url("amount=1.00"), outcome: .approved))
+        #expect(untaxed.taxAmount == nil && untaxed.taxRate == nil && untaxed.tipAmount == nil)
+    }
+
+    @Test func everyOutcome() throws {
+        let simulator = CreditCardTerminalSimulator()
+        for (outcome, code) in [(ChargeOutcome.approved, CreditCardTerminal.ChargeResponse.ResponseCode.approved), (.declined, .declined), (.cancelled, .cancelled), (.failed, .error)] {
+            let response = try CreditCardTerminal.ChargeResponse(url: simulator.respond(to: url("amount=1.00&fm=1"), outcome: outcome))
+            #expect(response.responseCode == code)
+            #expect(response.format == .fileMaker)
+        }
+    }
+
+    @Test func refusesWhatTheAppWould() {
+        let simulator = CreditCardTerminalSimulator()
+        #expect(throws: ChargeKitError.missingField("returnURL")) { try simulator.respond(to: "com-innerfence-ccterminal://charge/1.0.0/?amount=1.00", outcome: .approved) }
+        #expect(throws: ChargeKitError.fieldTooLong("zip", limit: 20)) { try simulator.respond(to: url("zip=" + String(repeating: "9", count: 21)), outcome: .approved) }
+        #expect(throws: ChargeKitError.unexpectedField("amout", rule: "not a Credit Card Terminal request field")) { try simulator.respond(to: url("amout=1.00"), outcome: .approved) }
+        #expect(throws: ChargeKitError.duplicateField("amount")) { try simulator.respond(to: url("amount=1.00&amount=2.00"), outcome: .approved) }
+        #expect(throws: ChargeKitError.self) { try simulator.respond(to: "com-innerfence-ccterminal://charge/2.0.0/?returnURL=app%3A%2F%2Fx", outcome: .approved) }
+    }
+}
+
+/// Checked when decoded as when made.
+@Suite struct CreditCardTerminalDecodingTests {
+    @Test func decodingChecksAsMakingDoes() throws {
+        var fields = CreditCardTerminal.ChargeRequest.Fields()
+        fields.zip = "78701"
+        let request = try CreditCardTerminal.ChargeRequest(fields)
+        #expect(request.zip == "78701")
+        #expect(throws: ChargeKitError.fieldTooLong("zip", limit: 20)) {
+            try reDecoded(request) { $0.replacingOccurrences(of: "78701", with: String(repeating: "7", count: 21)) }
+        }
+    }
+}
+
+/// Credit Card Terminal's responses code as before values were kept as places (see ``CallbackOracles``).
+@Suite struct CreditCardTerminalCallbackTextTests {
+    static let oracles: [(url: String, json: String)] = [
+        (#"com-your-app://action/?ifcc_responseType=approved&ifcc_transactionId=100001&ifcc_amount=10.99&ifcc_currency=USD&ifcc_redactedCardNumber=XXXXXXXXXXXX1111&ifcc_cardType=Visa&ifcc_taxAmount=0.93&ifcc_taxRate=8.5&ifcc_tipAmount=1.50"#,
+         #"{"amount":{"amount":"10.99","currency":"USD"},"cardType":"Visa","currency":"USD","currencyDefaulted":false,"extraItems":[],"format":"standard","redactedCardNumber":"XXXXXXXXXXXX1111","responseCode":"approved","returnURL":"com-your-app://action/","taxAmount":{"amount":"0.93","currency":"USD"},"taxRate":"8.5","tipAmount":{"amount":"1.50","currency":"USD"},"transactionId":"100001","unknownFields":[]}"#),
+        (#"com-your-app://action/?$ifcc_responseType=approved&$ifcc_transactionId=100001&$ifcc_amount=10.99&$ifcc_currency=USD&$ifcc_redactedCardNumber=XXXXXXXXXXXX1111&$ifcc_cardType=Visa&$ifcc_taxAmount=0.93&$ifcc_taxRate=8.5&$ifcc_tipAmount=1.50"#,
+         #"{"amount":{"amount":"10.99","currency":"USD"},"cardType":"Visa","currency":"USD","currencyDefaulted":false,"extraItems":[],"format":"fileMaker","redactedCardNumber":"XXXXXXXXXXXX1111","responseCode":"approved","returnURL":"com-your-app://action/","taxAmount":{"amount":"0.93","currency":"USD"},"taxRate":"8.5","tipAmount":{"amount":"1.50","currency":"USD"},"transactionId":"100001","unknownFields":[]}"#),
+        (#"my-app://x/?ifcc_responseType=error&ifcc_errorMessage=Card%20reader%20%C3%A9chec&ifcc_request_nonce=abcdefghijklmnopqrstuvwxyzA&order=42&ifcc_newThing=%E2%9C%93&note=a%26b#frag"#,
+         #"{"currencyDefaulted":false,"errorMessage":"Card reader échec","extraItems":[{"name":"order","value":"42"},{"name":"note","value":"a&b"}],"format":"standard","nonce":"abcdefghijklmnopqrstuvwxyzA","responseCode":"error","returnURL":"my-app://x/","unknownFields":[{"name":"ifcc_newThing","value":"✓"}]}"#),
+        (#"my-app://x/?ifcc_responseType=approved&ifcc_amount=1000.00&ifcc_currency=JPY&ifcc_redactedCardNumber=1234&ifcc_cardType=Diners%20Club&ifcc_transactionId=%E2%9C%93x"#,
+         #"{"amount":{"amount":"1000","currency":"JPY"},"cardType":"Diners Club","currency":"JPY","currencyDefaulted":false,"extraItems":[],"format":"standard","redactedCardNumber":"1234","responseCode":"approved","returnURL":"my-app://x/","transactionId":"✓x","unknownFields":[]}"#),
+        (#"my-app://x/?ifcc_responseType=cancelled"#,
+         #"{"currencyDefaulted":false,"extraItems":[],"format":"standard","responseCode":"cancelled","returnURL":"my-app://x/","unknownFields":[]}"#),
+    ]
+    @Test func responsesCodeAsBefore() throws {
+        try CallbackOracles.check(Self.oracles) { try CreditCardTerminal.ChargeResponse(url: $0) }
+    }
+
+    @Test func valuesAreCheckedOnTheirDecodedBytes() {
+        #expect((try? CreditCardTerminal.ChargeResponse(url: "a://b?ifcc_responseType=cancel%6Ced"))?.responseCode == .cancelled)
     }
 }

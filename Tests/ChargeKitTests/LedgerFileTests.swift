@@ -8,7 +8,6 @@ import ChargeKitPlatform
 /// links, the platform's sync, and steps that wait without holding the app's threads.
 @Suite("File ledger on disk")
 struct LedgerFileTests {
-    let simulator = CreditCardTerminalSimulator()
 
     func folder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-file-\(UUID().uuidString)")
@@ -22,8 +21,10 @@ struct LedgerFileTests {
     }
 
     func issue(_ ledger: ChargeLedger, note: String = "") async throws -> String {
-        let request = try chargeRequest(extras: [QueryItem("record_id", "r" + note + String(repeating: "x", count: 300))])
-        return try await ledger.issue { nonce throws(ChargeKitError) in try request.handoff(nonce: nonce) }.request.url
+        // An app that keeps extras, so that each entry is long enough to span the blocks damaged.
+        let played = try #require(appsKeepingExtras.first)
+        let order = played.order(extras: [QueryItem("record_id", "r" + note + String(repeating: "x", count: 300))])
+        return try await ledger.issue { nonce throws(ChargeKitError) in try played.app.handoff(for: order, nonce: nonce) }.request.url
     }
 
     @Test("A zeroed block in the middle: the ledger opens, intact entries verify, the damaged ones are refused and listed, and settle by hand")
@@ -49,12 +50,12 @@ struct LedgerFileTests {
         let marked = unanswered.filter { $0.damage != nil }
         #expect(!marked.isEmpty, "no entry was marked as of unknown state")
         // Entries recorded after the damage verify as usual; the last one certainly is.
-        let result = try await reopened.verify(url: try simulator.respond(to: try #require(urls.last), outcome: .approved))
+        let result = try await reopened.verify(url: try answer(try #require(urls.last), .approved))
         #expect(result.outcome == .approved)
         // An entry recorded before the damage is refused, never accepted.
         let first = try #require(marked.first)
         let firstURL = try #require(urls.first { $0.contains(first.nonce.value) })
-        await #expect(throws: ChargeKitError.self) { try await reopened.verify(url: try simulator.respond(to: firstURL, outcome: .approved)) }
+        await #expect(throws: ChargeKitError.self) { try await reopened.verify(url: try answer(firstURL, .approved)) }
         // The write above kept the damaged file beside the ledger and rewrote it; the
         // marks remain, and a damaged entry is settled by hand like any lost hand-off.
         let names = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
@@ -66,7 +67,7 @@ struct LedgerFileTests {
         // Entries whose records were lost with the block are unknown: refused as forged.
         let lost = urls.filter { url in !unanswered.contains { url.contains($0.nonce.value) } }
         for url in lost {
-            await #expect(throws: ChargeKitError.unknownNonce) { try await reopened.verify(url: try simulator.respond(to: url, outcome: .approved)) }
+            await #expect(throws: ChargeKitError.unknownNonce) { try await reopened.verify(url: try answer(url, .approved)) }
         }
     }
 
@@ -77,7 +78,7 @@ struct LedgerFileTests {
         let old = ChargeLedger(store: oldStore)
         let first = try await issue(old)
         let second = try await issue(old)
-        _ = try await old.verify(url: try simulator.respond(to: second, outcome: .declined))
+        _ = try await old.verify(url: try answer(second, .declined))
         // As version 2 wrote it: a header, then one JSON record a line.
         var lines = [#"{"chargekit":"ledger-journal","version":2}"#]
         for charge in await oldStore.charges() {
@@ -87,8 +88,8 @@ struct LedgerFileTests {
 
         let ledger = ChargeLedger(store: FileLedgerStore(fileURL: file))
         #expect(try await ledger.unanswered().count == 1)
-        await #expect(throws: ChargeKitError.replayedNonce) { try await ledger.verify(url: try simulator.respond(to: second, outcome: .declined)) }
-        _ = try await ledger.verify(url: try simulator.respond(to: first, outcome: .approved))
+        await #expect(throws: ChargeKitError.replayedNonce) { try await ledger.verify(url: try answer(second, .declined)) }
+        _ = try await ledger.verify(url: try answer(first, .approved))
         let migrated = String(decoding: try Data(contentsOf: file), as: UTF8.self)
         #expect(migrated.hasPrefix(#"{"chargekit":"ledger-journal","generation":""#) && migrated.contains(#""version":3}"#))
         #expect(try await ChargeLedger(store: Self.newProcessStore(file)).unanswered().isEmpty)
@@ -101,14 +102,14 @@ struct LedgerFileTests {
         let old = ChargeLedger(store: oldStore)
         let url = try await issue(old)
         let pending = try #require(await oldStore.charges().first)
-        _ = try await old.verify(url: try simulator.respond(to: url, outcome: .approved))
+        _ = try await old.verify(url: try answer(url, .approved))
         let consumed = try #require(await oldStore.charges().first)
         struct Document: Encodable { var contents: [PendingCharge]; var version = 1 }
         try JSONEncoder.storage.encode(Document(contents: [pending, consumed])).write(to: file)
 
         let ledger = ChargeLedger(store: FileLedgerStore(fileURL: file))
         #expect(try await ledger.unanswered().isEmpty)
-        await #expect(throws: ChargeKitError.replayedNonce) { try await ledger.verify(url: try simulator.respond(to: url, outcome: .approved)) }
+        await #expect(throws: ChargeKitError.replayedNonce) { try await ledger.verify(url: try answer(url, .approved)) }
     }
 
     @Test("A ledger with a second name (a hard link) is refused, naming the other name")

@@ -3,8 +3,8 @@ import ChargeKitSimulators
 import Testing
 
 /// A verification scans the callback URL once: the ledger finds the nonce in the
-/// fields of that scan and the charge's app reads the same fields (Square's answer,
-/// whose nonce is inside its JSON, is read whole once and kept). An answer written
+/// fields of that scan and the charge's app reads the same fields (an answer whose
+/// nonce is inside a JSON value is read whole once and kept). An answer written
 /// unencoded is scanned whole once, escaped, after its raw scan stopped at the first
 /// raw space.
 @Suite struct SingleScanTests {

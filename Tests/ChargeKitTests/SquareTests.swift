@@ -245,10 +245,11 @@ import Testing
 
     @Test func aSquareCallbackCannotAnswerAnotherAppsCharge() async throws {
         let ledger = ChargeLedger()
-        let (_, request) = try await ledger.issue { nonce throws(ChargeKitError) in
-            try PaymentApp.sumUp(affiliateKey: "K", callbackURL: "my-app://callback").handoff(for: ChargeOrder(amount: Money(minorUnits: 100, currency: .usd)), nonce: nonce)
+        let other = anotherApp(than: .square)
+        let (charge, _) = try await ledger.issue { nonce throws(ChargeKitError) in
+            try other.app.handoff(for: other.order(100, description: "Tea", reference: "R1"), nonce: nonce)
         }
-        let nonce = try #require(try QueryURL(parsing: request.url).items.first { $0.name == "callbacksuccess" }?.value).components(separatedBy: "chargekit-nonce=").last ?? ""
+        let nonce = charge.nonce.value
         await #expect(throws: ChargeKitError.self) {
             try await ledger.verify(url: Self.callback(#"{"status":"ok","state":"\#(nonce)"}"#), provider: .square)
         }
@@ -344,5 +345,14 @@ import Testing
         #expect(read == answer && read.nonce == nonce && read.state == "mine")
         answer.rawState = "theirs"
         #expect(answer.nonce == nil && answer.state == "theirs")
+    }
+
+    @Test func errorCodesAreOpenWireValues() {
+        #expect(Square.ErrorCode(rawValue: "payment_canceled") == .paymentCanceled)
+        #expect(Square.ErrorCode(rawValue: "new_code") == .other("new_code") && Square.ErrorCode.other("new_code").rawValue == "new_code")
+        #expect(Square.ErrorCode.other("payment_canceled") == .paymentCanceled, "the same wire value is the same code")
+        #expect(Set(Square.ErrorCode.documented.map(\.rawValue)).count == Square.ErrorCode.documented.count)
+        #expect(Square.ErrorCode.documented.allSatisfy { !$0.message.isEmpty && Square.ErrorCode(rawValue: $0.rawValue) == $0 })
+        #expect(Square.ErrorCode.documented.contains(.couldNotPerform) && !Square.ErrorCode.documented.contains(.other("x")))
     }
 }

@@ -141,6 +141,10 @@ extension VivaSimulator: AppSimulator {
 
     public static func sampleApp(callbackURL: String) -> PaymentApp { .viva(appID: "com.example.simulated", callbackURL: callbackURL) }
 
+    /// Euros: the simulator plays a euro account (a request names no currency, so the
+    /// terminal charges in its account's), as its summary shows.
+    public static var sampleCurrency: Currency { .eur }
+
     /// Viva's outcomes, as ``Scenario/catalog`` lists them.
     public static let scenarios: [Scenario] = [
         Scenario(.viva, "approved", .approved, .answer(.approved), "The payment succeeds: status success, with the card's details written unencoded (raw spaces, *, a + in transactionDate)."),

@@ -1,6 +1,7 @@
 @_spi(Tools) @testable import ChargeKit
 import ChargeKitSimulators
 import Foundation
+import Testing
 
 // The helpers of the SDK's tests, shared with Tools/Tests/ChargeKitToolsTests (a link
 // to this file): one place for each.
@@ -15,11 +16,11 @@ actor Inbox {
     }
 }
 
+/// A coordinator whose payment apps are the registered simulators (each in its sample currency),
+/// answering with `outcome`, and the inbox their callbacks reach it through.
 func makeStack(ledger: ChargeLedger = ChargeLedger(), outcome: ChargeOutcome = .approved) async -> (PaymentCoordinator, SimulatedDevice, Inbox) {
     let inbox = Inbox()
-    let device = SimulatedDevice(outcome: outcome, apps: SimulatedApps(SumUpSimulator(merchantCurrency: "USD"), ZettleSimulator(accountCurrency: "USD"))) { url in
-        await inbox.deliver(url)
-    }
+    let device = SimulatedDevice(outcome: outcome, apps: simulatorsInSampleCurrencies()) { url in await inbox.deliver(url) }
     let coordinator = PaymentCoordinator(ledger: ledger, opener: device)
     await inbox.set(coordinator)
     return (coordinator, device, inbox)
@@ -46,24 +47,97 @@ final class TestClock: @unchecked Sendable {
     func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
 }
 
-func chargeRequest(_ amount: String = "50.00", extras: [QueryItem] = [QueryItem("record_id", "123")]) throws -> CreditCardTerminal.ChargeRequest {
-    try CreditCardTerminal.ChargeRequest(chargeFields(amount, extras: extras))
+/// One protocol of one registered app, played by its simulator: what the tests of the
+/// ledger and the coordinator hand off to, so that they name no app.
+struct PlayedApp: CustomStringConvertible, Sendable {
+    let simulator: any AppSimulator.Type
+    let app: PaymentApp
+    var provider: PaymentProvider { simulator.provider }
+    /// The currency its orders are in.
+    var currency: Currency { simulator.sampleCurrency }
+    var description: String { "\(app)" }
+
+    /// An order of `minorUnits` in the app's currency.
+    func order(_ minorUnits: Int64 = 500, description: String? = nil, reference: String? = nil, extras: [QueryItem] = []) -> ChargeOrder {
+        ChargeOrder(amount: Money(minorUnits: minorUnits, currency: currency), description: description, reference: reference, extras: extras)
+    }
 }
 
-/// The fields of ``chargeRequest(_:extras:)``, to change before the request is made.
-func chargeFields(_ amount: String = "50.00", extras: [QueryItem] = [QueryItem("record_id", "123")]) throws -> CreditCardTerminal.ChargeRequest.Fields {
-    var fields = CreditCardTerminal.ChargeRequest.Fields()
-    fields.setReturnURL("com-innerfence-ChargeDemo://chargeResponse", extraParams: extras)
-    fields.amount = try Money(parsing: amount, currency: .usd)
-    fields.taxRate = .percent("8.5")
-    return fields
-}
-
-/// The apps that return an order's extras on their callback (apps that return only their own fields, such as Square, are not here).
 let callbackURL = "my-shop://payment-result"
-let allApps: [PaymentApp] = [
-    .creditCardTerminal(returnURL: callbackURL),
-    .sumUp(affiliateKey: "AFF", callbackURL: callbackURL),
-    .zettle(apiKey: "KEY", source: "Shop", callbackURL: callbackURL),
-    .zettleAPI(callbackURL: callbackURL),
-]
+
+/// Every protocol of every registered app, in the registry's order.
+let everyApp: [PlayedApp] = SimulatedApps.registered.flatMap { simulator in
+    simulator.sampleApps(callbackURL: callbackURL).map { PlayedApp(simulator: simulator, app: $0) }
+}
+
+/// The app the tests hand off to when any app will do: the first registered.
+let example = everyApp[0]
+
+/// An app other than `provider`'s, for the tests that cross two apps' answers.
+func anotherApp(than provider: PaymentProvider) -> PlayedApp {
+    everyApp.first { $0.provider != provider } ?? example
+}
+
+/// The apps that take an order's extras, and so must return them on their callback
+/// (an app that returns only its own fields refuses an order with extras).
+let appsKeepingExtras: [PlayedApp] = everyApp.filter { played in
+    (try? played.app.handoff(for: played.order(extras: [QueryItem("record_id", "123")]), nonce: Nonce.random())) != nil
+}
+
+/// The registered simulators, each set up in its sample currency, as the conformance
+/// suite plays them: what ``PlayedApp/order(_:description:reference:extras:)`` pays in.
+func simulatorsInSampleCurrencies() -> SimulatedApps {
+    var apps = SimulatedApps()
+    for simulator in SimulatedApps.registered {
+        apps.setUp(simulator.provider, AppSetup(accountCurrency: simulator.sampleCurrency.code))
+    }
+    return apps
+}
+
+/// The callback the app that opens `requestURL` answers with (its registered simulator,
+/// in its sample currency).
+func answer(_ requestURL: String, _ outcome: ChargeOutcome = .approved) throws(ChargeKitError) -> String {
+    var apps = simulatorsInSampleCurrencies()
+    return try apps.respond(to: requestURL, outcome: outcome)
+}
+
+/// The hand-offs of `coordinator` still open, once there are `count`.
+func waitForPending(_ coordinator: PaymentCoordinator, count: Int) async throws -> [PendingCharge] {
+    for _ in 0..<500 {
+        let pending = try await coordinator.pending()
+        if pending.count >= count { return pending }
+        try await Task.sleep(nanoseconds: 2_000_000)
+    }
+    throw ChargeKitError.cancelled
+}
+
+/// `value` encoded, `change` applied to its JSON text, decoded again.
+func reDecoded<T: Codable>(_ value: T, _ change: (String) -> String) throws -> T {
+    let json = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    #expect(try JSONDecoder().decode(T.self, from: Data(json.utf8)) as? AnyHashable == value as? AnyHashable)
+    return try JSONDecoder().decode(T.self, from: Data(change(json).utf8))
+}
+
+/// Callback values are kept as places in the callback URL's string (``CallbackText``)
+/// instead of strings: each app's oracles, the JSON its types coded before that change,
+/// hold them to the same values, the same coding and the same equality.
+enum CallbackOracles {
+    static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// Parses each URL, codes it, decodes the JSON and codes that again: the bytes of
+    /// the oracle every time, and the decoded value equal to (and hashing as) the parsed one.
+    static func check<T: Codable & Hashable>(_ cases: [(url: String, json: String)], _ parse: (String) throws -> T) throws {
+        for (url, expected) in cases {
+            let parsed = try parse(url)
+            #expect(try json(parsed) == expected, "\(url)")
+            let decoded = try JSONDecoder().decode(T.self, from: Data(expected.utf8))
+            #expect(decoded == parsed, "\(url)")
+            #expect(decoded.hashValue == parsed.hashValue, "\(url)")
+            #expect(try json(decoded) == expected, "\(url)")
+        }
+    }
+}

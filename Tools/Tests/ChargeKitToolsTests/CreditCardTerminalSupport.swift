@@ -1,0 +1,1 @@
+../../../Tests/ChargeKitTests/Support/CreditCardTerminalSupport.swift
