@@ -10,64 +10,65 @@ check() { # name expected actual
   if [ "$2" == "$3" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); printf 'FAIL %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3"; fi
 }
 
-check "ccterminal seed request" \
-  'com-innerfence-ccterminal://charge/1.0.0/?amount=10.99&email=john%40example.com&returnURL=com-your-app%3A%2F%2Faction%2F' \
-  "$("$bin" request ccterminal --amount 10.99 --email john@example.com --return-url com-your-app://action/)"
-check "sumup seed request" \
-  'sumupmerchant://pay/1.0?amount=10.00&currency=EUR&affiliate-key=YOUR-AFFILIATE-KEY&title=My%20title&callbackfail=samplepaymentapp%3A%2F%2F&callbacksuccess=samplepaymentapp%3A%2F%2F' \
-  "$("$bin" request sumup --amount 10.00 --currency EUR --affiliate-key YOUR-AFFILIATE-KEY --title "My title" --callback-success samplepaymentapp:// --callback-failure samplepaymentapp://)"
-
-seed='com-your-app://action/?ifcc_responseType=approved&ifcc_transactionId=100001&ifcc_amount=10.99&ifcc_currency=USD&ifcc_redactedCardNumber=XXXXXXXXXXXX1111&ifcc_cardType=Visa&ifcc_taxAmount=0.93&ifcc_taxRate=8.5&ifcc_tipAmount=1.50'
-check "parse --json seed response" \
-  '{"amount":"10.99","cardType":"Visa","currency":"USD","extraParams":{},"flags":[],"format":"standard","operation":"charge","outcome":"approved","provider":"ccterminal","providerStatus":"approved","redactedCardNumber":"XXXXXXXXXXXX1111","taxAmount":"0.93","taxRate":"8.5","tipAmount":"1.50","transactionId":"100001","unknownFields":{},"verified":false}' \
-  "$("$bin" parse --json "$seed")"
-"$bin" parse 'com-your-app://action/?ifcc_responseType=approved' >/dev/null 2>&1; check "invalid response exits 2" 2 $?
-"$bin" parse 'com-your-app://action/?ifcc_responseType=declined' >/dev/null 2>&1; check "declined response exits 0" 0 $?
 "$bin" parse >/dev/null 2>&1; code=$?; check "usage error exits non-zero, not 2" yes "$([ $code -ne 0 ] && [ $code -ne 2 ] && echo yes || echo no)"
 
+apps=$(CHARGEKIT_BIN="$bin" bash scripts/registered-apps.sh --providers | tr '\n' ' ')
 ledger="$(mktemp -d)/ledger.json"
-for provider in ccterminal sumup zettle; do
-  case $provider in
-    ccterminal) url=$("$bin" request ccterminal --amount 5.00 --return-url my-app://done --extra 'note=a&b c' --ledger "$ledger") ;;
-    sumup) url=$("$bin" request sumup --amount 5.00 --currency EUR --affiliate-key K --callback-success my-app://done --callback-failure my-app://done --extra 'note=a&b c' --ledger "$ledger") ;;
-    zettle) url=$("$bin" request zettle --amount 5.00 --currency SEK --title T --api-key K --source S --callback-success my-app://done --callback-failure my-app://done --extra 'note=a&b c' --ledger "$ledger") ;;
-  esac
+# Every app that takes extras: its example request (request --examples) with an extra
+# full of reserved characters, answered, verified through a file ledger, then replayed.
+examples_json=$("$bin" request --examples json)
+example_args() { # PROVIDER AMOUNT: the example's arguments for PROVIDER at AMOUNT, one a line
+  echo "$examples_json" | python3 -c 'import json,sys; p, a = sys.argv[1:3]; r = next(x for x in json.load(sys.stdin) if x["provider"] == p)["arguments"]; r[r.index("--amount") + 1] = a; print("\n".join(r))' "$1" "$2"
+}
+with_extras=0
+for provider in $apps; do
+  mapfile -t args < <(example_args "$provider" 5.00)
+  url=$("$bin" request "${args[@]}" --extra 'note=a&b c' --ledger "$ledger" 2>/dev/null) || continue   # an app that returns no extras refuses them
+  with_extras=$((with_extras + 1))
   callback=$("$bin" simulate "$url" --outcome approved)
   out=$("$bin" parse --ledger "$ledger" --json "$callback"); code=$?
-  check "$provider: verified through the file ledger" "0 true approved $provider a&b c" \
+  check "$provider: verified through the file ledger, its extra kept" "0 true approved $provider a&b c" \
     "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(str(d["verified"]).lower(), d["outcome"], d["provider"], d["extraParams"]["note"])')"
   "$bin" parse --ledger "$ledger" "$callback" >/dev/null 2>&1; check "$provider: replay exits 2" 2 $?
 done
+check "apps that take extras were played" yes "$([ $with_extras -ge 2 ] && echo yes)"
+# The app the checks below hand off to when any will do: the first whose example names a
+# reference it echoes (request --examples).
+example=$(echo "$examples_json" | python3 -c 'import json,sys; print(next(x["provider"] for x in json.load(sys.stdin) if "--reference" in x["arguments"]))')
+reference_of() { python3 -c 'import sys; a = sys.argv[1:]; print(a[a.index("--reference") + 1] if "--reference" in a else "None")' "$@"; }
 # Each app's own checks live in its home, scripts/cli-check/<app>.sh (sourced here, in
-# the order of the registry; an app without one has its checks above).
-apps=$(CHARGEKIT_BIN="$bin" bash scripts/registered-apps.sh --providers | tr '\n' ' ')
+# the order of the registry).
 for provider in $apps; do
-  [ -f "scripts/cli-check/$provider.sh" ] && source "scripts/cli-check/$provider.sh"
+  if [ -f "scripts/cli-check/$provider.sh" ]; then source "scripts/cli-check/$provider.sh"; else check "$provider has its checks in scripts/cli-check/$provider.sh" yes no; fi
 done
 
 # request --ttl: a hand-off that waits one second; its late approval is refused as expired.
-url=$("$bin" request sumup --amount 2.00 --currency EUR --affiliate-key K --callback-success my-app://done --ledger "$ledger" --ttl 1)
+mapfile -t args < <(example_args "$example" 2.00)
+url=$("$bin" request "${args[@]}" --ledger "$ledger" --ttl 1)
 callback=$("$bin" simulate "$url" --scenario after-expiry); sleep 1.5
 out=$("$bin" parse --ledger "$ledger" "$callback" 2>&1); code=$?
 check "request --ttl 1: the approval after a second is refused as expired (2)" "2 yes" "$code $(echo "$out" | grep -q expired && echo yes)"
-"$bin" request sumup --amount 2.00 --currency EUR --affiliate-key K --callback-success my-app://done --ttl 5 >/dev/null 2>&1
+"$bin" request "${args[@]}" --ttl 5 >/dev/null 2>&1
 check "request --ttl without --ledger exits 64" 64 "$?"
 
 # pending: the hand-offs of a ledger still waiting, read by another process.
 waiting="$(mktemp -d)/ledger.json"
-answered=$("$bin" request sumup --amount 5.00 --currency EUR --affiliate-key K --callback-success my-app://done --foreign-tx-id A-1 --ledger "$waiting")
-"$bin" request sumup --amount 7.25 --currency EUR --affiliate-key K --callback-success my-app://done --foreign-tx-id B-2 --ledger "$waiting" >/dev/null
-"$bin" parse --ledger "$waiting" "$("$bin" simulate "$answered" --outcome approved --account-currency EUR)" >/dev/null
+mapfile -t args < <(example_args "$example" 5.00)
+answered=$("$bin" request "${args[@]}" --ledger "$waiting")
+mapfile -t args < <(example_args "$example" 7.25)
+"$bin" request "${args[@]}" --ledger "$waiting" >/dev/null
+"$bin" parse --ledger "$waiting" "$("$bin" simulate "$answered" --outcome approved)" >/dev/null
 out=$("$bin" pending --ledger "$waiting" --json); code=$?
-check "pending --json lists the one hand-off not answered" "0 1 sumup 7.25 EUR B-2 True" \
-  "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); r=d[0]; print(len(d), r["provider"], r["amount"], r["currency"], r["reference"], r["age_seconds"] >= 0 and len(r["nonce"]) == 27)')"
+check "pending --json lists the one hand-off not answered" "0 1 $example 7.25 $(reference_of "${args[@]}") True" \
+  "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); r=d[0]; print(len(d), r["provider"], r["amount"], r["reference"], r["age_seconds"] >= 0 and len(r["nonce"]) == 27 and len(r["currency"]) == 3)')"
 
 # resolve: a hand-off settled by hand in one process; the others see it, and its late callback is refused naming it.
 settling="$(mktemp -d)/ledger.json"
-lost=$("$bin" request sumup --amount 9.50 --currency EUR --affiliate-key K --callback-success my-app://done --foreign-tx-id L-1 --ledger "$settling")
+mapfile -t args < <(example_args "$example" 9.50)
+lost=$("$bin" request "${args[@]}" --ledger "$settling")
 nonce=$("$bin" pending --ledger "$settling" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["nonce"])')
-out=$("$bin" resolve "$nonce" --ledger "$settling" --outcome approved --note "in SumUp's history: TX 4711" --json); code=$?
-check "resolve --json settles the hand-off with its note" "0 approved in SumUp's history: TX 4711" \
+out=$("$bin" resolve "$nonce" --ledger "$settling" --outcome approved --note "in the app's history: TX 4711" --json); code=$?
+check "resolve --json settles the hand-off with its note" "0 approved in the app's history: TX 4711" \
   "$code $(echo "$out" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r["outcome"], r["note"])')"
 check "pending no longer lists a settled hand-off" "[]" "$("$bin" pending --ledger "$settling" --json)"
 err=$("$bin" parse --ledger "$settling" "$("$bin" simulate "$lost" --outcome approved)" 2>&1 >/dev/null); code=$?
@@ -84,13 +85,11 @@ check "resolve without a nonce exits 64" 64 "$?"
 check "resolve --outcome failed is a usage error" 64 "$?"
 
 # --json on every command that prints a result.
-out=$("$bin" request sumup --amount 1.00 --currency EUR --affiliate-key K --callback-success my-app://x --json)
-check "request --json prints url and provider" "sumup yes" "$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["provider"], "yes" if d["url"].startswith("sumupmerchant://") else "no")')"
+mapfile -t args < <(example_args "$example" 1.00)
+out=$("$bin" request "${args[@]}" --json)
+check "request --json prints url and provider" "$example yes" "$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["provider"], "yes" if d["url"] == sys.argv[1] else "no")' "$("$bin" request "${args[@]}")")"
 out=$("$bin" simulate "$(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"])')" --json)
 check "simulate --json prints the outcome and the callbacks" "approved 1" "$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["outcome"], len(d["callbacks"]))')"
-out=$("$bin" demo --provider square --json); code=$?
-check "demo --json prints each step's outcome" "0 approved cancelled yes" \
-  "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["approved"], d["declined"], "yes" if d["forged_refused"] and d["replay_refused"] else "no")')"
 
 # scenarios: the text table cuts no outcome (capture-fails ends authorized).
 check "scenarios prints every outcome whole" "authorized" \
@@ -100,7 +99,8 @@ out=$("$bin" scenarios --json); code=$?
 check "scenarios --json lists every app's catalog and the sandbox's, with their outcomes" "0 $(echo $apps sandbox | tr ' ' '\n' | sort | paste -sd,) True" \
   "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(",".join(sorted({r["provider"] for r in d})), all(set(r) == {"provider","name","outcome","description"} for r in d) and any(r["outcome"] == "none" for r in d) and {r["outcome"] for r in d if r["name"] in ("after-expiry", "another-app")} == {"refused"})')"
 played="$(mktemp -d)/ledger.json"
-request=$("$bin" request sumup --amount 4.00 --currency EUR --affiliate-key K --callback-success my-app://done --ledger "$played")
+mapfile -t args < <(example_args "$example" 4.00)
+request=$("$bin" request "${args[@]}" --ledger "$played")
 twice=$("$bin" simulate "$request" --scenario duplicate-callback)
 "$bin" parse --ledger "$played" "$(echo "$twice" | head -1)" >/dev/null; first=$?
 "$bin" parse --ledger "$played" "$(echo "$twice" | tail -1)" >/dev/null 2>&1; second=$?
@@ -112,31 +112,29 @@ check "simulate --scenario with an unknown name exits 64" 64 "$?"
 
 # doctor: an app's Info.plist, XML and binary; 0 all holds, 1 something wrong, 65 not a plist, 64 usage.
 plists="$(mktemp -d)"
-python3 - "$plists" <<'PY'
+scheme=$("$bin" request "${args[@]}" | cut -d: -f1)
+python3 - "$plists" "$scheme" <<'PY'
 import plistlib, sys
-good = {"LSApplicationQueriesSchemes": ["square-commerce-v1"], "CFBundleURLTypes": [{"CFBundleURLSchemes": ["my-shop"]}],
+good = {"LSApplicationQueriesSchemes": [sys.argv[2]], "CFBundleURLTypes": [{"CFBundleURLSchemes": ["my-shop"]}],
         "UIApplicationSceneManifest": {"UIApplicationSupportsMultipleScenes": False}}
 plistlib.dump(good, open(sys.argv[1] + "/good.plist", "wb"), fmt=plistlib.FMT_BINARY)
 bad = dict(good); del bad["LSApplicationQueriesSchemes"]
 plistlib.dump(bad, open(sys.argv[1] + "/bad.plist", "wb"), fmt=plistlib.FMT_XML)
 PY
-"$bin" doctor --plist "$plists/good.plist" --provider square --return-url my-shop://paid >/dev/null; check "doctor: a complete binary plist exits 0" 0 $?
-out=$("$bin" doctor --plist "$plists/bad.plist" --provider square --return-url my-shop://paid --json); code=$?
+"$bin" doctor --plist "$plists/good.plist" --provider "$example" --return-url my-shop://paid >/dev/null; check "doctor: a complete binary plist exits 0" 0 $?
+out=$("$bin" doctor --plist "$plists/bad.plist" --provider "$example" --return-url my-shop://paid --json); code=$?
 check "doctor: a missing LSApplicationQueriesSchemes exits 1, named in the JSON" "1 False LSApplicationQueriesSchemes" \
   "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["ok"], d["findings"][0]["key"])')"
 echo "not a plist" > "$plists/garbage.plist"
-"$bin" doctor --plist "$plists/garbage.plist" --provider square --return-url my-shop://paid >/dev/null 2>&1; check "doctor: not a property list exits 65" 65 $?
+"$bin" doctor --plist "$plists/garbage.plist" --provider "$example" --return-url my-shop://paid >/dev/null 2>&1; check "doctor: not a property list exits 65" 65 $?
 "$bin" doctor --plist "$plists/good.plist" --provider nope --return-url my-shop://paid >/dev/null 2>&1; check "doctor: an unknown provider exits 64" 64 $?
 rm -rf "$plists"
 
-out=$("$bin" simulate "$("$bin" request ccterminal --amount 10.00 --tax-rate default --return-url a://b)" --default-tax-rate 8.125 --tip 1.50)
-check "simulate default tax and tip" "ifcc_amount=12.31 ifcc_taxAmount=0.81 ifcc_taxRate=8.125 ifcc_tipAmount=1.50" \
-  "$(echo "$out" | tr '&?' '\n\n' | grep -E '^ifcc_(amount|taxAmount|taxRate|tipAmount)=' | sort | tr '\n' ' ' | sed 's/ $//')"
 
 # Every registered app, as the registry lists it (request --examples): the seeds' four
 # first, each once.
-check "request --examples lists the seeds' apps first, each app once" "ccterminal sumup zettle square yes" \
-  "$(echo $apps | cut -d' ' -f1-4) $([ "$(echo $apps | tr ' ' '\n' | sort -u | wc -l)" = "$(echo $apps | wc -w)" ] && echo yes)"
+check "request --examples lists every registered app once" yes \
+  "$([ "$(echo $apps | tr ' ' '\n' | sort -u | wc -l)" = "$(bash scripts/registered-apps.sh | wc -l)" ] && [ "$(echo $apps | wc -w)" = "$(bash scripts/registered-apps.sh | wc -l)" ] && echo yes)"
 for provider in $apps; do
   out=$("$bin" demo --provider "$provider"); code=$?
   check "demo --provider $provider" "0 yes" "$code $(echo "$out" | grep -q 'Approved, declined and forged callbacks were told apart.' && ! echo "$out" | grep -q ACCEPTED && echo yes)"
@@ -346,7 +344,7 @@ CHARGEKIT_IPN_SECRET=whatever-citcon-issued "$bin" upi verify-ipn "$work/ipn.jso
 for command in "sandbox serve" "upi token" "upi charge" "upi pay" "upi listen" "upi trigger" "upi verify-ipn"; do
   check "$command --help names its environment variables" yes "$("$bin" $command --help | grep -q 'CHARGEKIT_' && echo yes)"
 done
-check "request sumup --help explains --skip-screen-success" yes "$("$bin" request sumup --help | grep -A1 -- '--skip-screen-success' | grep -q 'success screen' && echo yes)"
+
 rm -rf "$work"
 
 echo "cli checks: $pass passed, $fail failed"

@@ -16,3 +16,7 @@ for outcome in cancelled failed; do
   check "square: simulate --outcome $outcome" "0 $outcome" "$code $(echo "$out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["outcome"])')"
 done
 
+# demo --json: each step's outcome (Square reads a declined card as cancelled).
+out=$("$bin" demo --provider square --json); code=$?
+check "demo --json prints each step's outcome" "0 approved cancelled yes" \
+  "$code $(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["approved"], d["declined"], "yes" if d["forged_refused"] and d["replay_refused"] else "no")')"

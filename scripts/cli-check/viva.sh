@@ -21,9 +21,9 @@ out=$("$bin" parse --json "$("$bin" simulate "$url" --scenario cancelled)"); che
   "$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["outcome"], d["providerStatus"])')"
 # doctor: an app that uses Viva must query vivapayclient.
 plist="$(mktemp -d)/Info.plist"
-python3 - "$plist" <<'PY'
+python3 - "$plist" another-app <<'PY'
 import plistlib, sys
-plistlib.dump({"LSApplicationQueriesSchemes": ["square-commerce-v1"], "CFBundleURLTypes": [{"CFBundleURLSchemes": ["my-shop"]}],
+plistlib.dump({"LSApplicationQueriesSchemes": [sys.argv[2]], "CFBundleURLTypes": [{"CFBundleURLSchemes": ["my-shop"]}],
                "UIApplicationSceneManifest": {"UIApplicationSupportsMultipleScenes": False}}, open(sys.argv[1], "wb"))
 PY
 out=$("$bin" doctor --plist "$plist" --provider viva --return-url my-shop://paid --json); code=$?
