@@ -27,8 +27,9 @@
 #          app is named past its bounds, listing where; --newest holds the newest app
 #          only; --list prints every count.
 #        scripts/app-footprint.sh --self-test
-#          The check on a copy of the repository with one mention planted in the core and
-#          one in another app's home: both must fail it, the copy as it is must pass.
+#          The check on a copy of the repository with one mention planted in the core, in
+#          another app's home, in a shared test and in a shared article: each must fail it,
+#          the copy as it is must pass every bound.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -142,9 +143,10 @@ self_test() {
     local copy status=0
     copy=$(mktemp -d)
     trap 'rm -rf "$copy"' RETURN
-    git ls-files -co --exclude-standard | tar -cf - -T - 2>/dev/null | tar -xf - -C "$copy"
-    (cd "$copy" && git init -q && bash scripts/app-footprint.sh --every-app --class code >/dev/null) \
-        || { echo "app-footprint self-test: the repository as it is fails the code bound" >&2; return 1; }
+    git ls-files -co --exclude-standard | while read -r f; do if [ -e "$f" ] || [ -L "$f" ]; then echo "$f"; fi; done \
+        | tar -cf - -T - 2>/dev/null | tar -xf - -C "$copy"
+    (cd "$copy" && git init -q && bash scripts/app-footprint.sh --every-app >/dev/null) \
+        || { echo "app-footprint self-test: the repository as it is fails its bounds" >&2; return 1; }
     read -r first first_id < <(apps | head -1)
     read -r last _ < <(apps | tail -1)
     # A use of one app in the core (the ledger), then in another app's home.
@@ -156,13 +158,21 @@ self_test() {
          fi
          mv "$target.saved" "$target") || status=1
     done
+    # A shared test and a shared article that use one app for example.
+    for target in Tests/ChargeKitTests/LedgerTests.swift Sources/ChargeKit/ChargeKit.docc/TrustModel.md; do
+        (cd "$copy" && cp "$target" "$target.saved" && printf '\n// For example %s.\n' "$first" >> "$target"
+         if bash scripts/app-footprint.sh --every-app >/dev/null; then
+             echo "app-footprint self-test: $first named in $target was not caught" >&2; exit 1
+         fi
+         mv "$target.saved" "$target") || status=1
+    done
     # A comment listing two apps by hand.
     read -r second _ < <(apps | sed -n 2p)
     (cd "$copy" && printf '\n/// Works with %s and %s.\n' "$first" "$second" >> Sources/ChargeKit/Ledger/ChargeLedger.swift
      if bash scripts/app-footprint.sh --every-app --class code >/dev/null; then
          echo "app-footprint self-test: a comment listing $first and $second was not caught" >&2; exit 1
      fi) || status=1
-    [ $status = 0 ] && echo "app-footprint self-test: a use planted in the core, one in another app's home and a comment listing two apps each fail it"
+    [ $status = 0 ] && echo "app-footprint self-test: a use planted in the core, one in another app's home, one in a shared test, one in a shared article and a comment listing two apps each fail it"
     return $status
 }
 

@@ -31,8 +31,9 @@ public protocol AppSimulator: Sendable {
     static func sampleApp(callbackURL: String) -> PaymentApp
 
     /// The currency the sample app's orders are in, wherever an app is played for every
-    /// registered app (the conformance suite, `chargekit demo`): US dollars for an app
-    /// that takes any, the app's own for one that takes a single currency.
+    /// registered app (the conformance suite, `chargekit demo`, the sandbox's pages): the
+    /// currency of the account the simulator plays as installed (``init()``), so that an
+    /// order in it is answered without any setup; US dollars by default.
     static var sampleCurrency: Currency { get }
 
     /// One ``PaymentApp`` for each protocol of the app this simulator answers (the first
@@ -48,7 +49,7 @@ public protocol AppSimulator: Sendable {
 extension AppSimulator {
     public mutating func setUp(_ setup: AppSetup) {}
 
-    /// US dollars: the app takes any currency.
+    /// US dollars: the account of the simulator as installed is in dollars.
     public static var sampleCurrency: Currency { .usd }
 
     /// The one protocol of ``sampleApp(callbackURL:)``.

@@ -13,3 +13,5 @@ check "parse --json seed response" \
 out=$("$bin" simulate "$("$bin" request ccterminal --amount 10.00 --tax-rate default --return-url a://b)" --default-tax-rate 8.125 --tip 1.50)
 check "simulate default tax and tip" "ifcc_amount=12.31 ifcc_taxAmount=0.81 ifcc_taxRate=8.125 ifcc_tipAmount=1.50" \
   "$(echo "$out" | tr '&?' '\n\n' | grep -E '^ifcc_(amount|taxAmount|taxRate|tipAmount)=' | sort | tr '\n' ' ' | sed 's/ $//')"
+out=$("$bin" request ccterminal --amount 1.00 --email not-an-address --return-url my-app://done 2>&1 >/dev/null); code=$?
+check "ccterminal: an email that is none exits 64 with the subcommand's usage" "64 yes" "$code $(echo "$out" | grep -q 'Usage: chargekit request ccterminal' && echo yes)"

@@ -103,6 +103,9 @@ extension SumUpSimulator: AppSimulator {
 
     public init() { self.init(merchantCurrency: "EUR") }
 
+    /// Euros: the simulator as installed plays a euro merchant account.
+    public static var sampleCurrency: Currency { .eur }
+
     public func respond(to requestURL: String, outcome: ChargeOutcome, options: AnswerOptions) throws(ChargeKitError) -> String {
         try respond(to: requestURL, outcome: outcome, transactionCode: options.transactionID)
     }

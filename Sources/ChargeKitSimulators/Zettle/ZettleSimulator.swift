@@ -151,6 +151,10 @@ extension ZettleSimulator: AppSimulator {
 
     public init() { self.init(accountCurrency: "SEK") }
 
+    /// Swedish kronor: the simulator as installed plays a Swedish account ("SEK" is in
+    /// ChargeKit's table, so the euro after it is never reached).
+    public static var sampleCurrency: Currency { (try? Currency(code: "SEK")) ?? .eur }
+
     public mutating func respond(to requestURL: String, outcome: ChargeOutcome, options: AnswerOptions) throws(ChargeKitError) -> String {
         try respond(to: requestURL, outcome: outcome)
     }

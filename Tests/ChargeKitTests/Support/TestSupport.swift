@@ -16,11 +16,11 @@ actor Inbox {
     }
 }
 
-/// A coordinator whose payment apps are the registered simulators (each in its sample currency),
+/// A coordinator whose payment apps are the registered simulators (as installed),
 /// answering with `outcome`, and the inbox their callbacks reach it through.
 func makeStack(ledger: ChargeLedger = ChargeLedger(), outcome: ChargeOutcome = .approved) async -> (PaymentCoordinator, SimulatedDevice, Inbox) {
     let inbox = Inbox()
-    let device = SimulatedDevice(outcome: outcome, apps: simulatorsInSampleCurrencies()) { url in await inbox.deliver(url) }
+    let device = SimulatedDevice(outcome: outcome) { url in await inbox.deliver(url) }
     let coordinator = PaymentCoordinator(ledger: ledger, opener: device)
     await inbox.set(coordinator)
     return (coordinator, device, inbox)
@@ -57,7 +57,7 @@ struct PlayedApp: CustomStringConvertible, Sendable {
     var currency: Currency { simulator.sampleCurrency }
     var description: String { "\(app)" }
 
-    /// An order of `minorUnits` in the app's currency.
+    /// An order of `minorUnits` in the app's sample currency.
     func order(_ minorUnits: Int64 = 500, description: String? = nil, reference: String? = nil, extras: [QueryItem] = []) -> ChargeOrder {
         ChargeOrder(amount: Money(minorUnits: minorUnits, currency: currency), description: description, reference: reference, extras: extras)
     }
@@ -84,20 +84,10 @@ let appsKeepingExtras: [PlayedApp] = everyApp.filter { played in
     (try? played.app.handoff(for: played.order(extras: [QueryItem("record_id", "123")]), nonce: Nonce.random())) != nil
 }
 
-/// The registered simulators, each set up in its sample currency, as the conformance
-/// suite plays them: what ``PlayedApp/order(_:description:reference:extras:)`` pays in.
-func simulatorsInSampleCurrencies() -> SimulatedApps {
-    var apps = SimulatedApps()
-    for simulator in SimulatedApps.registered {
-        apps.setUp(simulator.provider, AppSetup(accountCurrency: simulator.sampleCurrency.code))
-    }
-    return apps
-}
-
 /// The callback the app that opens `requestURL` answers with (its registered simulator,
-/// in its sample currency).
+/// as installed: orders in its sample currency are answered).
 func answer(_ requestURL: String, _ outcome: ChargeOutcome = .approved) throws(ChargeKitError) -> String {
-    var apps = simulatorsInSampleCurrencies()
+    var apps = SimulatedApps()
     return try apps.respond(to: requestURL, outcome: outcome)
 }
 

@@ -35,11 +35,8 @@ struct ExitCodeTests {
     }
 
     @Test("64: an invalid flag or value, with the subcommand's own usage line", arguments: [
-        ["request", "ccterminal", "--bogus"],
-        ["request", "ccterminal", "--amount", "abc", "--return-url", "my-app://done"],
-        ["request", "ccterminal", "--amount", "1.00", "--email", "not-an-address", "--return-url", "my-app://done"],
-        ["request", "sumup", "--amount", "1.00", "--currency", "XYZ", "--affiliate-key", "k", "--title", "t",
-         "--callback-success", "a://", "--callback-failure", "a://"],
+        CLI.exampleRequest() + ["--bogus"],
+        CLI.exampleRequest(amount: "abc"),
         ["parse", "--provider", "nope", "my-app://done"],
         ["simulate", "--outcome", "maybe", "my-app://done"],
     ])
@@ -56,7 +53,7 @@ struct ExitCodeTests {
         let corrupt = try CLI.temporaryFolder().appendingPathComponent("corrupt.json")
         try Data("not json".utf8).write(to: corrupt)
         #expect(try await CLI.run(["parse", "--ledger", corrupt.path, Self.unknownNonce]).status == 65)
-        #expect(try await CLI.run(["request", "ccterminal", "--amount", "1.00", "--return-url", "my-app://done", "--ledger", corrupt.path]).status == 65)
+        #expect(try await CLI.run(CLI.exampleRequest(amount: "1.00") + ["--ledger", corrupt.path]).status == 65)
     }
 
     @Test("74: a storage or I/O failure")
@@ -64,7 +61,7 @@ struct ExitCodeTests {
         let folderAsFile = try CLI.temporaryFolder().appendingPathComponent("dir.json")
         try FileManager.default.createDirectory(at: folderAsFile, withIntermediateDirectories: true)
         #expect(try await CLI.run(["parse", "--ledger", folderAsFile.path, Self.unknownNonce]).status == 74)
-        #expect(try await CLI.run(["request", "ccterminal", "--amount", "1.00", "--return-url", "my-app://done", "--ledger", folderAsFile.path]).status == 74)
+        #expect(try await CLI.run(CLI.exampleRequest(amount: "1.00") + ["--ledger", folderAsFile.path]).status == 74)
     }
 
     @Test("69: chargekit alone, without chargekit-server beside it, for the commands that run there",
@@ -121,7 +118,7 @@ struct ExitCodeTests {
 
     @Test("the outcome is spelled the same in simulate --outcome and the JSON; the old 'error' is still accepted")
     func outcomeSpelling() async throws {
-        let request = try await CLI.run(["request", "ccterminal", "--amount", "1.00", "--return-url", "my-app://done"])
+        let request = try await CLI.run(CLI.exampleRequest(amount: "1.00"))
         #expect(request.status == 0)
         let url = request.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         for spelling in ["failed", "error"] {

@@ -7,7 +7,7 @@ import ToolsPlatform
 /// so long: each case as `chargekit` meets it, in a real process.
 @Suite("file ledger trust")
 struct LedgerFileTrustTests {
-    static let request = ["request", "ccterminal", "--amount", "5.00", "--return-url", "my-app://done", "--ledger"]
+    static let request = CLI.exampleRequest() + ["--ledger"]
 
     static func expectRefused(_ outcome: CLI.Outcome, _ words: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(outcome.status == 74, "exit \(outcome.status): \(outcome.stderr)", sourceLocation: sourceLocation)

@@ -22,7 +22,7 @@ struct LedgerMachineTests {
     }
 
     func issueAndAnswer(_ ledger: String) async throws -> String {
-        let request = try await CLI.run(["request", "ccterminal", "--amount", "5.00", "--return-url", "my-app://done", "--ledger", ledger])
+        let request = try await CLI.run(CLI.exampleRequest() + ["--ledger", ledger])
         #expect(request.status == 0, "\(request.stderr)")
         let answer = try await CLI.run(["simulate", request.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "--outcome", "approved"])
         return answer.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -136,8 +136,7 @@ struct LedgerMachineTests {
         let folder = try CLI.temporaryFolder()
         let ledger = folder.appendingPathComponent("ledger.json").path
         for index in 0..<30 {
-            let request = try await CLI.run(["request", "ccterminal", "--amount", "5.00", "--return-url", "my-app://done",
-                                             "--extra", "note=\(index)\(String(repeating: "x", count: 200))", "--ledger", ledger])
+            let request = try await CLI.run(CLI.exampleRequest() + ["--extra", "note=\(index)\(String(repeating: "x", count: 200))", "--ledger", ledger])
             #expect(request.status == 0, "\(request.stderr)")
         }
         var bytes = try Data(contentsOf: URL(fileURLWithPath: ledger))

@@ -8,7 +8,7 @@ import ToolsPlatform
 @Suite("Ledger across processes", .serialized)
 struct LedgerProcessTests {
     func request(_ ledger: String, _ index: Int) -> [String] {
-        ["request", "ccterminal", "--amount", "5.00", "--return-url", "my-app://done", "--extra", "n=\(index)", "--ledger", ledger]
+        CLI.exampleRequest() + ["--extra", "n=\(index)", "--ledger", ledger]
     }
 
     @Test("Many processes issue and verify on one ledger file: every charge accepted exactly once, no replay")

@@ -7,46 +7,13 @@ import Testing
 /// to what a plain reading of strings gives.
 @Suite("Reading callbacks on their bytes")
 struct ByteReaderTests {
-    static let approved = "app://r/?ifcc_responseType=approved&ifcc_amount=10.99&ifcc_currency=USD&ifcc_redactedCardNumber=XXXX1111"
-
-    @Test("each parser's table of names spells every name at its slot, from its first slot on")
-    func nameTablesMatchTheirSlots() {
-        func check<Name: FieldName>(_: Name.Type, from first: Int, in table: [StaticString]) {
-            #expect(Name.allCases.map(\.rawValue) == Array(first..<(first + Name.texts.count)))
-            for name in Name.allCases {
-                #expect(table[name.slot].description == name.text.description)
-            }
-        }
-        let sumUp = SumUp.Callback.Fields.Name.texts
-        check(SumUp.Callback.Fields.Name.self, from: 0, in: sumUp)
-        #expect(SumUp.Callback.Fields.Name.transactionCode.text.description == "smp-tx-code")
-        let zettle = Zettle.Callback.Name.texts + Zettle.PaymentInfo.Name.texts
-        check(Zettle.Callback.Name.self, from: 0, in: zettle)
-        check(Zettle.PaymentInfo.Name.self, from: Zettle.Callback.Name.allCases.count, in: zettle)
-        #expect(Zettle.PaymentInfo.Name.aid.text.description == "AID")
-    }
-
-    @Test("an escaped name is the name it decodes to, FileMaker's $ included")
-    func escapedNames() throws {
-        let plain = try CreditCardTerminal.ChargeResponse(url: Self.approved)
-        let escaped = try CreditCardTerminal.ChargeResponse(url: Self.approved.replacingOccurrences(of: "ifcc_amount", with: "%69fcc_amount"))
-        #expect(escaped.amount == plain.amount && escaped.extraItems.isEmpty)
-        let fileMaker = try CreditCardTerminal.ChargeResponse(url: Self.approved.replacingOccurrences(of: "ifcc_", with: "%24ifcc_"))
-        #expect(fileMaker.format == .fileMaker && fileMaker.amount == plain.amount)
-        let sumUp = try SumUp.Callback(url: "app://r?smp%2Dstatus=success")
-        #expect(sumUp.status == .success)
-    }
-
-    @Test("an escaped value is checked as it decodes: amounts, currencies, card numbers")
-    func escapedValues() throws {
-        let response = try CreditCardTerminal.ChargeResponse(url: Self.approved.replacingOccurrences(of: "10.99", with: "10%2E99")
-            .replacingOccurrences(of: "USD", with: "%55SD"))
-        #expect(response.amount == Money(minorUnits: 1099, currency: .usd))
-        #expect(throws: ChargeKitError.invalidField("ifcc_amount", rule: "must match ^(0|[1-9][0-9]*)\\.[0-9]{2}$")) {
-            try CreditCardTerminal.ChargeResponse(url: Self.approved.replacingOccurrences(of: "10.99", with: "10%2E9%39%39"))
+    /// Each case of `Name` is at its slot of `table`, from `first` on.
+    static func checkSlots<Name: FieldName>(_: Name.Type, from first: Int, in table: [StaticString]) {
+        #expect(Name.allCases.map(\.rawValue) == Array(first..<(first + Name.texts.count)))
+        for name in Name.allCases {
+            #expect(table[name.slot].description == name.text.description)
         }
     }
-
     @Test("the printable-ASCII rule agrees with a byte-by-byte reading at every length and edge byte")
     func printableASCIIEdges() {
         // Every edge byte at every position of runs up to 24 bytes, around the other edges.
@@ -152,34 +119,6 @@ struct ByteReaderTests {
         }
     }
 
-    @Test("a name sent twice is refused however it is spelled")
-    func duplicatesAcrossSpellings() throws {
-        #expect(throws: ChargeKitError.duplicateField("smp-status")) {
-            try SumUp.Callback(url: "app://r?smp-status=success&smp%2Dstatus=failed")
-        }
-        // The escaped spelling first: matched after the plain one (once decoded), still the same name.
-        #expect(throws: ChargeKitError.duplicateField("smp-status")) {
-            try SumUp.Callback(url: "app://r?smp%2Dstatus=failed&smp-status=success")
-        }
-        #expect(throws: ChargeKitError.duplicateField("reference")) {
-            try Zettle.Callback(url: "app://r?x=1&refer%65nce=R2&y=2&reference=R1")
-        }
-        #expect(try Zettle.Callback(url: "app://r?x=1&refer%65nce=R2&y=2").reference == "R2")
-        #expect(throws: ChargeKitError.duplicateField("ifcc_amount")) {
-            try CreditCardTerminal.ChargeResponse(url: Self.approved + "&%69fcc_amount=1.00")
-        }
-        // Extras: pairwise below 33 fields, hashed above; both refuse the second.
-        for count in [3, 40] {
-            let extras = (0..<count).map { "x\($0)=1" }.joined(separator: "&")
-            #expect(throws: ChargeKitError.duplicateField("x1")) {
-                try CreditCardTerminal.ChargeResponse(url: Self.approved + "&" + extras + "&x1=2")
-            }
-            #expect(throws: ChargeKitError.duplicateField("x1")) {
-                try Zettle.Callback(url: "app://r?reference=R1&" + extras + "&x1=2")
-            }
-        }
-    }
-
     @Test("byte runs compare equal exactly when they are, at every length and every differing position")
     func byteRunsCompare() {
         for count in 0...40 {
@@ -197,69 +136,6 @@ struct ByteReaderTests {
                 }
             }
         }
-    }
-
-    @Test("names matched before parsing: the first field whose name came before is refused, known or not, however spelled")
-    func duplicatesInFieldOrder() {
-        // Known names (matched to slots up front), their escaped spellings, and extras
-        // (compared pairwise): the error names the first field whose name came before,
-        // as a plain in-order comparison of the decoded names finds it.
-        let spellings: [(wire: String, name: String)] = [
-            ("reference", "reference"), ("refer%65nce", "reference"), ("AID", "AID"), ("%41ID", "AID"),
-            ("entryMode", "entryMode"), ("x1", "x1"), ("%781", "x1"), ("x2", "x2"), ("TSI", "TSI"), ("TVR", "TVR"),
-        ]
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<400 {
-            let picks = (0..<Int.random(in: 1...7, using: &generator)).map { _ in spellings.randomElement(using: &generator)! }
-            var seen = Set<String>()
-            let expected = picks.first { !seen.insert($0.name).inserted }?.name
-            let query = picks.enumerated().map { "\($0.element.wire)=V\($0.offset)" }.joined(separator: "&")
-            do {
-                _ = try Zettle.Callback(url: "app://r?" + query)
-                #expect(expected == nil, "\(query)")
-            } catch {
-                if let expected {
-                    #expect(error == .duplicateField(expected), "\(query)")
-                } else if case .duplicateField = error {
-                    Issue.record("\(query): \(error)")
-                }
-            }
-        }
-    }
-
-    @Test("every payment info field is found in any order (names sharing a bucket included)")
-    func paymentInfoInAnyOrder() throws {
-        let pairs = ["referenceNumber=R9", "entryMode=EMV", "obfuscatedPan=****%201111", "panHash=H1", "cardBrand=VISA",
-                     "AID=A0000000031010", "TSI=E800", "TVR=0000008000", "applicationName=VISA%20CREDIT",
-                     "numberOfInstallments=3", "installmentAmount=3.33", "authorizationCode=OK1", "reference=R1"]
-        let reference = try Zettle.Callback(url: "app://r?" + pairs.joined(separator: "&")).paymentInfo
-        #expect(reference.panHash == "H1" && reference.authorizationCode == "OK1" && reference.numberOfInstallments == 3)
-        #expect(reference.applicationName == "VISA CREDIT" && reference.obfuscatedPan == "**** 1111")
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<50 {
-            let shuffled = pairs.shuffled(using: &generator).joined(separator: "&")
-            #expect(try Zettle.Callback(url: "app://r?" + shuffled).paymentInfo == reference, "\(shuffled)")
-        }
-    }
-
-    @Test("a space, control character or DEL is refused wherever it is, at every position")
-    func controlCharactersAnywhere() throws {
-        for position in 6..<Self.approved.utf8.count {
-            for bad: UInt8 in [0x20, 0x09, 0x00, 0x7F] {
-                var bytes = Array(Self.approved.utf8)
-                bytes[position] = bad
-                let url = String(decoding: bytes, as: UTF8.self)
-                #expect(throws: ChargeKitError.invalidURL("url", rule: "contains a space or control character")) {
-                    try CreditCardTerminal.ChargeResponse(url: url)
-                }
-            }
-        }
-        #expect(throws: ChargeKitError.invalidURL("url", rule: "contains a space or control character")) {
-            try SumUp.Callback(url: "app://r?smp-status=success#frag ment")
-        }
-        // Non-ASCII text is not a control character: kept as sent.
-        let callback = try SumUp.Callback(url: "app://r?smp-status=success&smp-message=Paiement%20r%C3%A9ussi&note=été#é")
-        #expect(callback.message == "Paiement réussi" && callback.extraItems == [QueryItem("note", "été")] && callback.fragment == "é")
     }
 
     @Test("random URLs are cut into base, query pairs and fragment as a byte-by-byte reading cuts them, wherever '?', '#' and controls fall")
@@ -319,37 +195,6 @@ struct ByteReaderTests {
         }
     }
 
-    @Test("escapes that decode to bytes that are not UTF-8 name the field")
-    func invalidUTF8() {
-        #expect(throws: ChargeKitError.malformedPercentEncoding(field: "smp-message", rule: "decoded bytes are not valid UTF-8")) {
-            try SumUp.Callback(url: "app://r?smp-status=success&smp-message=%C3")
-        }
-        #expect(throws: ChargeKitError.malformedPercentEncoding(field: "query parameter name", rule: "'%' must be followed by two hex digits")) {
-            try SumUp.Callback(url: "app://r?smp-status=success&a%2=1")
-        }
-    }
-
-    @Test("a query of one-byte fields, as many as its length allows, is read whole, empty segments skipped")
-    func mostFieldsAQueryHolds() throws {
-        // A query of single-letter names is the most fields a query of that length can carry.
-        for count in [1, 2, 7, 8, 9, 64, 500] {
-            let names: [String] = (0..<count).map { (index: Int) -> String in
-                let letter = String(UnicodeScalar(UInt8(0x61 + index % 26)))
-                return index < 26 ? letter : letter + String(index)
-            }
-            let query = names.joined(separator: "&")
-            let url = try QueryURL(parsing: "app://r?" + query, maximumLength: .max)
-            #expect(url.items.map { $0.name } == names && url.items.allSatisfy { $0.value.isEmpty })
-            // Trailing, leading and doubled `&` add places but no fields.
-            let padded = try QueryURL(parsing: "app://r?&" + names.joined(separator: "&&") + "&", maximumLength: .max)
-            #expect(padded.items.map { $0.name } == names)
-        }
-        let single = try QueryURL(parsing: "app://r?a")
-        #expect(single.items == [QueryItem("a", "")])
-        let extras = try Zettle.Callback(url: "app://r?reference=R1&" + (0..<300).map { "e\($0)" }.joined(separator: "&"))
-        #expect(extras.extraItems.count == 300 && extras.extraItems.last == QueryItem("e299", ""))
-    }
-
     @Test("the scheme's ':' counts only before '?' and '#', in the first word or later")
     func schemeColon() throws {
         for url in ["app?x=a:b", "app#frag:x", "?a=b:c", ":x?y=1", "1app://r?x=1", "a-very-long-scheme-name?x=1:2"] {
@@ -360,30 +205,6 @@ struct ByteReaderTests {
         let long = try QueryURL(parsing: "a-very-long-scheme-name.v2+x://host/path?x=1:2#f:g")
         #expect(long.scheme == "a-very-long-scheme-name.v2+x" && long.items == [QueryItem("x", "1:2")] && long.fragment == "f:g")
         #expect(try QueryURL(parsing: "app:?x=1").base == "app:")
-    }
-
-    @Test("a malformed escape is refused before any field is read, even in an extra nobody takes")
-    func escapesCheckedUpFront() {
-        #expect(throws: ChargeKitError.malformedPercentEncoding(field: "note", rule: "'%' must be followed by two hex digits")) {
-            try CreditCardTerminal.ChargeResponse(url: Self.approved + "&note=100%")
-        }
-        // The missing status would be the first field error: the escape comes first.
-        #expect(throws: ChargeKitError.malformedPercentEncoding(field: "extra", rule: "'%' must be followed by two hex digits")) {
-            try SumUp.Callback(url: "app://r?extra=%G1")
-        }
-        #expect(throws: ChargeKitError.malformedPercentEncoding(field: "memo", rule: "decoded bytes are not valid UTF-8")) {
-            try Zettle.Callback(url: "app://r?reference=R1&memo=ok%20%FF")
-        }
-    }
-
-    @Test("the split-URL entry points read the same as the string ones")
-    func splitURLEntryPoints() throws {
-        let urls = [Self.approved + "&x=a%26b&y=%3D#f", Self.approved.replacingOccurrences(of: "ifcc_", with: "$ifcc_") + "&note=a%20b"]
-        for url in urls {
-            #expect(try CreditCardTerminal.ChargeResponse(QueryURL(parsing: url)) == CreditCardTerminal.ChargeResponse(url: url))
-        }
-        let sumUp = "app://r?smp-status=failed&smp-failure-cause=invalid-param&smpprtag-a=1&ref=%2F#x"
-        #expect(try SumUp.Callback(QueryURL(parsing: sumUp)) == SumUp.Callback(url: sumUp))
     }
 
     @Test("every ISO 4217 code ChargeKit lists is found, and only those")
@@ -440,16 +261,14 @@ struct ByteReaderDifferentialTests {
         do throws(ChargeKitError) { return .success(try parse()) } catch { return .failure(error) }
     }
 
-    @Test("random callbacks: ChargeResponse, SumUp.Callback and Zettle.Callback read the same raw and escaped")
+    @Test("random callbacks: every registered app's parser reads the same raw and escaped")
     func rawAndEscapedAgree() async {
         await propertyCheck(count: 600, input: Self.url) { url in
             guard let split = try? QueryURL(parsing: url) else { return }
-            #expect(Self.outcome { () throws(ChargeKitError) in try CreditCardTerminal.ChargeResponse(url: url) }
-                    == Self.outcome { () throws(ChargeKitError) in try CreditCardTerminal.ChargeResponse(split) }, "\(url)")
-            #expect(Self.outcome { () throws(ChargeKitError) in try SumUp.Callback(url: url) }
-                    == Self.outcome { () throws(ChargeKitError) in try SumUp.Callback(split) }, "\(url)")
-            #expect(Self.outcome { () throws(ChargeKitError) in try Zettle.Callback(url: url) }
-                    == Self.outcome { () throws(ChargeKitError) in try Zettle.Callback(split) }, "\(url)")
+            for provider in PaymentProvider.allCases {
+                #expect(Self.outcome { () throws(ChargeKitError) in try PaymentCallback.parse(url, provider: provider) }
+                        == Self.outcome { () throws(ChargeKitError) in try PaymentCallback.parse(split, provider: provider) }, "\(provider): \(url)")
+            }
         }
     }
 }

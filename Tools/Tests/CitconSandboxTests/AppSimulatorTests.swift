@@ -10,19 +10,18 @@ import Testing
 /// its `Location` are read as sent (a custom scheme is not followed).
 @Suite("Simulated payment apps in the browser")
 struct AppSimulatorTests {
-    /// A hand-off to each app, recorded in `ledger`.
+    /// A hand-off to each protocol of each registered app (in its sample currency,
+    /// answering on an https URL for one app and an app's scheme for the others),
+    /// recorded in `ledger`.
     static func requests(_ ledger: ChargeLedger) async throws -> [(PaymentProvider, String)] {
-        let apps: [(PaymentApp, Currency)] = [
-            (.creditCardTerminal(returnURL: "my-app://done"), .usd),
-            (.sumUp(affiliateKey: "K", callbackURL: "my-app://done"), .eur),
-            (.zettle(apiKey: "K", source: "Shop", callbackURL: "my-app://done"), try Currency(code: "SEK")),
-            (.square(clientID: "sq0idp-APP", callbackURL: "https://shop.example/square"), .usd),
-        ]
         var requests: [(PaymentProvider, String)] = []
-        for (app, currency) in apps {
-            let order = ChargeOrder(amount: Money(minorUnits: 1250, currency: currency), description: "Flat white", reference: "order-9")
-            let (_, request) = try await ledger.issue { nonce throws(ChargeKitError) in try app.handoff(for: order, nonce: nonce) }
-            requests.append((app.provider, request.url))
+        for (index, simulator) in SimulatedApps.registered.enumerated() {
+            let callbackURL = index == 1 ? "https://shop.example/paid" : "my-app://done"
+            for app in simulator.sampleApps(callbackURL: callbackURL) {
+                let order = ChargeOrder(amount: Money(minorUnits: 1250, currency: simulator.sampleCurrency), description: "Flat white", reference: "order-9")
+                let (_, request) = try await ledger.issue { nonce throws(ChargeKitError) in try app.handoff(for: order, nonce: nonce) }
+                requests.append((app.provider, request.url))
+            }
         }
         return requests
     }
@@ -56,7 +55,9 @@ struct AppSimulatorTests {
                 let page = try await Self.page(harness, url)
                 #expect(page.status == 200, "\(provider): \(page.text)")
                 #expect(page.text.contains("<h1 id=\"app\">\(provider.displayName)</h1>"), "\(provider)")
-                #expect(page.text.contains("12.50") && page.text.contains("Flat white"), "\(provider)")
+                // The description where the app shows one.
+                let shown = try SimulatedApps.summary(of: url)
+                #expect(page.text.contains("12.50") && (shown.description == nil || page.text.contains("Flat white")), "\(provider)")
                 for scenario in Scenario.catalog(for: provider) {
                     #expect(page.text.contains("name=\"scenario\" value=\"\(scenario.name)\""), "\(provider): \(scenario.name)")
                 }
@@ -70,44 +71,32 @@ struct AppSimulatorTests {
         }
     }
 
-    @Test("a request whose callback is javascript:, data:, file: or an OS handler is never redirected to; https and an app's scheme are")
-    func redirectRule() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
-            let token = try #require(HeadlessWallet.formToken(in: try await Self.page(
-                harness, "com-innerfence-ccterminal://charge/1.0.0/?amount=1.00&returnURL=my-app%3A%2F%2Fdone").text))
-            for (returnURL, allowed) in [("javascript:alert(1)//", false), ("data:text/html,x", false), ("file:///etc/passwd", false),
-                                         ("ms-msdt:/id", false), ("JavaScript:alert(1)//", false), ("vbscript:x", false),
-                                         ("https://shop.example/paid", true), ("my-app://done", true)] {
-                let url = "com-innerfence-ccterminal://charge/1.0.0/?amount=1.00&returnURL=" + PercentEncoding.encode(returnURL)
-                let answer = try await Self.post(harness, [("form_token", token), ("url", url), ("scenario", "approved")])
-                if allowed {
-                    #expect(answer.hasPrefix("HTTP/1.1 303") && Self.location(answer)?.hasPrefix(returnURL) == true, "\(returnURL): \(answer.prefix(200))")
-                } else {
-                    #expect(!answer.hasPrefix("HTTP/1.1 303") && Self.location(answer) == nil && !answer.contains("href=\"\(returnURL)"),
-                            "\(returnURL) was redirected to: \(answer.prefix(300))")
-                }
-            }
-        }
-    }
-
     @Test("a scenario of each kind: an error code, no callback, the same callback twice")
     func scenarios() async throws {
         let harness = try await Harness.start()
         try await withCleanup({ await harness.stop() }) {
             let ledger = ChargeLedger()
             let requests = try await Self.requests(ledger)
-            let square = try #require(requests.first { $0.0 == .square }?.1)
-            let token = try #require(HeadlessWallet.formToken(in: try await Self.page(harness, square).text))
-            let failed = try await Self.post(harness, [("form_token", token), ("url", square), ("scenario", "could-not-perform")])
-            let result = try await ledger.verify(url: try #require(Self.location(failed)))
-            #expect(result.outcome == .failed && result.callback.square?.errorCode == .couldNotPerform)
+            let firstURL = try #require(requests.first).1
+            let token = try #require(HeadlessWallet.formToken(in: try await Self.page(harness, firstURL).text))
+            // Each app's first scenario of its own that is no approval (an error code, a decline),
+            // played on one request of each app but the first.
+            var answered = 0
+            for (provider, url) in requests.dropFirst() where requests.first(where: { $0.0 == provider })?.1 == url {
+                let simulator = try #require(SimulatedApps.simulator(of: provider))
+                let scenario = try #require(simulator.scenarios.first { $0.outcome != nil && $0.outcome != .approved }, "\(provider)")
+                let failed = try await Self.post(harness, [("form_token", token), ("url", url), ("scenario", scenario.name)])
+                let result = try await ledger.verify(url: try #require(Self.location(failed), "\(provider) \(scenario.name): \(failed.prefix(300))"))
+                #expect(result.outcome != .approved && result.outcome == simulator.outcome(of: scenario, answering: url), "\(provider) \(scenario.name)")
+                answered += 1
+            }
+            #expect(answered == PaymentProvider.allCases.count - 1)
 
-            let sumUp = try #require(requests.first { $0.0 == .sumUp }?.1)
-            let none = try await Self.post(harness, [("form_token", token), ("url", sumUp), ("scenario", "no-callback")])
+            let first = try #require(requests.first).1
+            let none = try await Self.post(harness, [("form_token", token), ("url", first), ("scenario", "no-callback")])
             #expect(none.hasPrefix("HTTP/1.1 200") && none.contains("id=\"played\"") && Self.location(none) == nil)
-            #expect(try await ledger.outstanding().count == 3)
-            let twice = try await Self.post(harness, [("form_token", token), ("url", sumUp), ("scenario", "duplicate-callback")])
+            #expect(try await ledger.outstanding().count == requests.count - answered)
+            let twice = try await Self.post(harness, [("form_token", token), ("url", first), ("scenario", "duplicate-callback")])
             let link = try #require(twice.range(of: "href=\"")).upperBound
             let href = String(twice[link...].prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&")
             #expect(try await ledger.verify(url: href).outcome == .approved)
@@ -115,7 +104,7 @@ struct AppSimulatorTests {
 
             // A late answer is not sent at once (the ledger would accept it): the page says
             // to wait out the time to live, and links the callback.
-            let late = try await Self.post(harness, [("form_token", token), ("url", sumUp), ("scenario", "after-expiry")])
+            let late = try await Self.post(harness, [("form_token", token), ("url", first), ("scenario", "after-expiry")])
             #expect(late.hasPrefix("HTTP/1.1 200") && Self.location(late) == nil && late.contains("time to live") && late.contains("id=\"callback\""))
         }
     }
@@ -128,31 +117,23 @@ struct AppSimulatorTests {
             #expect(missing.status == 400 && missing.text.contains("url: required"))
             let other = try await Self.page(harness, "https://shop.example/pay")
             #expect(other.status == 400 && other.text.contains("url: not a request to a payment app"))
-            let twice = try await Self.page(harness, "sumupmerchant://pay/1.0?amount=1.00&amount=2.00&currency=EUR")
-            #expect(twice.status == 400 && twice.text.contains("amount"), "\(twice.text)")
-            // SumUp answers a request without a currency with its own error: the page shows it, and offers only the way back.
-            let noCurrency = try await Self.page(harness, "sumupmerchant://pay/1.0?amount=1.00&affiliate-key=K&callback=my-app://done")
-            #expect(noCurrency.status == 200 && noCurrency.text.contains("id=\"refusal\"") && noCurrency.text.contains("currency"))
-            #expect(noCurrency.text.components(separatedBy: "name=\"scenario\"").count == 2, "one button")
-            #expect(noCurrency.text.contains("Sends SumUp&#39;s refusal back") || noCurrency.text.contains("Sends SumUp's refusal back"), "the button says what it sends")
-            #expect(!noCurrency.text.contains("The payment succeeds"), "not the approval's text on a refusal")
-            let token = try #require(HeadlessWallet.formToken(in: noCurrency.text))
-            let back = try await Self.post(harness, [("form_token", token), ("url", "sumupmerchant://pay/1.0?amount=1.00&affiliate-key=K&callback=my-app://done"), ("scenario", "approved")])
-            #expect(Self.location(back)?.contains("smp-status=failed") == true, "\(back)")
-
-            let url = "sumupmerchant://pay/1.0?amount=1.00&currency=EUR&affiliate-key=K&callback=my-app://done"
+            let requests = try await Self.requests(ChargeLedger())
+            let (provider, url) = try #require(requests.first)
+            let token = try #require(HeadlessWallet.formToken(in: try await Self.page(harness, url).text))
             let forged = try await Self.post(harness, [("form_token", "0123"), ("url", url), ("scenario", "approved")])
             #expect(forged.hasPrefix("HTTP/1.1 403") && forged.contains("form_token"))
             let crossSite = try await Self.post(harness, [("form_token", token), ("url", url), ("scenario", "approved")], origin: "https://evil.example")
             #expect(crossSite.hasPrefix("HTTP/1.1 403"))
             let unknown = try await Self.post(harness, [("form_token", token), ("url", url), ("scenario", "teleport")])
-            #expect(unknown.hasPrefix("HTTP/1.1 400") && unknown.contains("scenario: must be one of sumup"))
+            #expect(unknown.hasPrefix("HTTP/1.1 400") && unknown.contains("scenario: must be one of \(provider)&#39;s: "), "\(unknown)")
             // A callback URL with a line break in it is never written into a header.
-            let injected = "sumupmerchant://pay/1.0?amount=1.00&currency=EUR&affiliate-key=K&callback=my-app://done%0D%0ASet-Cookie:%20a=b"
+            let injected = url.replacingOccurrences(of: PercentEncoding.encode("my-app://done"), with: PercentEncoding.encode("my-app://done\r\nSet-Cookie: a=b"))
+            #expect(injected != url)
             let refused = try await Self.post(harness, [("form_token", token), ("url", injected), ("scenario", "approved")])
             #expect(refused.hasPrefix("HTTP/1.1 400") && !refused.lowercased().contains("set-cookie: a=b"), "\(refused)")
-            for garbage in ["sumupmerchant://", "izettle://%zz", "square-commerce-v1://payment/create?data=%7B", "com-innerfence-ccterminal://charge/1.0.0/?amount=abc",
-                            String(repeating: "a", count: 40_000)] {
+            // Each app's scheme with nothing, a broken escape, a cut request; and no scheme at all.
+            let garbage = SimulatedApps.schemes.flatMap { ["\($0)://", "\($0)://%zz"] } + requests.map { String($0.1.prefix(30)) }
+            for garbage in garbage + [String(repeating: "a", count: 40_000)] {
                 let answer = try await Self.page(harness, garbage)
                 #expect([200, 400].contains(answer.status), "\(garbage.prefix(60)): \(answer.status)")
             }
@@ -163,7 +144,7 @@ struct AppSimulatorTests {
     func opener() async throws {
         let opened = OpenedURL()
         let opener = SandboxAppOpener(page: try #require(URL(string: "http://192.168.1.20:8790/apps/open")), opening: ClosureURLOpener { await opened.set($0) })
-        let request = "sumupmerchant://pay/1.0?amount=1.00&currency=EUR&title=A%20%26%20B+C&callback=my-app://done"
+        let request = "payment-app://pay/1.0?amount=1.00&currency=EUR&title=A%20%26%20B+C&callback=my-app://done"
         try await opener.open(request)
         let sent = try #require(await opened.url)
         #expect(sent.hasPrefix("http://192.168.1.20:8790/apps/open?url="))

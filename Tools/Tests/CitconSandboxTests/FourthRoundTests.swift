@@ -156,7 +156,7 @@ struct FourthRoundTests {
             for (_, request) in try await AppSimulatorTests.requests(ChargeLedger()) {
                 let page = try await AppSimulatorTests.page(harness, request)
                 #expect(page.status == 200, "\(page.text.prefix(300))")
-                let expected = request.hasPrefix("square") ? "answers on https://shop.example/square" : "answers on my-app://done"
+                let expected = request.contains("shop.example") ? "answers on https://shop.example/paid" : "answers on my-app://done"
                 #expect(page.text.contains(expected), "\(request.prefix(30)): \(page.text.prefix(1500))")
             }
         }
