@@ -49,6 +49,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The tools' one HTTP client (ToolsHTTP): no redirect followed, bounded, deadlines, idle streams asleep.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // The sandbox's API generated from Tools/openapi/sandbox.yaml (scripts/openapi-generate.sh;
+        // the generated code is committed, so no build needs the generator) and served by Hummingbird.
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
         // `swift package generate-documentation` (scripts/docs.sh); a plugin, linked by nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -76,6 +80,8 @@ let package = Package(
                 "ToolsPlatform",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import OpenAPIRuntime
 
 /// The HTTP face of ``SandboxAPI``: `/v1/` JSON in the UPI envelope, and the wallet
 /// page under `/sandbox/wallet/`. No handler lets an error escape: every failure is a
@@ -40,6 +41,9 @@ package struct SandboxRoutes: Sendable {
         package let method: String
         package let path: String
     }
+
+    /// The server URL the generated operations are registered under: their paths are whole.
+    static let root = URL(fileURLWithPath: "/")
 
     /// Whether `path` matches a route pattern.
     static func matches(_ pattern: String, _ path: String) -> Bool {
@@ -84,9 +88,6 @@ package struct SandboxRoutes: Sendable {
         }
         route(merchant, "/v1/", .get, "logs") { request, context in
             await logList(request)
-        }
-        route(v1, "/v1/", .get, "health") { _, _ in
-            Self.envelope(UPIWire.Envelope(data: ["status": "ok"]), status: 200)
         }
         let authenticated = v1.group().add(middleware: TokenAuthentication(api: api))
         route(authenticated, "/v1/", .post, "charges") { request, context in
@@ -148,6 +149,16 @@ package struct SandboxRoutes: Sendable {
         route(sandboxMerchant, "/sandbox/", .delete, "clock") { request, context in await clockReset(request) }
         route(router, "", .get, AppSimulatorPage.path) { request, _ in appPage(request) }
         route(router, "", .post, AppSimulatorPage.path) { request, _ in await appPost(request) }
+        // The operations generated from the description (SandboxOperations), behind their edge.
+        let generated = RecordingTransport(router.group().add(middleware: OpenAPIEdge()))
+        do {
+            try SandboxOperations(api: api).registerHandlers(on: generated, serverURL: Self.root,
+                                                             configuration: Configuration(jsonEncodingOptions: [.sortedKeys]))
+        } catch {
+            // Only a server URL without a path could fail the registration, and ``root`` is "/".
+            logger.critical("the generated operations were not registered: \(error)")
+        }
+        served += generated.served
         // Router middleware wraps every route, whenever it is added.
         router.add(middleware: UnknownRoutes(served: served))
         return served
