@@ -374,7 +374,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
             if let notification {
                 try await connection.query("""
                     INSERT INTO \(unescaped: outbox)(transaction_id, status, url, origin, payload, next_attempt_at, state, created_at)
-                    VALUES (\(id), \(notification.status), \(charge.urls.ipn), \(OutboxEntry.origin(of: charge.urls.ipn)), \(notification.payload), \(now + notification.hold),
+                    VALUES (\(id), \(notification.status.rawValue), \(charge.urls.ipn), \(OutboxEntry.origin(of: charge.urls.ipn)), \(notification.payload), \(now + notification.hold),
                             \(OutboxState.initial(url: charge.urls.ipn).rawValue), \(now))
                     """, logger: PostgresSupport.silent)
             }
@@ -400,7 +400,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         {
             // A row whose state this version does not know is left out, never a trap.
             guard let state = OutboxState(rawValue: row.7) else { continue }
-            entries.append(OutboxEntry(id: row.0, transactionID: row.1, status: row.2, url: row.3, payload: row.4,
+            entries.append(OutboxEntry(id: row.0, transactionID: row.1, status: NotificationStatus(rawValue: row.2), url: row.3, payload: row.4,
                                        attempts: row.5, nextAttemptAt: row.6, state: state, lastError: row.8))
         }
         return entries

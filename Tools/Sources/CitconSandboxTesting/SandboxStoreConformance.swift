@@ -269,7 +269,7 @@ public enum SandboxStoreConformance {
         try expect(try await store.notifications(transactionID: "5001").isEmpty, "an update without a status change wrote an IPN")
         _ = try await store.updateCharge(id: "5001", reference: nil, now: 7) { $0.status = .pending }
         let entries = try await store.notifications(transactionID: "5001")
-        try expect(entries.count == 1 && entries[0].status == "pending" && entries[0].state == .pending
+        try expect(entries.count == 1 && entries[0].status == .charge(.pending) && entries[0].state == .pending
                    && entries[0].url == "http://127.0.0.1:9/ipn" && entries[0].nextAttemptAt == 7 && !entries[0].payload.isEmpty,
                    "the IPN entry is not as written: \(entries)")
         try await store.insertCharge(charge("5002", reference: "r-5b"))
@@ -318,7 +318,7 @@ public enum SandboxStoreConformance {
         _ = try await store.updateCharge(id: "6001", reference: nil, now: 10) { $0.status = .pending }
         _ = try await store.updateCharge(id: "6001", reference: nil, now: 20) { $0.status = .succeeded }
         var due = try await store.dueNotifications(now: 100, limit: 10, leaseUntil: 150)
-        try expect(due.count == 1 && due[0].status == "pending", "not only the oldest pending IPN is due: \(due.map(\.status))")
+        try expect(due.count == 1 && due[0].status == .charge(.pending), "not only the oldest pending IPN is due: \(due.map(\.status))")
         try await store.recordAttempt(failed(due[0].id, 1, at: 100), state: .pending, nextAttemptAt: 500)
         try expect(try await store.dueNotifications(now: 100, limit: 10, leaseUntil: 150).isEmpty, "a retry was due before its time (and its successor overtook it)")
         due = try await store.dueNotifications(now: 500, limit: 10, leaseUntil: 550)
@@ -326,7 +326,7 @@ public enum SandboxStoreConformance {
         try await store.recordAttempt(IPNAttempt(notificationID: due[0].id, number: 2, time: 500, answer: "HTTP 200", delivered: true),
                                       state: .delivered, nextAttemptAt: 500)
         due = try await store.dueNotifications(now: 500, limit: 10, leaseUntil: 550)
-        try expect(due.count == 1 && due[0].status == "succeeded", "the next IPN is not due once the first was delivered")
+        try expect(due.count == 1 && due[0].status == .charge(.succeeded), "the next IPN is not due once the first was delivered")
     }
 
     static func fairClaims(_ store: any SandboxStore) async throws {

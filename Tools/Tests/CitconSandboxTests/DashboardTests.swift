@@ -157,7 +157,7 @@ struct DashboardTests {
             #expect(try await Self.post(harness, "action=resend&ipn=\(first.id)").status == 303)
             #expect(await receiver.wait { $0.filter { $0.fields?["id"] == id }.count == before + 1 })
             let resent = try #require(receiver.deliveries.last { $0.fields?["id"] == id })
-            #expect(resent.attempt == 2 && resent.fields?["status"] == first.status)
+            #expect(resent.attempt == 2 && resent.fields?["status"] == first.status.rawValue)
             #expect(try await Self.post(harness, "action=resend&ipn=999999").status == 404)
             #expect(try await Self.post(harness, "action=resend&ipn=abc").status == 400)
             #expect(try await Self.post(harness, "action=refund&charge=\(id)").status == 400)

@@ -63,7 +63,7 @@ struct IPNTests {
             let entry = try #require(try await harness.sandbox.server.store.notifications(transactionID: id).first)
             #expect(entry.attempts == 3, "first attempt plus two retries")
             #expect(entry.lastError != nil)
-            #expect(entry.status == "canceled")
+            #expect(entry.status == .charge(.canceled))
         }
     }
 
@@ -217,5 +217,20 @@ struct IPNTests {
             #expect(receiver.deliveries.last?.answered == 200)
             #expect(try await eventually { try await second.sandbox.server.store.notifications(transactionID: id).first?.state == .delivered })
         }
+    }
+}
+
+/// The status an IPN reports, as the outbox stores it: every value read back as written,
+/// one this version does not know kept as read.
+@Suite("IPN statuses")
+struct NotificationStatusTests {
+    @Test func storedValuesReadBackAndUnknownOnesAreKept() {
+        for status in NotificationStatus.documented {
+            #expect(NotificationStatus(rawValue: status.rawValue) == status)
+        }
+        #expect(NotificationStatus(rawValue: "refunded") == .refunded && NotificationStatus.refunded.event == "refund.succeeded")
+        #expect(NotificationStatus(rawValue: "canceled").event == "charge.canceled")
+        let future = NotificationStatus(rawValue: "disputed")
+        #expect(future == .charge(.unknown("disputed")) && future.rawValue == "disputed" && !future.isDocumented)
     }
 }

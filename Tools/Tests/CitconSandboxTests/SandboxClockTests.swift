@@ -29,7 +29,7 @@ struct SandboxClockTests {
             // A new token: the 24-hour one still holds after 31 minutes.
             #expect(try await harness.inquire(server, id).data?["status"] as? String == "expired")
             let ipns = try await harness.sandbox.server.store.notifications(transactionID: id)
-            #expect(ipns.map(\.status) == ["expired"], "\(ipns)")
+            #expect(ipns.map(\.status) == [.charge(.expired)], "\(ipns)")
             // A day later the token itself has expired.
             _ = try await harness.http.call("POST", "/sandbox/clock", token: harness.merchantKey, body: #"{"advance_seconds":86400}"#)
             let stale = try await harness.inquire(server, id)

@@ -29,7 +29,7 @@ struct SandboxScenarioTests {
                                          ("stays-pending", "pending"), ("succeeds", "succeeded"), ("DECLINED", "failed")] {
                 let (id, status) = try await Self.paid(harness, scenario: scenario)
                 #expect(status == expected, "\(scenario): \(String(describing: status))")
-                let events = try await harness.sandbox.server.store.notifications(transactionID: id).map(\.status)
+                let events = try await harness.sandbox.server.store.notifications(transactionID: id).map(\.status.rawValue)
                 #expect(events.last == expected, "\(scenario): IPNs \(events)")
             }
         }

@@ -86,18 +86,18 @@ public struct ChargeRecord: Sendable, Equatable, Codable {
         let value = try change(&self)
         let fault = ipnFault.flatMap(IPNFault.init(header:))
         if refunds.count > refundsBefore, let refund = refunds.last {
-            return (value, Notification(status: "refunded", payload: Self.payload(refundNotificationFields(refund)),
+            return (value, Notification(status: .refunded, payload: Self.payload(refundNotificationFields(refund)),
                                         hold: fault?.hold(status: "refunded") ?? 0))
         }
         guard status != before else { return (value, nil) }
         history = statusHistory + [StatusChange(status: status, time: now)]
-        return (value, Notification(status: status.rawValue, payload: notificationPayload, hold: fault?.hold(status: status.rawValue) ?? 0))
+        return (value, Notification(status: .charge(status), payload: notificationPayload, hold: fault?.hold(status: status.rawValue) ?? 0))
     }
 
     /// An IPN a change owes: what the outbox records of it (`status` names it on the
     /// dashboard) and its unsigned fields.
     public struct Notification: Sendable {
-        public let status: String
+        public let status: NotificationStatus
         public let payload: Data
         /// How long after the change its first attempt is due, in milliseconds
         /// (``IPNFault``; 0 for at once). Every store's `updateCharge` adds it to `now`.

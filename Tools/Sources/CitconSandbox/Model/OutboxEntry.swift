@@ -43,7 +43,7 @@ public struct OutboxEntry: Sendable, Equatable {
     /// The transaction.
     public var transactionID: String
     /// The status the notification reports.
-    public var status: String
+    public var status: NotificationStatus
     /// Where it goes.
     public var url: String
     /// The JSON body.
@@ -58,7 +58,7 @@ public struct OutboxEntry: Sendable, Equatable {
     public var lastError: String?
 
     /// Makes an entry (for stores).
-    public init(id: Int64, transactionID: String, status: String, url: String, payload: Data, attempts: Int,
+    public init(id: Int64, transactionID: String, status: NotificationStatus, url: String, payload: Data, attempts: Int,
                 nextAttemptAt: Int64, state: OutboxState, lastError: String?) {
         self.id = id
         self.transactionID = transactionID

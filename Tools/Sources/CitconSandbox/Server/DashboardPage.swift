@@ -88,7 +88,7 @@ enum DashboardPage {
                 next = "—"
             }
             return """
-            <tr><td data-label="IPN">\(ipn.id)</td><td data-label="Reports">\(WalletPage.escape(ipn.status))</td>\
+            <tr><td data-label="IPN">\(ipn.id)</td><td data-label="Reports">\(WalletPage.escape(ipn.status.rawValue))</td>\
             <td data-label="State"><span class="badge \(WalletPage.escape(ipn.state.rawValue))">\
             \(WalletPage.escape(ipn.state.rawValue))</span></td><td data-label="Attempts">\(ipn.attempts)</td>\
             <td data-label="Answers">\(attempts.isEmpty ? "—" : attempts)</td>\

@@ -98,7 +98,7 @@ struct IPNWorker: Service {
     /// duplicated, see ``IPNFault``).
     func deliver(_ entry: OutboxEntry) async {
         let fault = (try? await store.charge(id: entry.transactionID))?.ipnFault.flatMap(IPNFault.init(header:))
-        if fault == .reorder, entry.attempts == 0, IPNFault.isHeldBack(status: entry.status) {
+        if fault == .reorder, entry.attempts == 0, IPNFault.isHeldBack(status: entry.status.rawValue) {
             // Handed on at once, so that the charge's next IPN is claimed, and posted after it.
             let now = clock.now
             try? await store.recordAttempt(IPNAttempt(notificationID: entry.id, number: 1, time: now,
@@ -145,7 +145,7 @@ struct IPNWorker: Service {
         // The body (signed) and the secret are not logged, nor the URL's query or user
         // part, where merchants often put a token of their own.
         configuration.logger.log(level: state == .dead ? .warning : .info, "ipn attempt", metadata: [
-            "transaction": .string(entry.transactionID), "status": .string(entry.status), "url": .string(Self.redacted(entry.url)),
+            "transaction": .string(entry.transactionID), "status": .string(entry.status.rawValue), "url": .string(Self.redacted(entry.url)),
             "attempt": .stringConvertible(attempts), "result": .string(failure ?? "delivered"), "state": .string(state.rawValue),
             "next_attempt_ms": .stringConvertible(state == .pending ? next : 0),
         ])

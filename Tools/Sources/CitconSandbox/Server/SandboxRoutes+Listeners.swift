@@ -117,7 +117,7 @@ extension SandboxRoutes {
     /// What an IPN reports: `charge.<status>` (`succeeded`, `authorized`, `failed`,
     /// `canceled`, `expired`, `pending`), or `refund.succeeded`.
     static func eventName(_ entry: OutboxEntry) -> String {
-        entry.status == "refunded" ? "refund.succeeded" : "charge." + entry.status
+        entry.status.event
     }
 }
 

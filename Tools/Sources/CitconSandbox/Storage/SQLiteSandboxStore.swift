@@ -448,7 +448,7 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
                 try await db.query("""
                     INSERT INTO outbox(transaction_id, status, url, origin, payload, next_attempt_at, state, created_at)
                     VALUES(?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [.text(id), .text(notification.status), .text(charge.urls.ipn), .text(OutboxEntry.origin(of: charge.urls.ipn)),
+                    """, [.text(id), .text(notification.status.rawValue), .text(charge.urls.ipn), .text(OutboxEntry.origin(of: charge.urls.ipn)),
                           .bytes(notification.payload), .int(now + notification.hold), .text(OutboxState.initial(url: charge.urls.ipn).rawValue), .int(now)])
             }
             return (charge, value)
@@ -469,7 +469,7 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
               let url = row[3].string, let payload = row[4].data, let attempts = row[5].int, let next = row[6].int,
               let state = row[7].string.flatMap(OutboxState.init(rawValue:))
         else { return nil }
-        return OutboxEntry(id: id, transactionID: transaction, status: status, url: url, payload: payload,
+        return OutboxEntry(id: id, transactionID: transaction, status: NotificationStatus(rawValue: status), url: url, payload: payload,
                            attempts: Int(attempts), nextAttemptAt: next, state: state, lastError: row[8].string)
     }
 
