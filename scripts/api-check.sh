@@ -11,15 +11,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The SDK's modules from this package, the server's from Tools/ (built with its PostgreSQL
 # trait, in its own build folder, Tools/.build-postgres: ChargeKitPostgres is empty without). SPI (`@_spi(Tools)`,
-# what the tools share with the SDK) is not in these graphs, so not in api/.
+# what the tools share with the SDK, invisible to an app) is listed too, each entry marked `spi`, so that what the
+# SDK exposes to the tools alone is reviewed as the rest is.
 sdk="$(swift build --show-bin-path)/../symbolgraph"
 postgres=(--package-path Tools --traits PostgreSQL --scratch-path Tools/.build-postgres)
 tools="$(swift build "${postgres[@]}" --show-bin-path)/../symbolgraph"
 rm -rf "$sdk" "$tools"
 # Before the tests are built, it cannot load the test-runner modules and exits 1 for
 # them; the library graphs it needs are written all the same, and checked below.
-swift package dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
-swift package "${postgres[@]}" dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
+swift package dump-symbol-graph --minimum-access-level public --include-spi-symbols >/dev/null 2>&1 || true
+swift package "${postgres[@]}" dump-symbol-graph --minimum-access-level public --include-spi-symbols >/dev/null 2>&1 || true
 status=0
 # The apps' folders, from the SDK's one registry line.
 apps=$(bash scripts/registered-apps.sh | tr '\n' ' ')
@@ -47,7 +48,8 @@ lists = {}
 # An underscored name is public for the compiler only (Swift's convention): not API.
 for s in graph["symbols"]:
     if s["accessLevel"] in ("public", "open") and not s["pathComponents"][0].startswith("_"):
-        lists.setdefault(home(s), set()).add(".".join(s["pathComponents"]) + "  [" + s["kind"]["identifier"].removeprefix("swift.") + "]")
+        kind = s["kind"]["identifier"].removeprefix("swift.") + (", spi" if s.get("spi") else "")
+        lists.setdefault(home(s), set()).add(".".join(s["pathComponents"]) + "  [" + kind + "]")
 for app, names in lists.items():
     with open(os.path.join(out, (app or "") + ".txt"), "w") as f:
         f.write("\n".join(sorted(names)) + "\n")
@@ -73,7 +75,7 @@ for module in ChargeKit CitconUPI; do
 import json, sys
 graph = json.load(open(sys.argv[1]))
 for s in graph["symbols"]:
-    if s["accessLevel"] in ("public", "open") and "location" in s and not s.get("docComment"):
+    if s["accessLevel"] in ("public", "open") and "location" in s and not s.get("docComment") and not s.get("spi"):
         print(".".join(s["pathComponents"]), s["location"]["uri"].split("/")[-1] + ":" + str(s["location"]["position"]["line"]))
 PY
 )
