@@ -22,3 +22,41 @@ struct GeneratedAPITests {
         }
     }
 }
+
+/// `POST /v1/access-tokens` through the generated server: each refusal the hand-written
+/// route gave, with its code and message; the caller checked before its body is read.
+@Suite("The generated API: access tokens")
+struct GeneratedAccessTokenTests {
+    @Test("the token, an answer no cache keeps; every refusal as before, named", arguments: [
+        (#"{"token_type":"x"}"#, "4000", #"token_type: must be "server" or "client""#),
+        ("{}", "4000", "token_type: required field is missing"),
+        ("", "4001", "body: a JSON object is required"),
+        (#"{"token_type":"client","token_type":"server"}"#, "4000", "token_type: appears more than once"),
+        (#"{"token_type":1}"#, "4000", "token_type: expected a string"),
+        ("nope", "4001", "body: not valid JSON"),
+    ])
+    func refusals(body: String, code: String, message: String) async throws {
+        try await Harness.router { harness in
+            let key = harness.merchantKey
+            let token = try await harness.http.call("POST", "/v1/access-tokens", token: key, body: #"{"token_type":"client"}"#)
+            #expect(token.status == 200 && (token.data?["access_token"] as? String)?.hasPrefix("ct_") == true, "\(token.text)")
+            #expect(token.headers.first { $0.key.lowercased() == "cache-control" }?.value == "no-store")
+            let refused = try await harness.http.call("POST", "/v1/access-tokens", token: key, body: body)
+            #expect(refused.code == code && refused.message == message, "\(body): \(refused.text)")
+            // Read as JSON whatever the Content-Type says.
+            let plain = try await harness.http.call("POST", "/v1/access-tokens", token: key, body: #"{"token_type":"server"}"#, contentType: "text/plain")
+            #expect(plain.status == 200, "\(plain.text)")
+        }
+    }
+
+    @Test("a caller without the key is refused before its body is read: 4010 for a body past the bound, not 4130")
+    func keyBeforeBody() async throws {
+        try await Harness.router { harness in
+            let big = #"{"token_type":""# + String(repeating: "x", count: 70_000) + #""}"#
+            let anonymous = try await harness.http.call("POST", "/v1/access-tokens", body: big)
+            #expect(anonymous.status == 401 && anonymous.code == "4010", "\(anonymous.text.prefix(200))")
+            let keyed = try await harness.http.call("POST", "/v1/access-tokens", token: harness.merchantKey, body: big)
+            #expect(keyed.status == 413 && keyed.code == "4130", "\(keyed.text.prefix(200))")
+        }
+    }
+}

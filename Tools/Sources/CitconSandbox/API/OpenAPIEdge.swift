@@ -6,9 +6,13 @@ import OpenAPIRuntime
 /// The edge of the generated server, on the group its operations are registered on: what
 /// the generated code cannot keep by itself.
 ///
-/// - **Accept**: the sandbox answers JSON whatever a request's `Accept` says, as the live
-///   API does (the generated server would refuse an `Accept` without JSON): the edge
-///   hands the operation a request without one.
+/// - **Accept and Content-Type**: the sandbox answers JSON whatever a request's `Accept`
+///   says, and reads a body as JSON whatever its `Content-Type` says, as the live API
+///   does (the generated server would refuse either): the edge hands the operation a
+///   request without `Accept`, its body's type JSON.
+/// - **The caller's address**: ``clientAddress``, for ``OperationPermissions``' throttle.
+/// - **The body**: read once, bounded, its repeated names refused (``JSONBodyEdge``,
+///   after ``OperationPermissions``, so that a caller is checked before its body is read).
 /// - **Errors**: an operation's ``APIError`` (which the generated server wraps in its
 ///   `ServerError`) goes out as its own `fail` envelope; the generated server's own
 ///   refusals (a request it cannot read) and anything else as a `4000` naming what it
@@ -16,20 +20,34 @@ import OpenAPIRuntime
 struct OpenAPIEdge: RouterMiddleware {
     typealias Context = SandboxRequestContext
 
+    /// The client address of the request being answered (an IPv6 address's /64), as the
+    /// request context has it.
+    @TaskLocal static var clientAddress: String?
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var head = request.head
         head.headerFields[.accept] = nil
+        if head.headerFields[.contentType] != nil || head.method == .post { head.headerFields[.contentType] = "application/json" }
         do {
-            return try await next(Request(head: head, body: request.body), context)
+            return try await Self.$clientAddress.withValue(context.clientAddress) {
+                try await next(Request(head: head, body: request.body), context)
+            }
         } catch let error as ServerError {
-            if let apiError = error.underlyingError as? APIError { return SandboxRoutes.failure(apiError) }
+            if let apiError = error.underlyingError as? APIError { return Self.answer(apiError) }
+            if let decoding = error.underlyingError as? DecodingError { return Self.answer(SandboxAPI.describe(decoding)) }
             return SandboxRoutes.failure(APIError(.invalidRequest, "request: \(error.causeDescription)"))
         } catch let error as APIError {
-            return SandboxRoutes.failure(error)
+            return Self.answer(error)
         } catch let error as HTTPError {
             throw error   // a route that is not this group's: the router's 404 and 405 answer it
         } catch {
             return SandboxRoutes.failure(APIError(.invalidRequest, "request: \(error)"))
         }
+    }
+
+    /// The `fail` envelope of `error`; past the body's bound, with the connection closed
+    /// (the rest of the body is not read).
+    static func answer(_ error: APIError) -> Response {
+        error.code == .bodyTooLarge ? SandboxRoutes.closing(SandboxRoutes.failure(error)) : SandboxRoutes.failure(error)
     }
 }

@@ -15,6 +15,20 @@ struct SandboxOperations: APIProtocol {
         .ok(.init(body: .json(try Self.success(["status": "ok"]))))
     }
 
+    /// `POST /v1/access-tokens` (the merchant key, ``OperationPermissions``): a token of
+    /// the type asked, an answer no cache may keep.
+    func issueToken(_ input: Operations.IssueToken.Input) async throws -> Operations.IssueToken.Output {
+        guard case .json(let body) = input.body else { throw APIError(.malformedJSON, "body: a JSON object is required") }
+        let token = try await api.issueToken(body)
+        guard let type = Components.Schemas.AccessToken.TokenTypePayload(rawValue: token.tokenType) else {
+            throw APIError(.invalidRequest, "token_type: must be \"server\" or \"client\"")
+        }
+        let data = Components.Schemas.AccessToken(accessToken: token.accessToken, tokenType: type,
+                                                  expiry: Int(UPIWire.wireTime(token.expiry)), permission: token.permissions)
+        return .ok(.init(headers: .init(cacheControl: .noStore),
+                         body: .json(.init(status: .success, app: .citconUpi, version: UPIWire.version, data: data))))
+    }
+
     /// A `success` envelope of the UPI API around `data`.
     static func success(_ data: [String: (any Sendable)?]) throws -> Components.Schemas.Envelope {
         Components.Schemas.Envelope(status: .success, app: .citconUpi, version: UPIWire.version,

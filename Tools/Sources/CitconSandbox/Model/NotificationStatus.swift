@@ -2,7 +2,7 @@
 @_spi(Tools) import CitconUPI
 
 /// What an IPN reports, as the outbox keeps it: the charge's new status, or its refund.
-/// A stored value this version does not know is kept as read (``CPayStatus/unknown(_:)``),
+/// A stored value this version does not know is kept as read (`CPayStatus.unknown`),
 /// never a reason to stop reading the outbox.
 public enum NotificationStatus: OpenWireValue {
     /// The charge's new status.

@@ -8,7 +8,7 @@ import Foundation
 // the UPI data model both sides share. They take the seed's shape and the live API's.
 
 /// `POST /v1/access-tokens` (schema `AccessTokenRequest`).
-package struct AccessTokenBody: Decodable, Sendable, Equatable {
+package struct AccessTokenBody: Codable, Sendable, Hashable {
     /// `server` or `client`.
     package var tokenType: String
 

@@ -49,6 +49,15 @@ components:
       required: [token_type]
       properties:
         token_type: { type: string, enum: [server, client] }
+    AccessTokenEnvelope:
+      description: A success envelope whose data is the token.
+      type: object
+      required: [status, app, version, data]
+      properties:
+        status: { type: string, enum: [success] }
+        app: { type: string, const: citcon_upi }
+        version: { type: string }
+        data: { $ref: '#/components/schemas/AccessToken' }
     AccessToken:
       type: object
       required: [access_token, token_type, expiry, permission]
@@ -349,13 +358,12 @@ paths:
             schema: { $ref: '#/components/schemas/AccessTokenRequest' }
       responses:
         '200':
-          description: The token.
+          description: The token. A credential, so that no cache keeps the answer.
+          headers:
+            Cache-Control: { required: true, schema: { type: string, enum: [no-store] } }
           content:
             application/json:
-              schema:
-                allOf:
-                  - $ref: '#/components/schemas/Envelope'
-                  - properties: { data: { $ref: '#/components/schemas/AccessToken' } }
+              schema: { $ref: '#/components/schemas/AccessTokenEnvelope' }
         '400': { $ref: '#/components/responses/Failure' }
         '401': { $ref: '#/components/responses/Failure' }
         '413': { $ref: '#/components/responses/Failure' }

@@ -98,17 +98,23 @@ public struct SandboxAPI: Sendable {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
-            // Foundation reports a fractional or oversized number where an integer is
-            // expected as "not valid JSON", without a path: find the field ourselves.
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-               let tree = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
-               let field = nonInteger(in: tree, at: "") {
-                throw APIError(.invalidRequest, "\(field): must be an integer (minor units), within 64 bits")
-            }
-            throw describe(error)
+            throw refusal(of: data, error)
         } catch {
             throw APIError(.malformedJSON, "body: not valid JSON")
         }
+    }
+
+    /// What a body whose decoding failed with `error` is refused with, naming the field
+    /// (the generated operations' refusals too).
+    static func refusal(of data: Data, _ error: DecodingError) -> APIError {
+        // Foundation reports a fractional or oversized number where an integer is
+        // expected as "not valid JSON", without a path: find the field ourselves.
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+           let tree = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
+           let field = nonInteger(in: tree, at: "") {
+            return APIError(.invalidRequest, "\(field): must be an integer (minor units), within 64 bits")
+        }
+        return describe(error)
     }
 
     /// The path of the first number in `value` that is not a 64-bit integer (every

@@ -53,11 +53,14 @@ package struct SandboxRoutes: Sendable {
     }
 
     /// Registers every route on `router`, and returns them as registered (what a `405`
-    /// answer's `Allow` is read from). The `/v1/` operations that take an access token
-    /// are one route group with ``TokenAuthentication``; those that take the merchant
-    /// key (`/v1/access-tokens`, the listeners', `/v1/logs`, `/sandbox/clock`) are route
-    /// groups with ``MerchantKeyAuthentication``; `/v1/health` and the pages take nothing
-    /// (the dashboard asks for the key itself, as a browser's Basic authentication).
+    /// answer's `Allow` is read from). The operations generated from the description
+    /// (``SandboxOperations``) are registered behind ``OpenAPIEdge``, their callers
+    /// checked by ``OperationPermissions``. Of the hand-written ones, the `/v1/`
+    /// operations that take an access token are one route group with
+    /// ``TokenAuthentication``; those that take the merchant key (the listeners',
+    /// `/v1/logs`, `/sandbox/clock`) are route groups with ``MerchantKeyAuthentication``;
+    /// the pages take nothing (the dashboard asks for the key itself, as a browser's Basic
+    /// authentication).
     @discardableResult
     func register(on router: Router<SandboxRequestContext>) -> [Served] {
         var served: [Served] = []
@@ -70,13 +73,6 @@ package struct SandboxRoutes: Sendable {
         }
         let v1 = router.group("v1")
         let merchant = v1.group().add(middleware: MerchantKeyAuthentication(api: api, throttle: throttle))
-        route(merchant, "/v1/", .post, "access-tokens") { request, context in
-            let body = try await decoded(AccessTokenBody.self, from: request)
-            var response = try await answer { try await api.issueToken(body) }
-            // A token is a credential: no cache may keep the answer.
-            response.headers[.cacheControl] = "no-store"
-            return response
-        }
         route(merchant, "/v1/", .get, "ipn-events") { request, context in
             await ipnEvents(request)
         }
@@ -152,8 +148,9 @@ package struct SandboxRoutes: Sendable {
         // The operations generated from the description (SandboxOperations), behind their edge.
         let generated = RecordingTransport(router.group().add(middleware: OpenAPIEdge()))
         do {
-            try SandboxOperations(api: api).registerHandlers(on: generated, serverURL: Self.root,
-                                                             configuration: Configuration(jsonEncodingOptions: [.sortedKeys]))
+            try SandboxOperations(api: api).registerHandlers(
+                on: generated, serverURL: Self.root, configuration: Configuration(jsonEncodingOptions: [.sortedKeys]),
+                middlewares: [OperationPermissions(api: api, throttle: throttle), JSONBodyEdge(discardLimit: discardLimit)])
         } catch {
             // Only a server URL without a path could fail the registration, and ``root`` is "/".
             logger.critical("the generated operations were not registered: \(error)")

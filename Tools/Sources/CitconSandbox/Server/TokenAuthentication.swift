@@ -20,9 +20,9 @@ struct TokenAuthentication: RouterMiddleware {
     }
 }
 
-/// Authenticates the routes that take the merchant key (the route groups it is the
-/// middleware of: `/v1/access-tokens`, the listeners' routes, `/v1/logs`,
-/// `/sandbox/clock`): `Authorization: Bearer <merchant key>`, wrong keys counted by the
+/// Authenticates the hand-written routes that take the merchant key (the route groups it
+/// is the middleware of: the listeners' routes, `/v1/logs`, `/sandbox/clock`; the
+/// generated operations' callers are checked by ``OperationPermissions``): `Authorization: Bearer <merchant key>`, wrong keys counted by the
 /// ``FailureThrottle``, before the route reads anything of the request.
 struct MerchantKeyAuthentication: RouterMiddleware {
     typealias Context = SandboxRequestContext

@@ -1,0 +1,51 @@
+@_spi(Tools) import CitconUPI
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// A request body, read once, before the generated server decodes it: bounded as every
+/// body of the sandbox is (`4130` past ``UPIWire/maximumBodyBytes``, the connection then
+/// closed), and refused when it repeats a member name (the generated server's decoder
+/// would keep one of them), naming it. The operation gets the bytes read.
+struct JSONBodyEdge: ServerMiddleware {
+    /// How much of an over-limit body is read and discarded before answering.
+    let discardLimit: Int
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard let body, request.method == .post || request.method == .put || request.method == .patch else {
+            return try await next(request, body, metadata)
+        }
+        var bytes: [UInt8] = []
+        var total = 0
+        do {
+            for try await chunk in body {
+                total += chunk.count
+                if total <= UPIWire.maximumBodyBytes {
+                    bytes += chunk
+                } else if total - UPIWire.maximumBodyBytes > discardLimit {
+                    break
+                }
+            }
+        } catch {
+            throw APIError(.malformedJSON, "body: could not be read")
+        }
+        guard total <= UPIWire.maximumBodyBytes else {
+            throw APIError(.bodyTooLarge, "body: larger than \(UPIWire.maximumBodyBytes) bytes")
+        }
+        guard !bytes.isEmpty else { throw APIError(.malformedJSON, "body: a JSON object is required") }
+        let data = Data(bytes)
+        if let repeated = RepeatedJSONNames.first(in: data) {
+            throw APIError(.invalidRequest, "\(repeated): appears more than once")
+        }
+        do {
+            return try await next(request, HTTPBody(bytes), metadata)
+        } catch let error as ServerError {
+            // The generated decoder's refusal, named as every body's is (the field and why).
+            guard let decoding = error.underlyingError as? DecodingError else { throw error }
+            throw SandboxAPI.refusal(of: data, decoding)
+        }
+    }
+}

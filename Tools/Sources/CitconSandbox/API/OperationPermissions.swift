@@ -1,0 +1,44 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Who may call each operation of the generated server, in one table keyed by the
+/// operation's identifier in `sandbox.yaml`, checked before the operation reads anything
+/// of the request (its body included): an operation missing from the table is refused.
+struct OperationPermissions: ServerMiddleware {
+    /// What an operation asks of its caller.
+    enum Permission: Sendable {
+        /// Nothing: anyone may call it.
+        case anyone
+        /// `Authorization: Bearer <merchant private key>`, wrong keys counted by the
+        /// ``FailureThrottle`` per client address.
+        case merchantKey
+    }
+
+    /// Every generated operation and what it asks.
+    static let table: [String: Permission] = [
+        Operations.Health.id: .anyone,
+        Operations.IssueToken.id: .merchantKey,
+    ]
+
+    let api: SandboxAPI
+    let throttle: FailureThrottle
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        switch Self.table[operationID] {
+        case .anyone:
+            break
+        case .merchantKey:
+            let authorization = request.headerFields[.authorization]
+            try await throttle.guarded(authorization: authorization, address: OpenAPIEdge.clientAddress) {
+                try await api.requireMerchantKey(authorization: authorization)
+            }
+        case nil:
+            throw APIError(.forbidden, "operation: \(operationID) has no permission in the sandbox's table")
+        }
+        return try await next(request, body, metadata)
+    }
+}
