@@ -22,7 +22,8 @@ struct RouteTests {
     func everyRegisteredRouteAnswers() async throws {
         try await Harness.router { harness in
             let served = harness.sandbox.server.servedRoutes()
-            #expect(served.count == 25 && Set(served).count == served.count)
+            // Which routes: OpenAPITests compares them with the document's paths (no count to keep by hand).
+            #expect(!served.isEmpty && Set(served).count == served.count)
             #expect(SandboxRoutes.matches("/v1/charges/:token", "/v1/charges/ab12") && !SandboxRoutes.matches("/v1/charges/:token", "/v1/charges/"))
             #expect(!SandboxRoutes.matches("/v1/charges", "/v1/charges/a/b") && !SandboxRoutes.matches("/v1/health", "/V1/health"))
             for route in served {
