@@ -19,6 +19,7 @@ struct OperationPermissions: ServerMiddleware {
     static let table: [String: Permission] = [
         Operations.Health.id: .anyone,
         Operations.IssueToken.id: .merchantKey,
+        Operations.ScenarioList.id: .anyone,
     ]
 
     let api: SandboxAPI

@@ -1,6 +1,7 @@
 @_spi(Tools) import CitconUPI
 import Foundation
 import OpenAPIRuntime
+import SandboxScenarios
 
 /// The sandbox's operations as its description declares them (`Tools/openapi/sandbox.yaml`,
 /// generated into `Generated/` beside this file by `scripts/openapi-generate.sh`): each takes the
@@ -27,6 +28,16 @@ struct SandboxOperations: APIProtocol {
                                                   expiry: Int(UPIWire.wireTime(token.expiry)), permission: token.permissions)
         return .ok(.init(headers: .init(cacheControl: .noStore),
                          body: .json(.init(status: .success, app: .citconUpi, version: UPIWire.version, data: data))))
+    }
+
+    /// `GET /sandbox/scenarios`: the outcomes the `ChargeKit-Scenario` header plays.
+    func scenarioList(_ input: Operations.ScenarioList.Input) async throws -> Operations.ScenarioList.Output {
+        typealias Data = Components.Schemas.ScenarioListEnvelope.DataPayload
+        let scenarios = SandboxScenario.allCases.map {
+            Components.Schemas.SandboxScenario(name: $0.rawValue, outcome: $0.outcome, description: $0.description)
+        }
+        return .ok(.init(body: .json(.init(status: .success, app: .citconUpi, version: UPIWire.version,
+                                           data: Data(header: SandboxScenario.header, scenarios: scenarios)))))
     }
 
     /// A `success` envelope of the UPI API around `data`.

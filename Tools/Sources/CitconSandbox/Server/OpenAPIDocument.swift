@@ -58,6 +58,27 @@ components:
         app: { type: string, const: citcon_upi }
         version: { type: string }
         data: { $ref: '#/components/schemas/AccessToken' }
+    ScenarioListEnvelope:
+      description: A success envelope whose data lists the sandbox's scenarios.
+      type: object
+      required: [status, app, version, data]
+      properties:
+        status: { type: string, enum: [success] }
+        app: { type: string, const: citcon_upi }
+        version: { type: string }
+        data:
+          type: object
+          required: [header, scenarios]
+          properties:
+            header: { type: string, description: The request header that names one (ChargeKit-Scenario). }
+            scenarios: { type: array, items: { $ref: '#/components/schemas/SandboxScenario' } }
+    SandboxScenario:
+      type: object
+      required: [name, outcome, description]
+      properties:
+        name: { type: string, description: what the ChargeKit-Scenario header takes }
+        outcome: { type: string, description: the status the charge ends in }
+        description: { type: string }
     AccessToken:
       type: object
       required: [access_token, token_type, expiry, permission]
@@ -608,6 +629,20 @@ paths:
           content:
             application/json:
               schema: { $ref: '#/components/schemas/Envelope' }
+  /sandbox/scenarios:
+    get:
+      operationId: scenarioList
+      summary: >-
+        The outcomes the ChargeKit-Scenario header plays, each with the status the charge
+        ends in - what a CI job reads to pick one (chargekit scenarios --provider sandbox
+        prints the same).
+      security: []
+      responses:
+        '200':
+          description: The scenarios.
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/ScenarioListEnvelope' }
   /sandbox/clock:
     get:
       operationId: clockRead
