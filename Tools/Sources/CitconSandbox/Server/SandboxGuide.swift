@@ -255,8 +255,9 @@ A CI job reaches every outcome of a payment without a browser and without waitin
   that request): `succeeds`, `declined`, `expires`, `canceled` and `stays-pending` are
   what paying it gives (the wallet's Pay, `upi pay`, the dashboard), each with its IPN;
   `capture-fails` fails its capture (HTTP 502) and `refund-declined` its refund (HTTP
-  406, `4202`). `chargekit scenarios --provider sandbox` lists them, and the `upi`
-  commands take `--scenario`. An unknown name is refused (`4000`, naming the header).
+  406, `4202`). `chargekit scenarios --provider sandbox` lists them, as does
+  `GET /sandbox/scenarios` (no credentials: each name, the status it ends in, and the
+  header's name), and the `upi` commands take `--scenario`. An unknown name is refused (`4000`, naming the header).
 - **Simulated time.** `POST /sandbox/clock` with the merchant key and
   `{"advance_seconds": N}` moves the sandbox's clock forward (never back): charges and
   tokens expire and the IPN retry schedule walks, as if the time had passed
