@@ -4,12 +4,15 @@ import HTTPTypes
 import OpenAPIRuntime
 
 /// A request body, read once, before the generated server decodes it: bounded as every
-/// body of the sandbox is (`4130` past ``UPIWire/maximumBodyBytes``, the connection then
-/// closed), and refused when it repeats a member name (the generated server's decoder
+/// body of the sandbox is (`4130` past ``UPIWire/maximumBodyBytes``, or the operation's own
+/// bound in ``limits``, the connection then closed), and refused when it repeats a member name (the generated server's decoder
 /// would keep one of them), naming it. The operation gets the bytes read.
 struct JSONBodyEdge: ServerMiddleware {
     /// How much of an over-limit body is read and discarded before answering.
     let discardLimit: Int
+
+    /// The bound of an operation whose body is smaller than the API's (``UPIWire/maximumBodyBytes``).
+    static let limits: [String: Int] = [Operations.ClockAdvance.id: 1024]
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
@@ -18,23 +21,22 @@ struct JSONBodyEdge: ServerMiddleware {
         guard let body, request.method == .post || request.method == .put || request.method == .patch else {
             return try await next(request, body, metadata)
         }
+        let limit = Self.limits[operationID] ?? UPIWire.maximumBodyBytes
         var bytes: [UInt8] = []
         var total = 0
         do {
             for try await chunk in body {
                 total += chunk.count
-                if total <= UPIWire.maximumBodyBytes {
+                if total <= limit {
                     bytes += chunk
-                } else if total - UPIWire.maximumBodyBytes > discardLimit {
+                } else if total - limit > discardLimit {
                     break
                 }
             }
         } catch {
             throw APIError(.malformedJSON, "body: could not be read")
         }
-        guard total <= UPIWire.maximumBodyBytes else {
-            throw APIError(.bodyTooLarge, "body: larger than \(UPIWire.maximumBodyBytes) bytes")
-        }
+        guard total <= limit else { throw APIError(.bodyTooLarge, "body: larger than \(limit) bytes") }
         guard !bytes.isEmpty else { throw APIError(.malformedJSON, "body: a JSON object is required") }
         let data = Data(bytes)
         if let repeated = RepeatedJSONNames.first(in: data) {

@@ -20,6 +20,9 @@ struct OperationPermissions: ServerMiddleware {
         Operations.Health.id: .anyone,
         Operations.IssueToken.id: .merchantKey,
         Operations.ScenarioList.id: .anyone,
+        Operations.ClockRead.id: .merchantKey,
+        Operations.ClockAdvance.id: .merchantKey,
+        Operations.ClockReset.id: .merchantKey,
     ]
 
     let api: SandboxAPI

@@ -40,6 +40,36 @@ struct SandboxOperations: APIProtocol {
                                            data: Data(header: SandboxScenario.header, scenarios: scenarios)))))
     }
 
+    /// `GET /sandbox/clock` (the merchant key): the sandbox's time, as the store last moved it.
+    func clockRead(_ input: Operations.ClockRead.Input) async throws -> Operations.ClockRead.Output {
+        await api.clock.refresh(from: api.store)
+        return .ok(.init(body: .json(clockReading())))
+    }
+
+    /// `POST /sandbox/clock` (the merchant key): the clock moved forward, never back; what
+    /// is now overdue expires at once, its IPNs due with it.
+    func clockAdvance(_ input: Operations.ClockAdvance.Input) async throws -> Operations.ClockAdvance.Output {
+        guard case .json(let body) = input.body else { throw APIError(.malformedJSON, "body: a JSON object is required") }
+        guard (1...SandboxClock.maximumAdvance).contains(body.advanceSeconds) else {
+            throw APIError(.invalidRequest, "advance_seconds: must be 1 to \(SandboxClock.maximumAdvance) (the clock only moves forward)")
+        }
+        _ = try await api.clock.advance(seconds: body.advanceSeconds, in: api.store)
+        _ = try? await api.expireOverdue()
+        return .ok(.init(body: .json(clockReading())))
+    }
+
+    /// `DELETE /sandbox/clock` (the merchant key): back to the real time.
+    func clockReset(_ input: Operations.ClockReset.Input) async throws -> Operations.ClockReset.Output {
+        try await api.clock.reset(in: api.store)
+        return .ok(.init(body: .json(clockReading())))
+    }
+
+    /// The clock as it reads now, in a `success` envelope.
+    func clockReading() -> Components.Schemas.ClockReadingEnvelope {
+        .init(status: .success, app: .citconUpi, version: UPIWire.version,
+              data: .init(now: Int(api.clock.now / 1000), offsetSeconds: Int(api.clock.offsetMilliseconds / 1000)))
+    }
+
     /// A `success` envelope of the UPI API around `data`.
     static func success(_ data: [String: (any Sendable)?]) throws -> Components.Schemas.Envelope {
         Components.Schemas.Envelope(status: .success, app: .citconUpi, version: UPIWire.version,

@@ -17,6 +17,14 @@ package struct AccessTokenBody: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey, CaseIterable { case tokenType = "token_type" }
 }
 
+/// `POST /sandbox/clock` (schema `ClockAdvanceRequest`): how far to move the clock.
+package struct ClockAdvanceBody: Codable, Sendable, Hashable {
+    /// Seconds, 1 to ``SandboxClock/maximumAdvance`` (checked by the operation, naming the field).
+    package var advanceSeconds: Int64
+
+    enum CodingKeys: String, CodingKey { case advanceSeconds = "advance_seconds" }
+}
+
 /// `POST /v1/charges` (schema `ChargeRequest`): what the merchant's server sends.
 package struct ChargeBody: Decodable, Sendable, Equatable {
     /// The trade.

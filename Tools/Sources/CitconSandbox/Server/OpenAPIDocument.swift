@@ -79,6 +79,26 @@ components:
         name: { type: string, description: what the ChargeKit-Scenario header takes }
         outcome: { type: string, description: the status the charge ends in }
         description: { type: string }
+    ClockReadingEnvelope:
+      description: A success envelope whose data is a reading of the sandbox's clock.
+      type: object
+      required: [status, app, version, data]
+      properties:
+        status: { type: string, enum: [success] }
+        app: { type: string, const: citcon_upi }
+        version: { type: string }
+        data: { $ref: '#/components/schemas/ClockReading' }
+    ClockReading:
+      type: object
+      required: [now, offset_seconds]
+      properties:
+        now: { type: integer, description: the sandbox's time, Unix seconds }
+        offset_seconds: { type: integer, description: how far ahead of the real time it runs }
+    ClockAdvanceRequest:
+      type: object
+      required: [advance_seconds]
+      properties:
+        advance_seconds: { type: integer, minimum: 1, maximum: 316224000 }
     AccessToken:
       type: object
       required: [access_token, token_type, expiry, permission]
@@ -653,10 +673,10 @@ paths:
         - bearer: []
       responses:
         '200':
-          description: A success envelope whose data is the reading.
+          description: The reading.
           content:
             application/json:
-              schema: { $ref: '#/components/schemas/Envelope' }
+              schema: { $ref: '#/components/schemas/ClockReadingEnvelope' }
         '401': { $ref: '#/components/responses/Failure' }
         '429': { $ref: '#/components/responses/Failure' }
     post:
@@ -671,17 +691,13 @@ paths:
         required: true
         content:
           application/json:
-            schema:
-              type: object
-              required: [advance_seconds]
-              properties:
-                advance_seconds: { type: integer, minimum: 1, maximum: 316224000 }
+            schema: { $ref: '#/components/schemas/ClockAdvanceRequest' }
       responses:
         '200':
-          description: A success envelope whose data is the new reading.
+          description: The new reading.
           content:
             application/json:
-              schema: { $ref: '#/components/schemas/Envelope' }
+              schema: { $ref: '#/components/schemas/ClockReadingEnvelope' }
         '400': { $ref: '#/components/responses/Failure' }
         '401': { $ref: '#/components/responses/Failure' }
         '413': { $ref: '#/components/responses/Failure' }
@@ -696,10 +712,10 @@ paths:
         - bearer: []
       responses:
         '200':
-          description: A success envelope whose data is the new reading.
+          description: The new reading.
           content:
             application/json:
-              schema: { $ref: '#/components/schemas/Envelope' }
+              schema: { $ref: '#/components/schemas/ClockReadingEnvelope' }
         '401': { $ref: '#/components/responses/Failure' }
         '429': { $ref: '#/components/responses/Failure' }
   /sandbox/wallet/{id}:

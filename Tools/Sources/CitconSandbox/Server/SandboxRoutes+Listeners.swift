@@ -199,65 +199,6 @@ extension SandboxRoutes {
     }
 }
 
-/// `/sandbox/clock`: the sandbox's simulated time (``SandboxClock``), for CI. `GET`
-/// reads it; `POST {"advance_seconds": N}` moves it N seconds forward: charges and
-/// tokens expire, and the IPN retry schedule walks, as if that time had passed. The
-/// merchant key authenticates both.
-extension SandboxRoutes {
-    struct ClockAdvance: Decodable {
-        var advanceSeconds: Int64
-
-        enum CodingKeys: String, CodingKey { case advanceSeconds = "advance_seconds" }
-    }
-
-    struct ClockReading: Codable, Sendable {
-        /// The sandbox's time, in Unix seconds.
-        var now: Int64
-        /// How far ahead of the real time it is, in seconds.
-        var offsetSeconds: Int64
-
-        enum CodingKeys: String, CodingKey {
-            case now
-            case offsetSeconds = "offset_seconds"
-        }
-    }
-
-    func clockReading() -> ClockReading {
-        ClockReading(now: api.clock.now / 1000, offsetSeconds: api.clock.offsetMilliseconds / 1000)
-    }
-
-    func clockGet(_ request: Request) async -> Response {
-        await forMerchant(request) {
-            await api.clock.refresh(from: api.store)
-            return Self.envelope(UPIWire.Envelope(data: clockReading()), status: 200)
-        }
-    }
-
-    /// `DELETE /sandbox/clock`: back to the real time (the merchant key's).
-    func clockReset(_ request: Request) async -> Response {
-        await forMerchant(request) {
-            try await api.clock.reset(in: api.store)
-            return Self.envelope(UPIWire.Envelope(data: clockReading()), status: 200)
-        }
-    }
-
-    func clockAdvance(_ request: Request) async -> Response {
-        await forMerchant(request) {
-            let body: Data?
-            do { body = try await readBody(request, limit: 1024) } catch { throw APIError(.malformedJSON, "body: could not be read") }
-            guard let body else { throw APIError(.bodyTooLarge, "body: larger than 1024 bytes") }
-            let advance = try SandboxAPI.decode(ClockAdvance.self, from: body)
-            guard (1...SandboxClock.maximumAdvance).contains(advance.advanceSeconds) else {
-                throw APIError(.invalidRequest, "advance_seconds: must be 1 to \(SandboxClock.maximumAdvance) (the clock only moves forward)")
-            }
-            _ = try await api.clock.advance(seconds: advance.advanceSeconds, in: api.store)
-            // What is now overdue expires at once, its IPNs due with it.
-            _ = try? await api.expireOverdue()
-            return Self.envelope(UPIWire.Envelope(data: clockReading()), status: 200)
-        }
-    }
-}
-
 /// `GET /v1/logs?after=ID&limit=N` (merchant key): the API requests this instance
 /// answered after `after` (0 for all it keeps), oldest first, at most `limit` (100 by
 /// default, 500 at most), bodies masked. `chargekit upi logs tail` follows it.

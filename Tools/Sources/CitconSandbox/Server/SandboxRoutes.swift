@@ -139,10 +139,6 @@ package struct SandboxRoutes: Sendable {
         }
         route(router, "", .get, "/sandbox/dashboard") { request, context in await dashboardPage(request, context: context) }
         route(router, "", .post, "/sandbox/dashboard") { request, context in await dashboardPost(request, context: context) }
-        let sandboxMerchant = router.group("sandbox").add(middleware: MerchantKeyAuthentication(api: api, throttle: throttle))
-        route(sandboxMerchant, "/sandbox/", .get, "clock") { request, context in await clockGet(request) }
-        route(sandboxMerchant, "/sandbox/", .post, "clock") { request, context in await clockAdvance(request) }
-        route(sandboxMerchant, "/sandbox/", .delete, "clock") { request, context in await clockReset(request) }
         route(router, "", .get, AppSimulatorPage.path) { request, _ in appPage(request) }
         route(router, "", .post, AppSimulatorPage.path) { request, _ in await appPost(request) }
         // The operations generated from the description (SandboxOperations), behind their edge.
