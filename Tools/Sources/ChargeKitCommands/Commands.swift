@@ -121,29 +121,6 @@ func openLedger(_ spec: String) async throws(ChargeKitError) -> OpenLedger {
     return try await open(spec)
 }
 
-/// What a command says when it is given a PostgreSQL URL in a build without the tools'
-/// `PostgreSQL` trait (the default build compiles no database driver).
-public enum PostgreSQLBuild {
-    /// The command that builds `chargekit-server` with the PostgreSQL stores.
-    public static let command = "swift build --package-path Tools --traits PostgreSQL --product chargekit-server"
-
-    /// The refusal for `option`'s PostgreSQL URL.
-    public static func needed(for option: String) -> String {
-        "\(option) names PostgreSQL, which this chargekit-server was built without; build it with: \(command)"
-    }
-}
-
-/// A ledger store and how to let it go (a PostgreSQL pool closes).
-public struct OpenLedger: Sendable {
-    public let store: any LedgerStore
-    public let close: @Sendable () -> Void
-
-    public init(store: any LedgerStore, close: @escaping @Sendable () -> Void) {
-        self.store = store
-        self.close = close
-    }
-}
-
 /// Whether a `--ledger`/`--db` value names PostgreSQL (`postgres://` or `postgresql://`).
 public func isPostgresURL(_ spec: String) -> Bool {
     let lower = spec.lowercased()

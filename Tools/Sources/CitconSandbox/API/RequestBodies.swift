@@ -7,24 +7,6 @@ import Foundation
 // (`UPIWire.ChargeRequest`…, encoded only); the values inside (`CPayTransaction`…) are
 // the UPI data model both sides share. They take the seed's shape and the live API's.
 
-/// `POST /v1/access-tokens` (schema `AccessTokenRequest`).
-package struct AccessTokenBody: Codable, Sendable, Hashable {
-    /// `server` or `client`.
-    package var tokenType: String
-
-    package init(tokenType: String) { self.tokenType = tokenType }
-
-    enum CodingKeys: String, CodingKey, CaseIterable { case tokenType = "token_type" }
-}
-
-/// `POST /sandbox/clock` (schema `ClockAdvanceRequest`): how far to move the clock.
-package struct ClockAdvanceBody: Codable, Sendable, Hashable {
-    /// Seconds, 1 to ``SandboxClock/maximumAdvance`` (checked by the operation, naming the field).
-    package var advanceSeconds: Int64
-
-    enum CodingKeys: String, CodingKey { case advanceSeconds = "advance_seconds" }
-}
-
 /// `POST /v1/charges` (schema `ChargeRequest`): what the merchant's server sends.
 package struct ChargeBody: Decodable, Sendable, Equatable {
     /// The trade.
