@@ -99,6 +99,33 @@ components:
       required: [advance_seconds]
       properties:
         advance_seconds: { type: integer, minimum: 1, maximum: 316224000 }
+    IPNListEnvelope:
+      description: A success envelope whose data is the list of IPNs.
+      type: object
+      required: [status, app, version, data]
+      properties:
+        status: { type: string, enum: [success] }
+        app: { type: string, const: citcon_upi }
+        version: { type: string }
+        data: { type: array, items: { $ref: '#/components/schemas/IPNListing' } }
+    IPNListing:
+      type: object
+      required: [id, charge, event, state, url, attempts]
+      properties:
+        id: { type: integer, format: int64 }
+        charge: { type: string, description: the charge's id }
+        event: { type: string, description: 'charge.<status>, or refund.succeeded' }
+        state: { type: string, enum: [pending, delivered, dead, listeners] }
+        url: { type: string }
+        attempts: { type: array, items: { $ref: '#/components/schemas/IPNListingAttempt' } }
+        last_error: { type: string, description: the answer of the last failed attempt }
+    IPNListingAttempt:
+      type: object
+      required: [number, time, answer]
+      properties:
+        number: { type: integer, description: 'from 1; negative for a listener''s forward' }
+        time: { type: integer, format: int64, description: Unix seconds }
+        answer: { type: string }
     AccessToken:
       type: object
       required: [access_token, token_type, expiry, permission]
@@ -600,10 +627,10 @@ paths:
           schema: { type: string, maxLength: 128 }
       responses:
         '200':
-          description: A success envelope whose data is the list.
+          description: The IPNs.
           content:
             application/json:
-              schema: { $ref: '#/components/schemas/Envelope' }
+              schema: { $ref: '#/components/schemas/IPNListEnvelope' }
         '400': { $ref: '#/components/responses/Failure' }
         '401': { $ref: '#/components/responses/Failure' }
         '429': { $ref: '#/components/responses/Failure' }

@@ -23,6 +23,7 @@ struct OperationPermissions: ServerMiddleware {
         Operations.ClockRead.id: .merchantKey,
         Operations.ClockAdvance.id: .merchantKey,
         Operations.ClockReset.id: .merchantKey,
+        Operations.IpnList.id: .merchantKey,
     ]
 
     let api: SandboxAPI

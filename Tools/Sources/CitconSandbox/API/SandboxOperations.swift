@@ -1,3 +1,4 @@
+@_spi(Tools) import ChargeKit
 @_spi(Tools) import CitconUPI
 import Foundation
 import OpenAPIRuntime
@@ -68,6 +69,27 @@ struct SandboxOperations: APIProtocol {
     func clockReading() -> Components.Schemas.ClockReadingEnvelope {
         .init(status: .success, app: .citconUpi, version: UPIWire.version,
               data: .init(now: Int(api.clock.now / 1000), offsetSeconds: Int(api.clock.offsetMilliseconds / 1000)))
+    }
+
+    /// `GET /v1/ipns` (the merchant key): the newest 500 IPNs the outbox holds (of one
+    /// charge, with `charge`), oldest first, each with its attempts.
+    func ipnList(_ input: Operations.IpnList.Input) async throws -> Operations.IpnList.Output {
+        if let charge = input.query.charge {
+            try SandboxAPI.field { () throws(ChargeKitError) in try FieldRules.identifier(charge, field: "charge", limit: 128) }
+        }
+        // The newest 500 and their attempts: two queries, whatever the outbox holds.
+        let (entries, attempts) = try await api.store.latestNotifications(transactionID: input.query.charge, limit: 500)
+        let attemptsByIPN = Dictionary(grouping: attempts, by: \.notificationID)
+        let listing = try entries.map { entry in
+            guard let state = Components.Schemas.IPNListing.StatePayload(rawValue: entry.state.rawValue) else {
+                throw APIError(.invalidRequest, "state: \(entry.state.rawValue) is not an IPN's state")
+            }
+            return Components.Schemas.IPNListing(
+                id: entry.id, charge: entry.transactionID, event: entry.status.event, state: state, url: entry.url,
+                attempts: (attemptsByIPN[entry.id] ?? []).map { .init(number: $0.number, time: $0.time / 1000, answer: $0.answer) },
+                lastError: entry.lastError)
+        }
+        return .ok(.init(body: .json(.init(status: .success, app: .citconUpi, version: UPIWire.version, data: listing))))
     }
 
     /// A `success` envelope of the UPI API around `data`.

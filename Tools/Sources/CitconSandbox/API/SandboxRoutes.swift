@@ -79,9 +79,6 @@ package struct SandboxRoutes: Sendable {
         route(merchant, "/v1/", .post, "ipn-events/:id/forwards") { request, context in
             await ipnForward(request, id: context.parameters.get("id") ?? "")
         }
-        route(merchant, "/v1/", .get, "ipns") { request, context in
-            await ipnList(request)
-        }
         route(merchant, "/v1/", .get, "logs") { request, context in
             await logList(request)
         }
@@ -145,7 +142,7 @@ package struct SandboxRoutes: Sendable {
         let generated = RecordingTransport(router.group().add(middleware: OpenAPIEdge()))
         do {
             try SandboxOperations(api: api).registerHandlers(
-                on: generated, serverURL: Self.root, configuration: Configuration(jsonEncodingOptions: [.sortedKeys]),
+                on: generated, serverURL: Self.root, configuration: Configuration(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
                 middlewares: [OperationPermissions(api: api, throttle: throttle), JSONBodyEdge(discardLimit: discardLimit)])
         } catch {
             // Only a server URL without a path could fail the registration, and ``root`` is "/".

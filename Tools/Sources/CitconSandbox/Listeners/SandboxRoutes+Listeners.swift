@@ -125,45 +125,6 @@ extension SandboxRoutes {
 /// with its attempts, as the dashboard shows them (for `chargekit upi ipn list`); the
 /// merchant key authenticates it.
 extension SandboxRoutes {
-    struct IPNListing: Codable, Sendable {
-        var id: Int64
-        var charge: String
-        var event: String
-        var state: String
-        var url: String
-        var attempts: [Attempt]
-        var lastError: String?
-
-        struct Attempt: Codable, Sendable {
-            var number: Int
-            /// When, in Unix seconds (as every time of the API).
-            var time: Int64
-            var answer: String
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case id, charge, event, state, url, attempts
-            case lastError = "last_error"
-        }
-    }
-
-    func ipnList(_ request: Request) async -> Response {
-        await forMerchant(request) {
-            let charge = request.uri.queryParameters["charge"].map(String.init)
-            if let charge {
-                try SandboxAPI.field { () throws(ChargeKitError) in try FieldRules.identifier(charge, field: "charge", limit: 128) }
-            }
-            // The newest 500 and their attempts: two queries, whatever the outbox holds.
-            let (entries, attempts) = try await api.store.latestNotifications(transactionID: charge, limit: 500)
-            let attemptsByIPN = Dictionary(grouping: attempts, by: \.notificationID)
-            let listing = entries.map { entry in
-                IPNListing(id: entry.id, charge: entry.transactionID, event: Self.eventName(entry), state: entry.state.rawValue, url: entry.url,
-                           attempts: (attemptsByIPN[entry.id] ?? []).map { IPNListing.Attempt(number: $0.number, time: $0.time / 1000, answer: $0.answer) },
-                           lastError: entry.lastError)
-            }
-            return Self.envelope(UPIWire.Envelope(data: listing), status: 200)
-        }
-    }
 }
 
 /// `POST /v1/ipn-events/{id}/forwards`: a listener reports how the URL it forwarded an
