@@ -12,7 +12,7 @@ struct JSONBodyEdge: ServerMiddleware {
     let discardLimit: Int
 
     /// The bound of an operation whose body is smaller than the API's (``UPIWire/maximumBodyBytes``).
-    static let limits: [String: Int] = [Operations.ClockAdvance.id: 1024]
+    static let limits: [String: Int] = [Operations.ClockAdvance.id: 1024, Operations.IpnForwarded.id: 4096]
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,

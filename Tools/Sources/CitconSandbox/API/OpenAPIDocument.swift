@@ -126,6 +126,25 @@ components:
         number: { type: integer, description: 'from 1; negative for a listener''s forward' }
         time: { type: integer, format: int64, description: Unix seconds }
         answer: { type: string }
+    IPNForwardReport:
+      type: object
+      required: [answer, delivered]
+      properties:
+        answer: { type: string, minLength: 1, maxLength: 200 }
+        delivered: { type: boolean }
+    RecordedEnvelope:
+      description: A success envelope saying the report was kept.
+      type: object
+      required: [status, app, version, data]
+      properties:
+        status: { type: string, enum: [success] }
+        app: { type: string, const: citcon_upi }
+        version: { type: string }
+        data:
+          type: object
+          required: [recorded]
+          properties:
+            recorded: { type: string, enum: ['true'] }
     AccessToken:
       type: object
       required: [access_token, token_type, expiry, permission]
@@ -592,18 +611,13 @@ paths:
         required: true
         content:
           application/json:
-            schema:
-              type: object
-              required: [answer, delivered]
-              properties:
-                answer: { type: string, minLength: 1, maxLength: 200 }
-                delivered: { type: boolean }
+            schema: { $ref: '#/components/schemas/IPNForwardReport' }
       responses:
         '200':
           description: Recorded.
           content:
             application/json:
-              schema: { $ref: '#/components/schemas/Envelope' }
+              schema: { $ref: '#/components/schemas/RecordedEnvelope' }
         '400': { $ref: '#/components/responses/Failure' }
         '401': { $ref: '#/components/responses/Failure' }
         '404': { $ref: '#/components/responses/Failure' }

@@ -24,6 +24,7 @@ struct OperationPermissions: ServerMiddleware {
         Operations.ClockAdvance.id: .merchantKey,
         Operations.ClockReset.id: .merchantKey,
         Operations.IpnList.id: .merchantKey,
+        Operations.IpnForwarded.id: .merchantKey,
     ]
 
     let api: SandboxAPI

@@ -92,6 +92,26 @@ struct SandboxOperations: APIProtocol {
         return .ok(.init(body: .json(.init(status: .success, app: .citconUpi, version: UPIWire.version, data: listing))))
     }
 
+    /// `POST /v1/ipn-events/{id}/forwards` (the merchant key): how the URL a listener
+    /// forwarded IPN `id` to answered, kept beside the IPN's attempts.
+    func ipnForwarded(_ input: Operations.IpnForwarded.Input) async throws -> Operations.IpnForwarded.Output {
+        guard let number = Int64(input.path.id), number > 0 else { throw APIError(.invalidRequest, "id: must be an IPN's number") }
+        guard case .json(let report) = input.body else { throw APIError(.malformedJSON, "body: a JSON object is required") }
+        guard !report.answer.isEmpty else { throw APIError(.invalidRequest, "answer: must not be empty") }
+        try SandboxAPI.field { () throws(ChargeKitError) in try FieldRules.text(report.answer, field: "answer", limit: 200) }
+        // Shown on the dashboard and in terminals: no bidirectional override, zero-width
+        // or line-separator character may reorder or break what others read.
+        guard !report.answer.unicodeScalars.contains(where: {
+            [.format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory)
+        }) else {
+            throw APIError(.invalidRequest, "answer: must not contain Unicode format or separator characters (such as U+202E or U+2028)")
+        }
+        guard try await api.store.recordForward(notificationID: number, time: api.now, answer: report.answer, delivered: report.delivered) else {
+            throw APIError(.notFound, "id: no IPN \(number)")
+        }
+        return .ok(.init(body: .json(.init(status: .success, app: .citconUpi, version: UPIWire.version, data: .init(recorded: ._true)))))
+    }
+
     /// A `success` envelope of the UPI API around `data`.
     static func success(_ data: [String: (any Sendable)?]) throws -> Components.Schemas.Envelope {
         Components.Schemas.Envelope(status: .success, app: .citconUpi, version: UPIWire.version,

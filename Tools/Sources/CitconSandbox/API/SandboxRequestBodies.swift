@@ -23,3 +23,12 @@ package struct ClockAdvanceBody: Codable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey { case advanceSeconds = "advance_seconds" }
 }
+
+/// `POST /v1/ipn-events/{id}/forwards` (schema `IPNForwardReport`): how the URL a
+/// listener forwarded an IPN to answered.
+package struct IPNForwardBody: Codable, Sendable, Hashable {
+    /// `HTTP 200`, `timed out`…: shown beside the IPN's attempts (checked by the operation).
+    package var answer: String
+    /// Whether the forward delivered it.
+    package var delivered: Bool
+}

@@ -76,9 +76,6 @@ package struct SandboxRoutes: Sendable {
         route(merchant, "/v1/", .get, "ipn-events") { request, context in
             await ipnEvents(request)
         }
-        route(merchant, "/v1/", .post, "ipn-events/:id/forwards") { request, context in
-            await ipnForward(request, id: context.parameters.get("id") ?? "")
-        }
         route(merchant, "/v1/", .get, "logs") { request, context in
             await logList(request)
         }

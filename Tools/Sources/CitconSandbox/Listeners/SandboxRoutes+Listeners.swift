@@ -127,39 +127,6 @@ extension SandboxRoutes {
 extension SandboxRoutes {
 }
 
-/// `POST /v1/ipn-events/{id}/forwards`: a listener reports how the URL it forwarded an
-/// IPN to answered (`{"answer": "HTTP 200", "delivered": true}`); the dashboard and
-/// `upi ipn list` show it beside the sandbox's own attempts.
-extension SandboxRoutes {
-    struct ForwardReport: Decodable {
-        var answer: String
-        var delivered: Bool
-    }
-
-    func ipnForward(_ request: Request, id: String) async -> Response {
-        await forMerchant(request) {
-            guard let number = Int64(id), number > 0 else { throw APIError(.invalidRequest, "id: must be an IPN's number") }
-            let body: Data?
-            do { body = try await readBody(request, limit: 4096) } catch { throw APIError(.malformedJSON, "body: could not be read") }
-            guard let body else { throw APIError(.bodyTooLarge, "body: larger than 4096 bytes") }
-            let report = try SandboxAPI.decode(ForwardReport.self, from: body)
-            guard !report.answer.isEmpty else { throw APIError(.invalidRequest, "answer: must not be empty") }
-            try SandboxAPI.field { () throws(ChargeKitError) in try FieldRules.text(report.answer, field: "answer", limit: 200) }
-            // Shown on the dashboard and in terminals: no bidirectional override, zero-width
-            // or line-separator character may reorder or break what others read.
-            guard !report.answer.unicodeScalars.contains(where: {
-                [.format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory)
-            }) else {
-                throw APIError(.invalidRequest, "answer: must not contain Unicode format or separator characters (such as U+202E or U+2028)")
-            }
-            guard try await api.store.recordForward(notificationID: number, time: api.now, answer: report.answer, delivered: report.delivered) else {
-                throw APIError(.notFound, "id: no IPN \(number)")
-            }
-            return Self.envelope(UPIWire.Envelope(data: ["recorded": "true"]), status: 200)
-        }
-    }
-}
-
 /// `GET /v1/logs?after=ID&limit=N` (merchant key): the API requests this instance
 /// answered after `after` (0 for all it keeps), oldest first, at most `limit` (100 by
 /// default, 500 at most), bodies masked. `chargekit upi logs tail` follows it.
