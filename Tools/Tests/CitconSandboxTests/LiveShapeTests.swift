@@ -12,8 +12,7 @@ struct LiveShapeTests {
     }
 
     @Test func tokenAnswer() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let answer = try await post(harness, "/v1/access-tokens", harness.merchantKey, #"{"token_type":"server"}"#)
             #expect(answer.status == 200)
             let data = try #require(answer.data)
@@ -65,8 +64,7 @@ struct LiveShapeTests {
     }
 
     @Test func duplicateAndRefundOfAnUnpaidCharge() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let (id, _) = try await harness.createCharge(server, reference: "dup-live")
             let duplicate = try await post(harness, "/v1/charges", server, Harness.chargeBody(reference: "dup-live"))
@@ -95,8 +93,7 @@ struct LiveShapeTests {
     }
 
     @Test func cancelAnswer() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let (id, _) = try await harness.createCharge(server, reference: "to-cancel")
             let answer = try await post(harness, "/v1/cancels", server, #"{"id":"\#(id)","reference":"cx-live","transaction_reference":"to-cancel"}"#)
@@ -110,8 +107,7 @@ struct LiveShapeTests {
     }
 
     @Test func goodsWithANegativeAmountAreRefusedNamingTheField() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let body = #"{"transaction":{"reference":"neg","amount":100,"currency":"USD","country":"US"},"goods":{"data":[{"name":"Tea","quantity":1,"total_amount":-1}]}}"#
             let answer = try await post(harness, "/v1/charges", server, body)
@@ -120,8 +116,7 @@ struct LiveShapeTests {
     }
 
     @Test func aFractionOfAMinorUnitIsRefused() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let body = #"{"transaction":{"reference":"frac","amount":100.5,"currency":"USD","country":"US"},"payment":{"method":"alipay"}}"#
             let answer = try await post(harness, "/v1/charges", server, body)

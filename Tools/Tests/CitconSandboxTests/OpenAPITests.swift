@@ -81,8 +81,7 @@ struct OpenAPITests {
     }
 
     @Test func theDocumentIsServed() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let answer = try await harness.http.call("GET", "/openapi.yaml")
             #expect(answer.status == 200 && answer.text.hasPrefix("openapi: 3.1.0"))
         }

@@ -30,8 +30,7 @@ struct ResourceLimitTests {
 
     @Test("the database and its -wal and -shm files are readable by their owner only")
     func databaseModes() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             _ = try await harness.createCharge(server)
             let path = harness.database

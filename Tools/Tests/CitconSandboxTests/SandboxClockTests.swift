@@ -10,8 +10,7 @@ import Testing
 struct SandboxClockTests {
     @Test("advancing 31 minutes expires an unpaid charge (with its IPN) and the clock reads ahead; the wrong key is refused")
     func advanceExpiresCharges() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let (id, _) = try await harness.createCharge(server)
             #expect(try await harness.inquire(server, id).data?["status"] as? String == "initiated")

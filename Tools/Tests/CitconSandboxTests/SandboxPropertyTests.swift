@@ -36,8 +36,7 @@ struct SandboxPropertyTests {
 
     @Test("random bodies on every JSON endpoint: a fail envelope naming the problem, never a 5xx")
     func randomBodies() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let client = try await harness.token("client")
             let (_, chargeToken) = try await harness.createCharge(server)

@@ -37,8 +37,7 @@ struct SandboxScenarioTests {
 
     @Test("capture-fails and refund-declined fail their operation; an unknown scenario is refused, naming the header")
     func outcomesOfOperations() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let (authorized, status) = try await Self.paid(harness, scenario: "capture-fails", method: "card")
             #expect(status == "authorized")

@@ -16,8 +16,7 @@ struct SecondSecurityRoundTests {
     @Test("an IPN URL whose port is out of range is refused at create, naming urls.ipn",
           arguments: ["http://127.0.0.1:65536/", "http://127.0.0.1:99999/", "http://127.0.0.1:4294967297/", "http://[::1]:70000/"])
     func ipnPortOutOfRange(url: String) async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let answer = try await harness.http.call("POST", "/v1/charges", token: server,
                                                      body: Harness.chargeBody(reference: "port-\(UUID().uuidString)", ipn: url))
@@ -41,8 +40,7 @@ struct SecondSecurityRoundTests {
 
     @Test("a body that names a member twice is refused, naming it")
     func repeatedMembers() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let (id, _) = try await harness.createCharge(server)
             let refund = try await harness.http.call("POST", "/v1/refunds", token: server,
@@ -122,8 +120,7 @@ struct SecondSecurityRoundTests {
                       "market://details?id=x", "prefs:root=General", "tel:+15550100", "sms:+15550100",
                       "https://user:password@shop.example/ok", "https://shop.example@evil.example/ok"])
     func redirects(url: String) async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let client = try await harness.token("client")
             let body = """
