@@ -60,3 +60,27 @@ struct GeneratedAccessTokenTests {
         }
     }
 }
+
+/// `GET /v1/logs` through the generated server: its query numbers refused as before,
+/// naming the parameter and its range.
+@Suite("The generated API: the request log")
+struct GeneratedLogTests {
+    @Test("after and limit: whole numbers in their ranges, each refusal named", arguments: [
+        ("after=abc", "after: must be a whole number from 0 to 9223372036854775807"),
+        ("after=-1", "after: must be a whole number from 0 to 9223372036854775807"),
+        ("after=99999999999999999999", "after: must be a whole number from 0 to 9223372036854775807"),
+        ("limit=0", "limit: must be a whole number from 1 to 500"),
+        ("limit=501", "limit: must be a whole number from 1 to 500"),
+        ("limit=x", "limit: must be a whole number from 1 to 500"),
+    ])
+    func queryNumbers(query: String, message: String) async throws {
+        try await Harness.router { harness in
+            let refused = try await harness.http.call("GET", "/v1/logs?\(query)", token: harness.merchantKey, data: nil)
+            #expect(refused.status == 400 && refused.code == "4000" && refused.message == message, "\(query): \(refused.text)")
+            _ = try await harness.token("server")
+            let listed = try await harness.http.call("GET", "/v1/logs?after=0&limit=500", token: harness.merchantKey, data: nil)
+            let entries = try #require(listed.json?["data"] as? [[String: Any]], "\(listed.text)")
+            #expect(entries.contains { $0["route"] as? String == "/v1/access-tokens" && $0["method"] as? String == "POST" })
+        }
+    }
+}

@@ -145,6 +145,29 @@ components:
           required: [recorded]
           properties:
             recorded: { type: string, enum: ['true'] }
+    LogCursor: { type: integer, format: int64, minimum: 0, description: 'a request''s id in the log' }
+    LogLimit: { type: integer, minimum: 1, maximum: 500 }
+    LogListEnvelope:
+      description: A success envelope whose data is the requests.
+      type: object
+      required: [status, app, version, data]
+      properties:
+        status: { type: string, enum: [success] }
+        app: { type: string, const: citcon_upi }
+        version: { type: string }
+        data: { type: array, items: { $ref: '#/components/schemas/LogEntry' } }
+    LogEntry:
+      type: object
+      required: [id, time, method, route, status, milliseconds]
+      properties:
+        id: { type: integer, format: int64 }
+        time: { type: integer, format: int64, description: Unix seconds, the sandbox's clock }
+        method: { type: string }
+        route: { type: string, description: the pattern matched, never a token in a path }
+        status: { type: integer }
+        milliseconds: { type: number }
+        request_body: { type: string, description: masked, cut at 4096 bytes }
+        response_body: { type: string, description: masked, cut at 4096 bytes }
     AccessToken:
       type: object
       required: [access_token, token_type, expiry, permission]
@@ -664,18 +687,18 @@ paths:
           in: query
           required: false
           description: Only the requests after this id (0, the default, for all kept).
-          schema: { type: integer, format: int64, minimum: 0 }
+          schema: { $ref: '#/components/schemas/LogCursor' }
         - name: limit
           in: query
           required: false
           description: At most this many (100 by default).
-          schema: { type: integer, minimum: 1, maximum: 500 }
+          schema: { $ref: '#/components/schemas/LogLimit' }
       responses:
         '200':
-          description: A success envelope whose data is the list.
+          description: The requests.
           content:
             application/json:
-              schema: { $ref: '#/components/schemas/Envelope' }
+              schema: { $ref: '#/components/schemas/LogListEnvelope' }
         '400': { $ref: '#/components/responses/Failure' }
         '401': { $ref: '#/components/responses/Failure' }
         '429': { $ref: '#/components/responses/Failure' }

@@ -25,6 +25,7 @@ struct OperationPermissions: ServerMiddleware {
         Operations.ClockReset.id: .merchantKey,
         Operations.IpnList.id: .merchantKey,
         Operations.IpnForwarded.id: .merchantKey,
+        Operations.LogList.id: .merchantKey,
     ]
 
     let api: SandboxAPI

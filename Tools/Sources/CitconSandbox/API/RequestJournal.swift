@@ -9,7 +9,7 @@ import Synchronization
 /// shared sandbox keeps its own.
 package final class RequestJournal: Sendable {
     /// One request as answered.
-    package struct Entry: Codable, Sendable, Equatable {
+    package struct Entry: Codable, Sendable, Hashable {
         /// Increasing within the instance: `GET /v1/logs?after=` takes it.
         package var id: Int64
         /// When it was answered, in the sandbox's clock (Unix seconds).

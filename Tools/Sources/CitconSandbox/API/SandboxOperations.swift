@@ -11,6 +11,8 @@ import SandboxScenarios
 /// generator's configuration yet is still registered by hand there.
 struct SandboxOperations: APIProtocol {
     let api: SandboxAPI
+    /// The API requests this instance answered (`GET /v1/logs`).
+    let journal: RequestJournal
 
     /// `GET /v1/health`: the sandbox is up.
     func health(_ input: Operations.Health.Input) async throws -> Operations.Health.Output {
@@ -110,6 +112,14 @@ struct SandboxOperations: APIProtocol {
             throw APIError(.notFound, "id: no IPN \(number)")
         }
         return .ok(.init(body: .json(.init(status: .success, app: .citconUpi, version: UPIWire.version, data: .init(recorded: ._true)))))
+    }
+
+    /// `GET /v1/logs?after=ID&limit=N` (the merchant key): the API requests this instance
+    /// answered after `after` (0 for all it keeps), oldest first, at most `limit` (100 by
+    /// default), bodies masked. `chargekit upi logs tail` follows it.
+    func logList(_ input: Operations.LogList.Input) async throws -> Operations.LogList.Output {
+        let entries = journal.entries(after: input.query.after?.value ?? 0, limit: Int(input.query.limit?.value ?? 100))
+        return .ok(.init(body: .json(.init(status: .success, app: .citconUpi, version: UPIWire.version, data: entries))))
     }
 
     /// A `success` envelope of the UPI API around `data`.

@@ -76,9 +76,6 @@ package struct SandboxRoutes: Sendable {
         route(merchant, "/v1/", .get, "ipn-events") { request, context in
             await ipnEvents(request)
         }
-        route(merchant, "/v1/", .get, "logs") { request, context in
-            await logList(request)
-        }
         let authenticated = v1.group().add(middleware: TokenAuthentication(api: api))
         route(authenticated, "/v1/", .post, "charges") { request, context in
             let body = try await decoded(ChargeBody.self, from: request)
@@ -138,7 +135,7 @@ package struct SandboxRoutes: Sendable {
         // The operations generated from the description (SandboxOperations), behind their edge.
         let generated = RecordingTransport(router.group().add(middleware: OpenAPIEdge()))
         do {
-            try SandboxOperations(api: api).registerHandlers(
+            try SandboxOperations(api: api, journal: journal).registerHandlers(
                 on: generated, serverURL: Self.root, configuration: Configuration(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
                 middlewares: [OperationPermissions(api: api, throttle: throttle), JSONBodyEdge(discardLimit: discardLimit)])
         } catch {

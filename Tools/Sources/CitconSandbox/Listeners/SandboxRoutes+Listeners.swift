@@ -126,23 +126,3 @@ extension SandboxRoutes {
 /// merchant key authenticates it.
 extension SandboxRoutes {
 }
-
-/// `GET /v1/logs?after=ID&limit=N` (merchant key): the API requests this instance
-/// answered after `after` (0 for all it keeps), oldest first, at most `limit` (100 by
-/// default, 500 at most), bodies masked. `chargekit upi logs tail` follows it.
-extension SandboxRoutes {
-    func logList(_ request: Request) async -> Response {
-        await forMerchant(request) {
-            func number(_ name: String, default value: Int64, in range: ClosedRange<Int64>) throws -> Int64 {
-                guard let text = request.uri.queryParameters[Substring(name)] else { return value }
-                guard let number = Int64(String(text)), range.contains(number) else {
-                    throw APIError(.invalidRequest, "\(name): must be a whole number from \(range.lowerBound) to \(range.upperBound)")
-                }
-                return number
-            }
-            let after = try number("after", default: 0, in: 0...Int64.max)
-            let limit = try number("limit", default: 100, in: 1...500)
-            return Self.envelope(UPIWire.Envelope(data: journal.entries(after: after, limit: Int(limit))), status: 200)
-        }
-    }
-}
