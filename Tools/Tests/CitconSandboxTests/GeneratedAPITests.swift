@@ -84,3 +84,30 @@ struct GeneratedLogTests {
         }
     }
 }
+
+/// The permission table: every generated operation has its line, and an operation
+/// without one is refused before anything of the request is read.
+@Suite("The generated API: permissions")
+struct OperationPermissionTests {
+    @Test("an operation missing from the table is refused (4030), its handler never reached")
+    func missingOperationIsRefused() async throws {
+        try await Harness.router { harness in
+            let api = harness.sandbox.server.api
+            let permissions = OperationPermissions(api: api, throttle: FailureThrottle(store: api.store, clock: api.clock))
+            let reached = ReachedFlag()
+            await #expect(throws: APIError(.forbidden, "operation: notInTheTable has no permission in the sandbox's table")) {
+                _ = try await permissions.intercept(.init(method: .get, scheme: nil, authority: nil, path: "/x"), body: nil,
+                                                    metadata: .init(), operationID: "notInTheTable") { _, _, _ in
+                    await reached.set()
+                    return (.init(status: .ok), nil)
+                }
+            }
+            #expect(await !reached.value)
+        }
+    }
+}
+
+actor ReachedFlag {
+    var value = false
+    func set() { value = true }
+}
