@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Writes Tools/openapi/sandbox.yaml (and the sandbox article) into the sandbox as Swift strings, so that the server
-# serves it at /openapi.yaml from any install (no resource bundle to lose). A test
-# fails when the two differ: run this after editing the YAML.
+# serves it at /openapi.yaml from any install (no resource bundle to lose), with the document's operations and schema
+# members as read by a YAML parser (PyYAML), which the tests compare with the server. A test fails when the file
+# and the string differ: run this after editing the YAML.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 {
@@ -12,6 +13,28 @@ cd "$(dirname "$0")/.."
     echo '    static let yaml = ##"""'
     cat Tools/openapi/sandbox.yaml
     echo '"""##'
+    # What the tests compare the server with, read from the document by a YAML parser:
+    # every operation (`METHOD /path`, `{name}` written `:name`) and each schema's members.
+    python3 - Tools/openapi/sandbox.yaml <<'PY'
+import sys, yaml
+document = yaml.safe_load(open(sys.argv[1]))
+routes = sorted(f"{method.upper()} {path.replace('{', ':').replace('}', '')}"
+                for path, item in document["paths"].items() for method in item
+                if method in ("get", "post", "put", "delete", "patch"))
+print("")
+print("    /// Every operation of the document, `METHOD /path` (`{name}` written `:name`).")
+print("    static let routes: [String] = [")
+for route in routes: print(f'        "{route}",')
+print("    ]")
+print("")
+print("    /// The members of each schema of the document that names its properties.")
+print("    static let schemaMembers: [String: [String]] = [")
+for name, schema in sorted(document["components"]["schemas"].items()):
+    if isinstance(schema, dict) and "properties" in schema:
+        members = ", ".join(f'"{member}"' for member in schema["properties"])
+        print(f'        "{name}": [{members}],')
+print("    ]")
+PY
     echo '}'
 } > Tools/Sources/CitconSandbox/API/OpenAPIDocument.swift
 # The sandbox's guide, served as text at /docs/running-the-sandbox.md (the landing page links it).

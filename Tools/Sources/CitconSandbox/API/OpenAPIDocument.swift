@@ -942,4 +942,67 @@ paths:
             application/yaml:
               schema: { type: string }
 """##
+
+    /// Every operation of the document, `METHOD /path` (`{name}` written `:name`).
+    static let routes: [String] = [
+        "DELETE /sandbox/clock",
+        "GET /",
+        "GET /apps/open",
+        "GET /docs/running-the-sandbox.md",
+        "GET /openapi.yaml",
+        "GET /sandbox/clock",
+        "GET /sandbox/dashboard",
+        "GET /sandbox/qr/:id",
+        "GET /sandbox/scenarios",
+        "GET /sandbox/wallet/:id",
+        "GET /v1/health",
+        "GET /v1/ipn-events",
+        "GET /v1/ipns",
+        "GET /v1/logs",
+        "GET /v1/transactions/:id",
+        "POST /apps/open",
+        "POST /sandbox/clock",
+        "POST /sandbox/dashboard",
+        "POST /sandbox/wallet/:id",
+        "POST /v1/access-tokens",
+        "POST /v1/cancels",
+        "POST /v1/captures",
+        "POST /v1/charges",
+        "POST /v1/charges/:charge_token",
+        "POST /v1/ipn-events/:id/forwards",
+        "POST /v1/refunds",
+    ]
+
+    /// The members of each schema of the document that names its properties.
+    static let schemaMembers: [String: [String]] = [
+        "AccessToken": ["access_token", "token_type", "expiry", "permission"],
+        "AccessTokenEnvelope": ["status", "app", "version", "data"],
+        "AccessTokenRequest": ["token_type"],
+        "AppForm": ["form_token", "url", "scenario"],
+        "ChargeCreated": ["object", "id", "charge_token", "status", "reference", "amount", "currency", "expiry", "time_created", "time_captured", "auto_capture", "country", "exchange", "payment"],
+        "ChargeRequest": ["transaction", "payment", "urls", "goods", "consumer"],
+        "ClockAdvanceRequest": ["advance_seconds"],
+        "ClockReading": ["now", "offset_seconds"],
+        "ClockReadingEnvelope": ["status", "app", "version", "data"],
+        "ConfirmRequest": ["payment", "return_url", "consumer", "ext", "installments"],
+        "Contact": ["first_name", "last_name", "phone", "email", "street", "city", "zip", "country"],
+        "DashboardForm": ["form_token", "action", "charge", "ipn"],
+        "Envelope": ["status", "app", "version", "data"],
+        "IPNForwardReport": ["answer", "delivered"],
+        "IPNListEnvelope": ["status", "app", "version", "data"],
+        "IPNListing": ["id", "charge", "event", "state", "url", "attempts", "last_error"],
+        "IPNListingAttempt": ["number", "time", "answer"],
+        "LogEntry": ["id", "time", "method", "route", "status", "milliseconds", "request_body", "response_body"],
+        "LogListEnvelope": ["status", "app", "version", "data"],
+        "OperationRequest": ["transaction_id", "id", "reference", "amount", "reason", "note", "transaction_reference", "currency"],
+        "PaymentClient": ["client", "format", "method", "content"],
+        "Product": ["name", "sku", "url", "quantity", "unit_amount", "total_amount", "product_type"],
+        "RecordedEnvelope": ["status", "app", "version", "data"],
+        "SandboxScenario": ["name", "outcome", "description"],
+        "ScenarioListEnvelope": ["status", "app", "version", "data"],
+        "Transaction": ["reference", "amount", "currency", "country", "auto_capture", "note", "country_accelerator"],
+        "Transaction_Data": ["id", "object", "amount", "currency", "status", "reference", "amount_captured", "amount_refunded", "time_created", "time_captured", "time_authorized", "time_completed", "time_canceled", "expiry", "captures", "refunds"],
+        "Urls": ["ipn", "success", "fail", "cancel", "mobile"],
+        "WalletForm": ["form_token", "action", "method"],
+    ]
 }

@@ -24,7 +24,7 @@ package final class RequestJournal: Sendable {
         /// The answer's body, masked; `nil` when it had none.
         package var responseBody: String?
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case id, time, method, route, status, milliseconds
             case requestBody = "request_body", responseBody = "response_body"
         }

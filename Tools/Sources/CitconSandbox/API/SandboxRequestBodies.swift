@@ -21,7 +21,7 @@ package struct ClockAdvanceBody: Codable, Sendable, Hashable {
     /// Seconds, 1 to ``SandboxClock/maximumAdvance`` (checked by the operation, naming the field).
     package var advanceSeconds: Int64
 
-    enum CodingKeys: String, CodingKey { case advanceSeconds = "advance_seconds" }
+    enum CodingKeys: String, CodingKey, CaseIterable { case advanceSeconds = "advance_seconds" }
 }
 
 /// `POST /v1/ipn-events/{id}/forwards` (schema `IPNForwardReport`): how the URL a
@@ -31,4 +31,6 @@ package struct IPNForwardBody: Codable, Sendable, Hashable {
     package var answer: String
     /// Whether the forward delivered it.
     package var delivered: Bool
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case answer, delivered }
 }
