@@ -168,6 +168,15 @@ components:
         milliseconds: { type: number }
         request_body: { type: string, description: masked, cut at 4096 bytes }
         response_body: { type: string, description: masked, cut at 4096 bytes }
+    TransactionEnvelope:
+      description: A success envelope whose data is the transaction.
+      type: object
+      required: [status, app, version, data]
+      properties:
+        status: { type: string, enum: [success] }
+        app: { type: string, const: citcon_upi }
+        version: { type: string }
+        data: { $ref: '#/components/schemas/Transaction_Data' }
     AccessToken:
       type: object
       required: [access_token, token_type, expiry, permission]
@@ -545,10 +554,7 @@ paths:
           description: The transaction.
           content:
             application/json:
-              schema:
-                allOf:
-                  - $ref: '#/components/schemas/Envelope'
-                  - properties: { data: { $ref: '#/components/schemas/Transaction_Data' } }
+              schema: { $ref: '#/components/schemas/TransactionEnvelope' }
         '400': { $ref: '#/components/responses/Failure' }
         '401': { $ref: '#/components/responses/Failure' }
         '403': { $ref: '#/components/responses/Failure' }
@@ -1001,6 +1007,7 @@ paths:
         "SandboxScenario": ["name", "outcome", "description"],
         "ScenarioListEnvelope": ["status", "app", "version", "data"],
         "Transaction": ["reference", "amount", "currency", "country", "auto_capture", "note", "country_accelerator"],
+        "TransactionEnvelope": ["status", "app", "version", "data"],
         "Transaction_Data": ["id", "object", "amount", "currency", "status", "reference", "amount_captured", "amount_refunded", "time_created", "time_captured", "time_authorized", "time_completed", "time_canceled", "expiry", "captures", "refunds"],
         "Urls": ["ipn", "success", "fail", "cancel", "mobile"],
         "WalletForm": ["form_token", "action", "method"],

@@ -13,6 +13,18 @@ struct OperationPermissions: ServerMiddleware {
         /// `Authorization: Bearer <merchant private key>`, wrong keys counted by the
         /// ``FailureThrottle`` per client address.
         case merchantKey
+        /// `Authorization: Bearer <access token>`, known and unexpired: the operation
+        /// reads it as ``caller`` (the API checks what it may do).
+        case accessToken
+    }
+
+    /// The access token of the request being answered, for an `accessToken` operation.
+    @TaskLocal static var caller: AccessTokenRecord?
+
+    /// The caller's token, as the permission check found it.
+    static func requireCaller() throws(APIError) -> AccessTokenRecord {
+        guard let caller else { throw APIError(.unauthorized, "Authorization: 'Bearer <access token>' is required") }
+        return caller
     }
 
     /// Every generated operation and what it asks.
@@ -26,6 +38,7 @@ struct OperationPermissions: ServerMiddleware {
         Operations.IpnList.id: .merchantKey,
         Operations.IpnForwarded.id: .merchantKey,
         Operations.LogList.id: .merchantKey,
+        Operations.Inquire.id: .accessToken,
     ]
 
     let api: SandboxAPI
@@ -43,6 +56,9 @@ struct OperationPermissions: ServerMiddleware {
             try await throttle.guarded(authorization: authorization, address: OpenAPIEdge.clientAddress) {
                 try await api.requireMerchantKey(authorization: authorization)
             }
+        case .accessToken:
+            let token = try await api.authenticate(request.headerFields[.authorization])
+            return try await Self.$caller.withValue(token) { try await next(request, body, metadata) }
         case nil:
             throw APIError(.forbidden, "operation: \(operationID) has no permission in the sandbox's table")
         }

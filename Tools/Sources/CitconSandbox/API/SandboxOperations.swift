@@ -122,6 +122,13 @@ struct SandboxOperations: APIProtocol {
         return .ok(.init(body: .json(.init(status: .success, app: .citconUpi, version: UPIWire.version, data: entries))))
     }
 
+    /// `GET /v1/transactions/{id}` (an access token that may inquire): the transaction
+    /// with its captures, refunds and chargebacks.
+    func inquire(_ input: Operations.Inquire.Input) async throws -> Operations.Inquire.Output {
+        let transaction = try await api.inquire(id: input.path.id, as: try OperationPermissions.requireCaller())
+        return .ok(.init(body: .json(.init(status: .success, app: .citconUpi, version: UPIWire.version, data: TransactionAnswer(transaction)))))
+    }
+
     /// A `success` envelope of the UPI API around `data`.
     static func success(_ data: [String: (any Sendable)?]) throws -> Components.Schemas.Envelope {
         Components.Schemas.Envelope(status: .success, app: .citconUpi, version: UPIWire.version,

@@ -91,10 +91,6 @@ package struct SandboxRoutes: Sendable {
                 try await api.confirm(chargeToken: token, as: try context.requireToken(), request: body, scenario: try Self.scenario(request))
             }
         }
-        route(authenticated, "/v1/", .get, "transactions/:id") { _, context in
-            let id = context.parameters.get("id") ?? ""
-            return try await answer { try await api.inquire(id: id, as: try context.requireToken()) }
-        }
         route(authenticated, "/v1/", .post, "captures") { request, context in
             let body = try await decoded(OperationBody.self, from: request)
             return try await answer { try await api.capture(as: try context.requireToken(), request: body, scenario: try Self.scenario(request)) }
