@@ -1,3 +1,4 @@
+@_spi(Tools) import CitconUPI
 @testable import CitconSandbox
 import Foundation
 import Testing
@@ -110,4 +111,25 @@ struct OperationPermissionTests {
 actor ReachedFlag {
     var value = false
     func set() { value = true }
+}
+
+/// `GET /v1/transactions/{id}` through the generated server: the transaction in the
+/// wire's own encoding, byte for byte what `UPIWire`'s encoder writes of the same value.
+@Suite("The generated API: a transaction")
+struct GeneratedTransactionTests {
+    @Test("the answer is the wire encoder's bytes of the API's value; no token is 4010")
+    func inquireAnswersInTheWiresBytes() async throws {
+        try await Harness.router { harness in
+            let server = try await harness.token("server")
+            let (id, _) = try await harness.createCharge(server)
+            let answer = try await harness.http.call("GET", "/v1/transactions/\(id)", token: server, data: nil)
+            #expect(answer.status == 200, "\(answer.text)")
+            let api = harness.sandbox.server.api
+            let record = try await api.authenticate("Bearer \(server)")
+            let expected = try UPIWire.encoder().encode(UPIWire.Envelope(data: try await api.inquire(id: id, as: record)))
+            #expect(answer.text == String(decoding: expected, as: UTF8.self))
+            let anonymous = try await harness.http.call("GET", "/v1/transactions/\(id)", data: nil)
+            #expect(anonymous.status == 401 && anonymous.code == "4010")
+        }
+    }
 }
