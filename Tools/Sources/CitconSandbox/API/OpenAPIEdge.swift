@@ -14,7 +14,8 @@ import OpenAPIRuntime
 /// - **The body**: read once, bounded, its repeated names refused (``JSONBodyEdge``,
 ///   after ``OperationPermissions``, so that a caller is checked before its body is read).
 /// - **Errors**: an operation's ``APIError`` (which the generated server wraps in its
-///   `ServerError`) goes out as its own `fail` envelope; the generated server's own
+///   `ServerError`) is thrown on as itself, to answer as every route's does (its `fail`
+///   envelope, a refused body closing the connection); the generated server's own
 ///   refusals (a request it cannot read) and anything else as a `4000` naming what it
 ///   could not read, never a 500.
 struct OpenAPIEdge: RouterMiddleware {
@@ -33,21 +34,15 @@ struct OpenAPIEdge: RouterMiddleware {
                 try await next(Request(head: head, body: request.body), context)
             }
         } catch let error as ServerError {
-            if let apiError = error.underlyingError as? APIError { return Self.answer(apiError) }
-            if let decoding = error.underlyingError as? DecodingError { return Self.answer(SandboxAPI.describe(decoding)) }
-            return SandboxRoutes.failure(APIError(.invalidRequest, "request: \(error.causeDescription)"))
+            if let apiError = error.underlyingError as? APIError { throw apiError }
+            if let decoding = error.underlyingError as? DecodingError { throw SandboxAPI.describe(decoding) }
+            throw APIError(.invalidRequest, "request: \(error.causeDescription)")
         } catch let error as APIError {
-            return Self.answer(error)
+            throw error
         } catch let error as HTTPError {
             throw error   // a route that is not this group's: the router's 404 and 405 answer it
         } catch {
-            return SandboxRoutes.failure(APIError(.invalidRequest, "request: \(error)"))
+            throw APIError(.invalidRequest, "request: \(error)")
         }
-    }
-
-    /// The `fail` envelope of `error`; past the body's bound, with the connection closed
-    /// (the rest of the body is not read).
-    static func answer(_ error: APIError) -> Response {
-        error.code == .bodyTooLarge ? SandboxRoutes.closing(SandboxRoutes.failure(error)) : SandboxRoutes.failure(error)
     }
 }
