@@ -35,6 +35,18 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(code.rawValue): \(message)" }
 
+    /// `4130`: a body longer than `limit` bytes (answered with the connection closed).
+    static func bodyTooLarge(limit: Int) -> APIError { APIError(.bodyTooLarge, "body: larger than \(limit) bytes") }
+
+    /// `4001`: a body that could not be read (the client went away half-way).
+    static let unreadableBody = APIError(.malformedJSON, "body: could not be read")
+
+    /// `4001`: a JSON body is required and none came.
+    static let bodyRequired = APIError(.malformedJSON, "body: a JSON object is required")
+
+    /// `4000`: `name` appears more than once in a body or a form.
+    static func repeated(_ name: String) -> APIError { APIError(.invalidRequest, "\(name): appears more than once") }
+
     /// `4100`: `reference` was used before (every store refuses a taken reference with this).
     public static func duplicateReference(_ reference: String) -> APIError {
         APIError(.duplicateReference, "reference: '\(reference)' was used before (duplicate request)")

@@ -23,25 +23,16 @@ struct JSONBodyEdge: ServerMiddleware {
         }
         let limit = Self.limits[operationID] ?? UPIWire.maximumBodyBytes
         var bytes: [UInt8] = []
-        var total = 0
+        let within: Bool
         do {
-            for try await chunk in body {
-                total += chunk.count
-                if total <= limit {
-                    bytes += chunk
-                } else if total - limit > discardLimit {
-                    break
-                }
-            }
+            within = try await BoundedBody.read(body, limit: limit, discardLimit: discardLimit, size: \.count) { bytes += $0 }
         } catch {
-            throw APIError(.malformedJSON, "body: could not be read")
+            throw APIError.unreadableBody
         }
-        guard total <= limit else { throw APIError(.bodyTooLarge, "body: larger than \(limit) bytes") }
-        guard !bytes.isEmpty else { throw APIError(.malformedJSON, "body: a JSON object is required") }
+        guard within else { throw APIError.bodyTooLarge(limit: limit) }
+        guard !bytes.isEmpty else { throw APIError.bodyRequired }
         let data = Data(bytes)
-        if let repeated = RepeatedJSONNames.first(in: data) {
-            throw APIError(.invalidRequest, "\(repeated): appears more than once")
-        }
+        if let repeated = RepeatedJSONNames.first(in: data) { throw APIError.repeated(repeated) }
         do {
             return try await next(request, HTTPBody(bytes), metadata)
         } catch let error as ServerError {

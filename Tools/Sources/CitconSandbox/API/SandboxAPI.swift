@@ -89,11 +89,11 @@ public struct SandboxAPI: Sendable {
 
     /// Decodes a JSON body; a decoding failure names the field and why.
     package static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(APIError) -> T {
-        guard !data.isEmpty else { throw APIError(.malformedJSON, "body: a JSON object is required") }
+        guard !data.isEmpty else { throw APIError.bodyRequired }
         if let value = WireJSONDecoder.decode(type, from: data) { return value }
         // The fast reader refuses repeated names; Foundation would keep one of them.
         if let repeated = RepeatedJSONNames.first(in: data) {
-            throw APIError(.invalidRequest, "\(repeated): appears more than once")
+            throw APIError.repeated(repeated)
         }
         do {
             return try JSONDecoder().decode(type, from: data)

@@ -22,7 +22,7 @@ struct SandboxOperations: APIProtocol {
     /// `POST /v1/access-tokens` (the merchant key, ``OperationPermissions``): a token of
     /// the type asked, an answer no cache may keep.
     func issueToken(_ input: Operations.IssueToken.Input) async throws -> Operations.IssueToken.Output {
-        guard case .json(let body) = input.body else { throw APIError(.malformedJSON, "body: a JSON object is required") }
+        guard case .json(let body) = input.body else { throw APIError.bodyRequired }
         let token = try await api.issueToken(body)
         guard let type = Components.Schemas.AccessToken.TokenTypePayload(rawValue: token.tokenType) else {
             throw APIError(.invalidRequest, "token_type: must be \"server\" or \"client\"")
@@ -52,7 +52,7 @@ struct SandboxOperations: APIProtocol {
     /// `POST /sandbox/clock` (the merchant key): the clock moved forward, never back; what
     /// is now overdue expires at once, its IPNs due with it.
     func clockAdvance(_ input: Operations.ClockAdvance.Input) async throws -> Operations.ClockAdvance.Output {
-        guard case .json(let body) = input.body else { throw APIError(.malformedJSON, "body: a JSON object is required") }
+        guard case .json(let body) = input.body else { throw APIError.bodyRequired }
         guard (1...SandboxClock.maximumAdvance).contains(body.advanceSeconds) else {
             throw APIError(.invalidRequest, "advance_seconds: must be 1 to \(SandboxClock.maximumAdvance) (the clock only moves forward)")
         }
@@ -98,7 +98,7 @@ struct SandboxOperations: APIProtocol {
     /// forwarded IPN `id` to answered, kept beside the IPN's attempts.
     func ipnForwarded(_ input: Operations.IpnForwarded.Input) async throws -> Operations.IpnForwarded.Output {
         guard let number = Int64(input.path.id), number > 0 else { throw APIError(.invalidRequest, "id: must be an IPN's number") }
-        guard case .json(let report) = input.body else { throw APIError(.malformedJSON, "body: a JSON object is required") }
+        guard case .json(let report) = input.body else { throw APIError.bodyRequired }
         guard !report.answer.isEmpty else { throw APIError(.invalidRequest, "answer: must not be empty") }
         try SandboxAPI.field { () throws(ChargeKitError) in try FieldRules.text(report.answer, field: "answer", limit: 200) }
         // Shown on the dashboard and in terminals: no bidirectional override, zero-width

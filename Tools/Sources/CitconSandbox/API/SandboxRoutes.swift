@@ -195,9 +195,9 @@ package struct SandboxRoutes: Sendable {
         do {
             body = try await readBody(request, limit: UPIWire.maximumBodyBytes)
         } catch {
-            throw APIError(.malformedJSON, "body: could not be read")
+            throw APIError.unreadableBody
         }
-        guard let body else { throw APIError(.bodyTooLarge, "body: larger than \(UPIWire.maximumBodyBytes) bytes") }
+        guard let body else { throw APIError.bodyTooLarge(limit: UPIWire.maximumBodyBytes) }
         return body
     }
 
@@ -213,29 +213,21 @@ package struct SandboxRoutes: Sendable {
         }
     }
 
-    /// The body, or `nil` when it is longer than `limit`. A longer body is still read,
-    /// and discarded, up to ``SandboxConfiguration/maximumDiscardedBytes``, so that a
-    /// client that writes its whole body before it reads gets the `413` (beyond that,
-    /// ``RequestDeadline`` closes the connection once the answer is written).
+    /// The body, or `nil` when it is longer than `limit` (``BoundedBody``, up to
+    /// ``SandboxConfiguration/maximumDiscardedBytes`` more read and discarded).
     func readBody(_ request: Request, limit: Int) async throws -> Data? {
         // The first chunk is kept as it came (most bodies are one chunk); later ones are
         // gathered behind it.
         var collected: ByteBuffer?
-        var total = 0
-        for try await chunk in request.body {
-            total += chunk.readableBytes
-            if total <= limit {
-                if var gathered = collected.take() {
-                    gathered.writeImmutableBuffer(chunk)
-                    collected = gathered
-                } else {
-                    collected = chunk
-                }
-            } else if total - limit > discardLimit {
-                break
+        let within = try await BoundedBody.read(request.body, limit: limit, discardLimit: discardLimit, size: \.readableBytes) { chunk in
+            if var gathered = collected.take() {
+                gathered.writeImmutableBuffer(chunk)
+                collected = gathered
+            } else {
+                collected = chunk
             }
         }
-        guard total <= limit else { return nil }
+        guard within else { return nil }
         return collected.map { Data($0.readableBytesView) } ?? Data()
     }
 

@@ -108,7 +108,7 @@ enum WalletPage {
             let name = try PercentEncoding.decode(parts[0].replacingOccurrences(of: "+", with: " "), field: "form")
             let value = try PercentEncoding.decode(
                 (parts.count > 1 ? String(parts[1]) : "").replacingOccurrences(of: "+", with: " "), field: name)
-            guard form[name] == nil else { throw APIError(.invalidRequest, "\(name): appears more than once") }
+            guard form[name] == nil else { throw APIError.repeated(name) }
             form[name] = value
         }
         return form
