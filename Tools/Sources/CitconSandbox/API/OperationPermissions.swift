@@ -52,10 +52,7 @@ struct OperationPermissions: ServerMiddleware {
         case .anyone:
             break
         case .merchantKey:
-            let authorization = request.headerFields[.authorization]
-            try await throttle.guarded(authorization: authorization, address: OpenAPIEdge.clientAddress) {
-                try await api.requireMerchantKey(authorization: authorization)
-            }
+            try await throttle.requireMerchantKey(request.headerFields[.authorization], from: OpenAPIEdge.clientAddress, api: api)
         case .accessToken:
             let token = try await api.authenticate(request.headerFields[.authorization])
             return try await Self.$caller.withValue(token) { try await next(request, body, metadata) }

@@ -30,10 +30,7 @@ struct MerchantKeyAuthentication: RouterMiddleware {
     let throttle: FailureThrottle
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let authorization = request.headers[.authorization]
-        try await throttle.guarded(authorization: authorization, address: context.clientAddress) {
-            try await api.requireMerchantKey(authorization: authorization)
-        }
+        try await throttle.requireMerchantKey(request.headers[.authorization], from: context.clientAddress, api: api)
         return try await next(request, context)
     }
 }
