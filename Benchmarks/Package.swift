@@ -13,8 +13,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [
         .package(path: ".."),
-        // The tools, for the sandbox's one fast path (its JSON writer).
-        .package(path: "../Tools", traits: ["PostgreSQL"]),  // LedgerBenchmark measures the PostgreSQL ledger too
+        // The tools, for LedgerBenchmark's PostgreSQL ledger.
+        .package(path: "../Tools", traits: ["PostgreSQL"]),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -42,15 +42,6 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/HandoffBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "SandboxBenchmarks",
-            dependencies: [
-                .product(name: "CitconSandbox", package: "tools"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/SandboxBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],

@@ -148,10 +148,6 @@ let package = Package(
         .executableTarget(name: "LedgerProbe", dependencies: [
             .product(name: "ChargeKit", package: sdk), .product(name: "ChargeKitSimulators", package: sdk), "ToolsPlatform",
         ]),
-        // The sandbox's body decoding alone, for scripts/instructions.sh.
-        .executableTarget(name: "SandboxDecodeProbe", dependencies: [
-            "CitconSandbox", .product(name: "CitconUPI", package: sdk),
-        ]),
         // The SDK's tests that need the tools' packages: property tests (swift-property-based
         // must not reach apps) and what the parse report shows; the SDK's own example-based
         // tests are in the SDK's package (Tests/ChargeKitTests, run by `swift test` there).

@@ -31,22 +31,3 @@ markdown="${1:-}"
     fi
 done
 
-# The sandbox's create body (the load test's), decoded as the sandbox reads it
-# (SandboxAPI.decode: its fast reader, Tools/Sources/CitconSandbox/FastPath/) and by
-# JSONDecoder, the same way.
-cd ..
-swift build --package-path Tools -c release --product SandboxDecodeProbe >/dev/null 2>&1 || swift build --package-path Tools -c release --product SandboxDecodeProbe
-# A copy without debug information: valgrind cannot read the server build's.
-probe="$(mktemp -d)/SandboxDecodeProbe"
-strip --strip-debug -o "$probe" "$(swift build --package-path Tools -c release --show-bin-path 2>/dev/null)/SandboxDecodeProbe"
-ours="$(per_operation "$probe" wire)"
-theirs="$(per_operation "$probe" foundation)"
-ratio="$(ratio "$ours" "$theirs")"
-if [ "$markdown" = --markdown ]; then
-    echo
-    echo "| sandbox operation | sandbox reader instructions | JSONDecoder instructions | ratio |"
-    echo "|---|---|---|---|"
-    echo "| create body (the load test's): decode | $ours | $theirs | $ratio× fewer |"
-else
-    printf '%-42s sandbox  %8s   JSONDecoder   %8s   %s× fewer\n' "sandbox create body: decode" "$ours" "$theirs" "$ratio"
-fi

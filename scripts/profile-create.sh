@@ -77,13 +77,12 @@ stage() {   # label, pattern: the largest inclusive share among the matching sym
     printf '  %-66s %6s%%\n' "$1" "${share:-0}"
 }
 stage "POST /v1/charges: SandboxAPI.createCharge(as:request:), all of it" 'SandboxAPI\.createCharge\(as:'
-stage "  JSON decoding of the body (SandboxAPI.decode)" 'static SandboxAPI\.decode'
-stage "    the fast reader (WireJSONDecoder)" 'static WireJSONDecoder\.decode<'
+stage "  JSON decoding of the body (the generated server's, ChargeBody.init(from:))" 'ChargeBody\.init\(from:'
 stage "  store.insertCharge: write the record, queue it, await the commit" 'SQLiteSandboxStore\.insertCharge'
 stage "the commit: a batch's SQL statements and COMMIT (SQLiteSandboxStore.commit)" 'SQLiteSandboxStore\.commit\('
 stage "  inside SQLite (sqlite3_step, on NIO's thread pool)" 'sqlite3_step'
-stage "token check (TokenAuthentication, cached)" 'TokenAuthentication\.handle'
-stage "answer: JSON encoding of the envelope (SandboxRoutes.envelope)" 'SandboxRoutes\.envelope'
+stage "token check (OperationPermissions, cached)" 'OperationPermissions\.intercept'
+stage "answer: JSON encoding of the envelope (ChargeCreated.encode(to:))" 'ChargeCreated\.encode\(to:'
 stage "Foundation JSONEncoder.encode, all callers" '\] (specialized )?JSONEncoder\.encode'
 stage "Foundation JSONDecoder.decode, all callers" '\] (specialized )?JSONDecoder\.decode'
 stage "HTTP/1 parsing (NIOHTTP1 decoder)" 'HTTPDecoder|llhttp'

@@ -4,8 +4,8 @@ import Foundation
 /// libFuzzer harness: any bytes as UPI JSON: the SDK's answers (CPayResult, CPayCheck,
 /// the envelope reader), IPN bodies, the repeated-name scan, and the models of the
 /// requests the SDK sends. What decodes must re-encode and decode to the same value.
-/// (The request bodies the sandbox reads are its own types, in the Tools package: its
-/// WireJSONDecoderTests hold its fast reader to Foundation's on generated bodies.)
+/// (The request bodies the sandbox reads are its own types, in the Tools package,
+/// decoded by its generated server with Foundation's JSONDecoder.)
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Data(UnsafeBufferPointer(start: data, count: size))

@@ -189,8 +189,8 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
 
     // MARK: Charges
 
-    private static func encode(_ charge: ChargeRecord) -> String {
-        String(decoding: charge.document, as: UTF8.self)
+    private static func encode(_ charge: ChargeRecord) throws -> String {
+        String(decoding: try charge.document, as: UTF8.self)
     }
 
     private static func decode(_ doc: String) throws -> ChargeRecord {
@@ -212,7 +212,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     /// WAL flush) for all of them (``writeWaitingCharges()``). The caller is answered
     /// once that statement committed.
     public func insertCharge(_ charge: ChargeRecord) async throws {
-        let doc = Self.encode(charge)
+        let doc = try Self.encode(charge)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let job = NewCharge(charge: charge, doc: doc) { error in
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }

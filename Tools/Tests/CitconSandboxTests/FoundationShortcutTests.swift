@@ -28,7 +28,7 @@ struct FoundationShortcutTests {
 
     @Test("random headers: any mix of ASCII, spaces of every kind and other characters")
     func randomHeaders() {
-        var random = WireJSONTests.Random(state: 0x5EED_BEAE)
+        var random = ChargeRecordDocumentTests.Random(state: 0x5EED_BEAE)
         let pool: [Character] = (0x00..<0x80).map { Character(Unicode.Scalar(UInt8($0))) }
             + ["\u{00A0}", "\u{1680}", "\u{2000}", "\u{2009}", "\u{202F}", "\u{205F}", "\u{3000}", "\u{85}", "\u{2028}", "é", "😀"]
         for _ in 0..<20_000 {
@@ -57,7 +57,7 @@ struct FoundationShortcutTests {
         for url in urls {
             #expect(SandboxAPI.isSafeRedirect(url) == Self.safeRedirectReference(url), "\(url)")
         }
-        var random = WireJSONTests.Random(state: 0xFEED_FACE)
+        var random = ChargeRecordDocumentTests.Random(state: 0xFEED_FACE)
         let pool: [Character] = (0x20..<0x80).map { Character(Unicode.Scalar(UInt8($0))) } + ["é", "ß", "ａ", "١", "Ⅻ", "\u{301}"]
         for _ in 0..<20_000 {
             let scheme = String((0..<random.below(7)).map { _ in pool[random.below(pool.count)] })

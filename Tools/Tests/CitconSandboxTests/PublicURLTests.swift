@@ -84,7 +84,7 @@ struct SandboxLoggingTests {
         let lines = records.all
         let requests = lines.filter { $0.contains("request") && $0.contains("route=") }
         #expect(requests.count >= 5, "\(lines)")
-        #expect(requests.contains { $0.contains("route=/v1/charges/{token}") && $0.contains("status=200") }, "\(requests)")
+        #expect(requests.contains { $0.contains("route=/v1/charges/{charge_token}") && $0.contains("status=200") }, "\(requests)")
         #expect(lines.contains { $0.contains("ipn attempt") && $0.contains("state=delivered") && $0.contains("transaction=\(charge.id)") },
                 "\(lines)")
         for secret in [charge.token, server, client, harness.merchantKey, harness.sandbox.info.ipnSecret] {

@@ -42,7 +42,7 @@ struct SandboxRulesInMemoryTests {
         let server = try await SandboxServer(configuration: configuration, store: InMemorySandboxStore())
         let api = server.api
         // The API without HTTP takes typed requests, as the routes hand them over.
-        func body<T: Decodable>(_ type: T.Type, _ json: String) throws -> T { try SandboxAPI.decode(type, from: Data(json.utf8)) }
+        func body<T: Decodable>(_ type: T.Type, _ json: String) throws -> T { try JSONDecoder().decode(type, from: Data(json.utf8)) }
         try await api.requireMerchantKey(authorization: "Bearer sk_memory_0123456789")
         await #expect(throws: APIError.self) { try await api.requireMerchantKey(authorization: "Bearer sk_wrong_0123456789") }
         let serverToken = try await api.issueToken(body(AccessTokenBody.self, #"{"token_type":"server"}"#))

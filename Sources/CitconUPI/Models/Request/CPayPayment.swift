@@ -26,20 +26,14 @@ public struct CPayPayment: Sendable, Equatable, Codable {
     /// Makes an empty payment.
     public init() {}
 
-    @_spi(Tools) public enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey {
         case method, indicator, token, client, expiry, data, format, nonce
         case requestToken = "request_token", billingAddress = "billing_address"
     }
 
     /// Reads the wire form: `method` is required, the rest optional.
     public init(from decoder: any Decoder) throws {
-        try self.init(keyed: decoder.container(keyedBy: CodingKeys.self))
-    }
-
-    /// The decoding of ``init(from:)``, from any container of its members (the
-    /// sandbox's body reader hands it its own). Inlinable, so that the sandbox's reader,
-    /// in another module, gets it specialised for its container.
-    @inlinable @_spi(Tools) public init<Container: KeyedDecodingContainerProtocol>(keyed c: Container) throws where Container.Key == CodingKeys {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
         method = try c.decode(String.self, forKey: .method)
         indicator = try c.decodeIfPresent(String.self, forKey: .indicator)
         requestToken = try c.decodeIfPresent(Bool.self, forKey: .requestToken) ?? false

@@ -18,7 +18,7 @@ public struct CPayTransaction: Sendable, Equatable, Codable {
     /// Makes an empty transaction.
     public init() {}
 
-    @_spi(Tools) public enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey {
         case reference, amount, currency, country, note
         case autoCapture = "auto_capture"
     }
@@ -26,13 +26,7 @@ public struct CPayTransaction: Sendable, Equatable, Codable {
     /// Reads the wire form: `reference`, `amount`, `currency` and `country` are
     /// required; `auto_capture` defaults to `false`, `note` to empty.
     public init(from decoder: any Decoder) throws {
-        try self.init(keyed: decoder.container(keyedBy: CodingKeys.self))
-    }
-
-    /// The decoding of ``init(from:)``, from any container of its members (the
-    /// sandbox's body reader hands it its own). Inlinable, so that the sandbox's reader,
-    /// in another module, gets it specialised for its container.
-    @inlinable @_spi(Tools) public init<Container: KeyedDecodingContainerProtocol>(keyed c: Container) throws where Container.Key == CodingKeys {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
         reference = try c.decode(String.self, forKey: .reference)
         amount = try c.decode(Int.self, forKey: .amount)
         currency = try c.decode(String.self, forKey: .currency)

@@ -16,18 +16,12 @@ public struct CPayUrls: Sendable, Equatable, Codable {
 
     /// Reads the wire form; every URL is optional.
     public init(from decoder: any Decoder) throws {
-        try self.init(keyed: decoder.container(keyedBy: CodingKeys.self))
-    }
-
-    /// The decoding of ``init(from:)``, from any container of its members (the
-    /// sandbox's body reader hands it its own). Inlinable, so that the sandbox's reader,
-    /// in another module, gets it specialised for its container.
-    @inlinable @_spi(Tools) public init<Container: KeyedDecodingContainerProtocol>(keyed c: Container) throws where Container.Key == CodingKeys {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
         ipn = try c.decodeIfPresent(String.self, forKey: .ipn) ?? ""
         success = try c.decodeIfPresent(String.self, forKey: .success) ?? ""
         fail = try c.decodeIfPresent(String.self, forKey: .fail) ?? ""
         cancel = try c.decodeIfPresent(String.self, forKey: .cancel) ?? ""
     }
 
-    @_spi(Tools) public enum CodingKeys: String, CodingKey { case ipn, success, fail, cancel }
+    enum CodingKeys: String, CodingKey { case ipn, success, fail, cancel }
 }

@@ -177,6 +177,32 @@ components:
         app: { type: string, const: citcon_upi }
         version: { type: string }
         data: { $ref: '#/components/schemas/Transaction_Data' }
+    ChargeCreatedEnvelope:
+      description: A success envelope whose data is the charge created, with its charge token.
+      type: object
+      required: [status, app, version, data]
+      properties:
+        status: { type: string, enum: [success] }
+        app: { type: string, const: citcon_upi }
+        version: { type: string }
+        data: { $ref: '#/components/schemas/ChargeCreated' }
+    ConfirmationEnvelope:
+      description: A success envelope whose data is the transaction and its next action.
+      type: object
+      required: [status, app, version, data]
+      properties:
+        status: { type: string, enum: [success] }
+        app: { type: string, const: citcon_upi }
+        version: { type: string }
+        data: { $ref: '#/components/schemas/Confirmation' }
+    ScenarioName:
+      type: string
+      description: A scenario's name, as `GET /sandbox/scenarios` lists them.
+      enum: [succeeds, declined, expires, canceled, stays-pending, capture-fails, refund-declined]
+    IPNFaultName:
+      type: string
+      description: A fault done to a charge's IPNs.
+      pattern: '^(duplicate|reset|reorder|delay=[0-9]{1,3}s?)$'
     AccessToken:
       type: object
       required: [access_token, token_type, expiry, permission]
@@ -437,7 +463,7 @@ components:
         CI) - duplicate (each posted twice), delay=Ns (first tried N seconds late, 1 to
         600), reset (first attempt cut off half-way, then retried), reorder (an IPN of a
         status that is not final waits 2 seconds, so the next arrives first).
-      schema: { type: string, pattern: '^(duplicate|reset|reorder|delay=[0-9]{1,3}s?)$' }
+      schema: { $ref: '#/components/schemas/IPNFaultName' }
     Scenario:
       name: ChargeKit-Scenario
       in: header
@@ -447,9 +473,7 @@ components:
         header) - succeeds, declined, expires, canceled, stays-pending (once paid),
         capture-fails, refund-declined. On a create, for the charge's life; on a confirm, a
         capture or a refund, for that request.
-      schema:
-        type: string
-        enum: [succeeds, declined, expires, canceled, stays-pending, capture-fails, refund-declined]
+      schema: { $ref: '#/components/schemas/ScenarioName' }
     Id:
       name: id
       in: path
@@ -504,10 +528,7 @@ paths:
           description: The charge, with its charge token.
           content:
             application/json:
-              schema:
-                allOf:
-                  - $ref: '#/components/schemas/Envelope'
-                  - properties: { data: { $ref: '#/components/schemas/ChargeCreated' } }
+              schema: { $ref: '#/components/schemas/ChargeCreatedEnvelope' }
         '400': { $ref: '#/components/responses/Failure' }
         '401': { $ref: '#/components/responses/Failure' }
         '403': { $ref: '#/components/responses/Failure' }
@@ -532,10 +553,7 @@ paths:
           description: The transaction and its next action.
           content:
             application/json:
-              schema:
-                allOf:
-                  - $ref: '#/components/schemas/Envelope'
-                  - properties: { data: { $ref: '#/components/schemas/Confirmation' } }
+              schema: { $ref: '#/components/schemas/ConfirmationEnvelope' }
         '400': { $ref: '#/components/responses/Failure' }
         '401': { $ref: '#/components/responses/Failure' }
         '403': { $ref: '#/components/responses/Failure' }
@@ -571,10 +589,7 @@ paths:
           description: The transaction (capture, cancel) or the refund.
           content:
             application/json:
-              schema:
-                allOf:
-                  - $ref: '#/components/schemas/Envelope'
-                  - properties: { data: { $ref: '#/components/schemas/Transaction_Data' } }
+              schema: { $ref: '#/components/schemas/TransactionEnvelope' }
         '400': { $ref: '#/components/responses/Failure' }
         '401': { $ref: '#/components/responses/Failure' }
         '403': { $ref: '#/components/responses/Failure' }
@@ -986,11 +1001,13 @@ paths:
         "AccessTokenRequest": ["token_type"],
         "AppForm": ["form_token", "url", "scenario"],
         "ChargeCreated": ["object", "id", "charge_token", "status", "reference", "amount", "currency", "expiry", "time_created", "time_captured", "auto_capture", "country", "exchange", "payment"],
+        "ChargeCreatedEnvelope": ["status", "app", "version", "data"],
         "ChargeRequest": ["transaction", "payment", "urls", "goods", "consumer"],
         "ClockAdvanceRequest": ["advance_seconds"],
         "ClockReading": ["now", "offset_seconds"],
         "ClockReadingEnvelope": ["status", "app", "version", "data"],
         "ConfirmRequest": ["payment", "return_url", "consumer", "ext", "installments"],
+        "ConfirmationEnvelope": ["status", "app", "version", "data"],
         "Contact": ["first_name", "last_name", "phone", "email", "street", "city", "zip", "country"],
         "DashboardForm": ["form_token", "action", "charge", "ipn"],
         "Envelope": ["status", "app", "version", "data"],

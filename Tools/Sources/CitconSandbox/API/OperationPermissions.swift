@@ -39,6 +39,11 @@ struct OperationPermissions: ServerMiddleware {
         Operations.IpnForwarded.id: .merchantKey,
         Operations.LogList.id: .merchantKey,
         Operations.Inquire.id: .accessToken,
+        Operations.CreateCharge.id: .accessToken,
+        Operations.ConfirmCharge.id: .accessToken,
+        Operations.Capture.id: .accessToken,
+        Operations.Refund.id: .accessToken,
+        Operations.Cancel.id: .accessToken,
     ]
 
     let api: SandboxAPI

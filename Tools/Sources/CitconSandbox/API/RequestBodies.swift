@@ -1,14 +1,14 @@
 @_spi(Tools) import CitconUPI
 import Foundation
 
-// The request bodies the sandbox reads, as it reads them: its own types, decoded once at
-// the edge (``SandboxAPI/decode(_:from:)``), each described by a schema of
-// `Tools/openapi/` (named beside it). The app SDK keeps its own types for what it sends
+// The request bodies the sandbox reads, as it reads them: its own types, which the
+// generated operations decode through the configuration's `typeOverrides`, each
+// described by a schema of `Tools/openapi/sandbox.yaml` (named beside it). The app SDK keeps its own types for what it sends
 // (`UPIWire.ChargeRequest`…, encoded only); the values inside (`CPayTransaction`…) are
 // the UPI data model both sides share. They take the seed's shape and the live API's.
 
 /// `POST /v1/charges` (schema `ChargeRequest`): what the merchant's server sends.
-package struct ChargeBody: Decodable, Sendable, Equatable {
+package struct ChargeBody: Decodable, Sendable, Hashable {
     /// The trade.
     package var transaction: CPayTransaction
     /// The method (optional at creation; the SDK confirms with one).
@@ -27,12 +27,7 @@ package struct ChargeBody: Decodable, Sendable, Equatable {
     enum TransactionKeys: String, CodingKey { case autoCapture = "auto_capture" }
 
     package init(from decoder: any Decoder) throws {
-        try self.init(keyed: decoder.container(keyedBy: CodingKeys.self))
-    }
-
-    /// The decoding of ``init(from:)``, from any container of its members (the sandbox's
-    /// fast body reader hands it its own).
-    init<Container: KeyedDecodingContainerProtocol>(keyed c: Container) throws where Container.Key == CodingKeys {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
         transaction = try c.decode(CPayTransaction.self, forKey: .transaction)
         payment = try c.decodeIfPresent(CPayPayment.self, forKey: .payment)
         urls = try c.decodeIfPresent(CPayUrls.self, forKey: .urls)
@@ -40,10 +35,13 @@ package struct ChargeBody: Decodable, Sendable, Equatable {
         goods = try c.decodeIfPresent(CPayGoods.self, forKey: .goods)
         autoCaptureSent = try c.nestedContainer(keyedBy: TransactionKeys.self, forKey: .transaction).contains(.autoCapture)
     }
+
+    /// Hashable as the generated operations ask (by the trade's reference: equal bodies have equal ones).
+    package func hash(into hasher: inout Hasher) { hasher.combine(transaction.reference) }
 }
 
 /// `POST /v1/charges/{charge-token}` (schema `ConfirmRequest`): what the app's SDK sends.
-package struct ConfirmBody: Decodable, Sendable, Equatable {
+package struct ConfirmBody: Decodable, Sendable, Hashable {
     /// The method chosen.
     package var payment: CPayPayment
     /// The consumer.
@@ -59,10 +57,13 @@ package struct ConfirmBody: Decodable, Sendable, Equatable {
         case payment, consumer, ext, installments
         case returnURL = "return_url"
     }
+
+    /// Hashable as the generated operations ask (by the method: equal bodies have equal ones).
+    package func hash(into hasher: inout Hasher) { hasher.combine(payment.method) }
 }
 
 /// `POST /v1/captures`, `/v1/refunds` and `/v1/cancels` (schema `OperationRequest`).
-package struct OperationBody: Decodable, Sendable, Equatable {
+package struct OperationBody: Decodable, Sendable, Hashable {
     /// The charge's id.
     package var transactionID: String
     /// The operation's own reference (an idempotency key; must differ from the charge's).

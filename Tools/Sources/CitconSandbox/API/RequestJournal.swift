@@ -15,7 +15,7 @@ package final class RequestJournal: Sendable {
         /// When it was answered, in the sandbox's clock (Unix seconds).
         package var time: Int64
         package var method: String
-        /// The route the router matched (`/v1/charges/{token}`): never a token in a path.
+        /// The route the router matched (`/v1/charges/{charge_token}`): never a token in a path.
         package var route: String
         package var status: Int
         package var milliseconds: Double

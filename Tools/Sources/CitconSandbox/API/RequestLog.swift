@@ -7,7 +7,7 @@ import NIOCore
 import Synchronization
 
 /// Logs every request once answered: method, route, status and duration, as structured
-/// metadata. The route is the pattern the router matched (`/v1/charges/{token}`), never
+/// metadata. The route is the pattern the router matched (`/v1/charges/{charge_token}`), never
 /// the path itself, so charge tokens in paths, bearer tokens and keys (which are only
 /// in headers and bodies, never logged) stay out of the log.
 ///

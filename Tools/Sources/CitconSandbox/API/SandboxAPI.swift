@@ -87,25 +87,8 @@ public struct SandboxAPI: Sendable {
 
     // MARK: Decoding
 
-    /// Decodes a JSON body; a decoding failure names the field and why.
-    package static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(APIError) -> T {
-        guard !data.isEmpty else { throw APIError.bodyRequired }
-        if let value = WireJSONDecoder.decode(type, from: data) { return value }
-        // The fast reader refuses repeated names; Foundation would keep one of them.
-        if let repeated = RepeatedJSONNames.first(in: data) {
-            throw APIError.repeated(repeated)
-        }
-        do {
-            return try JSONDecoder().decode(type, from: data)
-        } catch let error as DecodingError {
-            throw refusal(of: data, error)
-        } catch {
-            throw APIError(.malformedJSON, "body: not valid JSON")
-        }
-    }
-
     /// What a body whose decoding failed with `error` is refused with, naming the field
-    /// (the generated operations' refusals too).
+    /// (``JSONBodyEdge`` asks it of every refusal of the generated decoder).
     static func refusal(of data: Data, _ error: DecodingError) -> APIError {
         // Foundation reports a fractional or oversized number where an integer is
         // expected as "not valid JSON", without a path: find the field ourselves.

@@ -55,10 +55,8 @@ package struct SandboxRoutes: Sendable {
     /// Registers every route on `router`, and returns them as registered (what a `405`
     /// answer's `Allow` is read from). The operations generated from the description
     /// (``SandboxOperations``) are registered behind ``OpenAPIEdge``, their callers
-    /// checked by ``OperationPermissions``. Of the hand-written ones, the `/v1/`
-    /// operations that take an access token are one route group with
-    /// ``TokenAuthentication``; those that take the merchant key (the listeners',
-    /// `/v1/logs`, `/sandbox/clock`) are route groups with ``MerchantKeyAuthentication``;
+    /// checked by ``OperationPermissions``. Of the hand-written ones, the listeners'
+    /// stream takes the merchant key (a route group with ``MerchantKeyAuthentication``);
     /// the pages take nothing (the dashboard asks for the key itself, as a browser's Basic
     /// authentication).
     @discardableResult
@@ -75,33 +73,6 @@ package struct SandboxRoutes: Sendable {
         let merchant = v1.group().add(middleware: MerchantKeyAuthentication(api: api, throttle: throttle))
         route(merchant, "/v1/", .get, "ipn-events") { request, context in
             await ipnEvents(request)
-        }
-        let authenticated = v1.group().add(middleware: TokenAuthentication(api: api))
-        route(authenticated, "/v1/", .post, "charges") { request, context in
-            let body = try await decoded(ChargeBody.self, from: request)
-            return try await answer {
-                try await api.createCharge(as: try context.requireToken(), request: body, scenario: try Self.scenario(request),
-                                           ipnFault: try Self.ipnFault(request))
-            }
-        }
-        route(authenticated, "/v1/", .post, "charges/:token") { request, context in
-            let token = context.parameters.get("token") ?? ""
-            let body = try await decoded(ConfirmBody.self, from: request)
-            return try await answer {
-                try await api.confirm(chargeToken: token, as: try context.requireToken(), request: body, scenario: try Self.scenario(request))
-            }
-        }
-        route(authenticated, "/v1/", .post, "captures") { request, context in
-            let body = try await decoded(OperationBody.self, from: request)
-            return try await answer { try await api.capture(as: try context.requireToken(), request: body, scenario: try Self.scenario(request)) }
-        }
-        route(authenticated, "/v1/", .post, "refunds") { request, context in
-            let body = try await decoded(OperationBody.self, from: request)
-            return try await answer { try await api.refund(as: try context.requireToken(), request: body, scenario: try Self.scenario(request)) }
-        }
-        route(authenticated, "/v1/", .post, "cancels") { request, context in
-            let body = try await decoded(OperationBody.self, from: request)
-            return try await answer { try await api.cancel(as: try context.requireToken(), request: body) }
         }
         route(router, "", .get, "/openapi.yaml") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
@@ -144,73 +115,14 @@ package struct SandboxRoutes: Sendable {
         return served
     }
 
-    /// The `ChargeKit-Scenario` header's outcome, if the request asked for one (`4000`
-    /// naming the header and the names it takes otherwise).
-    static func scenario(_ request: Request) throws(APIError) -> SandboxScenario? {
-        guard let name = request.headers[scenarioHeader] else { return nil }
-        guard let scenario = SandboxScenario.named(name.trimmingCharacters(in: .whitespaces)) else {
-            throw APIError(.invalidRequest, "\(SandboxScenario.header): must be one of \(SandboxScenario.names)")
-        }
-        return scenario
-    }
-
-    static let scenarioHeader = HTTPField.Name(SandboxScenario.header)!
-
-    /// The `ChargeKit-IPN-Fault` header's fault, if the request asked for one (`4000`
-    /// naming the header otherwise).
-    static func ipnFault(_ request: Request) throws(APIError) -> IPNFault? {
-        guard let value = request.headers[ipnFaultHeader] else { return nil }
-        guard let fault = IPNFault(header: value) else { throw APIError(.invalidRequest, "\(IPNFault.header): \(IPNFault.rule)") }
-        return fault
-    }
-
-    static let ipnFaultHeader = HTTPField.Name(IPNFault.header)!
-
     // MARK: JSON
 
-    static func envelope<Payload: Codable & Sendable>(_ envelope: UPIWire.Envelope<Payload>, status: Int) -> Response {
-        let buffer = if let json = WireJSON(envelope: envelope) {
-            ByteBuffer(bytes: json.bytes)
-        } else {
-            ByteBuffer(bytes: (try? UPIWire.encoder().encode(envelope)) ?? Data(#"{"status":"fail"}"#.utf8))
-        }
-        return Response(status: .init(code: status), headers: [.contentType: "application/json; charset=utf-8"],
-                        body: ResponseBody(byteBuffer: buffer))
-    }
-
+    /// The `fail` envelope of `error`, with its HTTP status.
     static func failure(_ error: APIError) -> Response {
-        envelope(UPIWire.Envelope(status: "fail", data: UPIWire.Failure(code: error.code.rawValue, message: error.message)),
-                 status: error.httpStatus)
-    }
-
-    /// The request's JSON body decoded at the edge: the API's methods take typed
-    /// requests. A body that cannot be read names the field and why.
-    private func decoded<T: Decodable>(_ type: T.Type, from request: Request) async throws(APIError) -> T {
-        try SandboxAPI.decode(type, from: try await jsonBody(request))
-    }
-
-    /// The request body, bounded (`4130`, answered with the connection closed).
-    private func jsonBody(_ request: Request) async throws(APIError) -> Data {
-        let body: Data?
-        do {
-            body = try await readBody(request, limit: UPIWire.maximumBodyBytes)
-        } catch {
-            throw APIError.unreadableBody
-        }
-        guard let body else { throw APIError.bodyTooLarge(limit: UPIWire.maximumBodyBytes) }
-        return body
-    }
-
-    /// The handler's answer in a `success` envelope. An ``APIError`` goes out as its own
-    /// answer (it is an `HTTPResponseError`); anything else is a `4000`, never a 500.
-    private func answer<Payload: Codable & Sendable>(_ handler: () async throws -> Payload) async throws(APIError) -> Response {
-        do {
-            return Self.envelope(UPIWire.Envelope(data: try await handler()), status: 200)
-        } catch let error as APIError {
-            throw error
-        } catch {
-            throw APIError(.invalidRequest, "request: \(error)")
-        }
+        let envelope = UPIWire.Envelope(status: "fail", data: UPIWire.Failure(code: error.code.rawValue, message: error.message))
+        let bytes = (try? UPIWire.encoder().encode(envelope)) ?? Data(#"{"status":"fail"}"#.utf8)
+        return Response(status: .init(code: error.httpStatus), headers: [.contentType: "application/json; charset=utf-8"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// The body, or `nil` when it is longer than `limit` (``BoundedBody``, up to

@@ -321,7 +321,7 @@ Every request is logged to standard error once answered (method, the route it
 matched, status, milliseconds), and every IPN attempt (transaction, target URL,
 attempt, result, next try), as structured swift-log records at `info`
 (`--log-level` changes the level). Routes are logged as their pattern
-(`/v1/charges/{token}`), so charge tokens never reach the log, and neither do access
+(`/v1/charges/{charge_token}`), so charge tokens never reach the log, and neither do access
 tokens, the merchant key, the IPN secret, wallet capabilities, or the query and
 user part of an IPN URL (where merchants often keep a token). In code, set
 `SandboxConfiguration.logger`.

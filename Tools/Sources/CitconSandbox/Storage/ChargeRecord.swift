@@ -252,58 +252,10 @@ public struct ChargeRecord: Sendable, Equatable, Codable {
 }
 
 extension ChargeRecord {
-    /// The record as stored (SQLite's and PostgreSQL's `doc`): the JSON that its
-    /// `Codable` conformance reads, written directly (keys sorted; absent
-    /// optionals left out, as `encodeIfPresent` leaves them) rather than `JSONEncoder`,
-    /// which cost a create some 20 µs. `WireJSONTests` holds it to what `JSONEncoder`
-    /// writes, member for member, and to decoding back to the same record.
-    public var document: Data { wireJSON.data }
-
-    var wireJSON: WireJSON {
-        // Members in the order JSONEncoder writes them (sorted by name), appended to one
-        // array, so that writing needs no sort and building no array concatenation.
-        func operation(_ operation: CPayOperation) -> WireJSON {
-            var fields: [(String, WireJSON)] = [("amount", .integer(Int64(operation.amount)))]
-            fields.reserveCapacity(8)
-            if let currency = operation.currency { fields.append(("currency", .string(currency))) }
-            fields.append(("id", .string(operation.id)))
-            fields.append(("object", .string(operation.object)))
-            if let reason = operation.reason { fields.append(("reason", .string(reason))) }
-            if let reference = operation.reference { fields.append(("reference", .string(reference))) }
-            fields.append(("status", .string(operation.status.rawValue)))
-            if let time = operation.timeCreated { fields.append(("time_created", .integer(UPIWire.wireTime(time)))) }
-            return .object(fields)
-        }
-        var members: [(String, WireJSON)] = []
-        members.reserveCapacity(22)
-        members.append(("amount", .integer(Int64(amount))))
-        if let amountCaptured { members.append(("amountCaptured", .integer(Int64(amountCaptured)))) }
-        if let amountRefunded { members.append(("amountRefunded", .integer(Int64(amountRefunded)))) }
-        members.append(("autoCapture", .bool(autoCapture)))
-        members.append(("captures", .array(captures.map(operation))))
-        members.append(("chargeToken", .string(chargeToken)))
-        members.append(("country", .string(country)))
-        members.append(("currency", .string(currency)))
-        members.append(("expiresAt", .integer(expiresAt)))
-        if let history {
-            members.append(("history", .array(history.map { .object([("status", .string($0.status.rawValue)), ("time", .integer($0.time))]) })))
-        }
-        members.append(("id", .string(id)))
-        if let ipnFault { members.append(("ipnFault", .string(ipnFault))) }
-        if let method { members.append(("method", .string(method))) }
-        members.append(("note", .string(note)))
-        members.append(("reference", .string(reference)))
-        members.append(("refunds", .array(refunds.map(operation))))
-        if let returnURL { members.append(("returnURL", .string(returnURL))) }
-        if let scenario { members.append(("scenario", .string(scenario))) }
-        members.append(("status", .string(status.rawValue)))
-        if let timeAuthorized { members.append(("timeAuthorized", .integer(timeAuthorized))) }
-        if let timeCanceled { members.append(("timeCanceled", .integer(timeCanceled))) }
-        if let timeCaptured { members.append(("timeCaptured", .integer(timeCaptured))) }
-        members.append(("timeCreated", .integer(timeCreated)))
-        members.append(("urls", .object([("cancel", .string(urls.cancel)), ("fail", .string(urls.fail)),
-                                         ("ipn", .string(urls.ipn)), ("success", .string(urls.success))])))
-        return .object(members)
+    /// The record as stored (SQLite's and PostgreSQL's `doc`): the JSON its `Codable`
+    /// conformance reads, keys sorted, absent optionals left out.
+    public var document: Data {
+        get throws { try UPIWire.encoder().encode(self) }
     }
 }
 

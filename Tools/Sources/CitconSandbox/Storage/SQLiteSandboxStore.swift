@@ -400,7 +400,7 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
     }
 
     public func insertCharge(_ charge: ChargeRecord) async throws {
-        let document = charge.document
+        let document = try charge.document
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
             enqueue(WriteJob(work: .charge(charge, document: document), finish: { error in
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }
