@@ -129,10 +129,15 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     }
 
     public func setSetting(_ key: String, to value: String) async throws {
-        try await client.query("""
-            INSERT INTO \(unescaped: settings)(key, value) VALUES (\(key), \(value))
-            ON CONFLICT (key) DO UPDATE SET value = excluded.value
-            """, logger: PostgresSupport.silent)
+        try await client.query(storing(key, value), logger: PostgresSupport.silent)
+    }
+
+    /// The one insert of the settings: `key` set to `value`, whether it was set or not.
+    private func storing(_ key: String, _ value: String) -> PostgresQuery {
+        """
+        INSERT INTO \(unescaped: settings)(key, value) VALUES (\(key), \(value))
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value
+        """
     }
 
     public func recordAuthenticationFailure(at time: Int64, forgettingBefore cutoff: Int64) async throws {
@@ -160,10 +165,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
                 "SELECT value FROM \(unescaped: settings) WHERE key = 'merchant_key'", logger: PostgresSupport.silent
             ).decode(String.self) { stored = value }
             guard stored != key else { return false }
-            try await connection.query("""
-                INSERT INTO \(unescaped: settings)(key, value) VALUES ('merchant_key', \(key))
-                ON CONFLICT (key) DO UPDATE SET value = excluded.value
-                """, logger: PostgresSupport.silent)
+            try await connection.query(self.storing("merchant_key", key), logger: PostgresSupport.silent)
             if stored != nil { try await connection.query("DELETE FROM \(unescaped: tokens)", logger: PostgresSupport.silent) }
             return true
         }
@@ -197,13 +199,28 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         try JSONDecoder().decode(ChargeRecord.self, from: Data(doc.utf8))
     }
 
+    /// The one insert of the references: claims the reference of each row of `input`
+    /// (`reference`, `id`, `position`) that no charge or operation holds, in their order,
+    /// and returns those claimed (`reference`, `transaction_id`).
+    private var claimingReferences: String {
+        """
+        claimed AS (
+            INSERT INTO \(refs)(reference, transaction_id) SELECT reference, id FROM input ORDER BY position
+            ON CONFLICT (reference) DO NOTHING RETURNING reference, transaction_id)
+        """
+    }
+
+    /// Claims an operation's reference for charge `id` (`4100` when it is taken).
     private func claim(_ reference: String, for id: String, on connection: PostgresConnection) async throws {
-        do {
-            try await connection.query("INSERT INTO \(unescaped: refs)(reference, transaction_id) VALUES (\(reference), \(id))",
-                                       logger: PostgresSupport.silent)
-        } catch where PostgresSupport.isUniqueViolation(error) {
-            throw APIError.duplicateReference(reference)
+        var binds = PostgresBindings(capacity: 2)
+        binds.append(reference)
+        binds.append(id)
+        let sql = "WITH input(reference, id, position) AS (VALUES ($1::text, $2::text, 0)), \(claimingReferences) SELECT 1 FROM claimed"
+        var claimed = false
+        for try await _ in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: PostgresSupport.silent) {
+            claimed = true
         }
+        guard claimed else { throw APIError.duplicateReference(reference) }
     }
 
 
@@ -269,7 +286,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     private func writeOneByOne(_ jobs: [NewCharge]) async {
         for job in jobs {
             do {
-                try await insertAlone(job.charge, doc: job.doc)
+                try await insertAlone(job)
                 job.finish(nil)
             } catch {
                 job.finish(error)
@@ -298,9 +315,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         }
         let sql = """
             WITH input(reference, id, charge_token, status, expires_at, doc, position) AS (VALUES \(rows.joined(separator: ", "))),
-            claimed AS (
-                INSERT INTO \(refs)(reference, transaction_id) SELECT reference, id FROM input ORDER BY position
-                ON CONFLICT (reference) DO NOTHING RETURNING reference, transaction_id)
+            \(claimingReferences)
             INSERT INTO \(charges)(id, charge_token, status, expires_at, doc)
             SELECT input.id, input.charge_token, input.status, input.expires_at, input.doc
             FROM input JOIN claimed ON claimed.reference = input.reference AND claimed.transaction_id = input.id
@@ -313,29 +328,17 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         return stored
     }
 
-    /// One statement, so one round trip and its own commit: it claims the reference
-    /// and inserts the charge only when the claim succeeded. No row back means the
-    /// reference was taken, and nothing was written; a unique violation means the id
-    /// or the charge token is another charge's, and the statement wrote nothing either.
-    private func insertAlone(_ charge: ChargeRecord, doc: String) async throws {
+    /// A charge alone, in the statement of a batch: one round trip and its own commit.
+    /// Not stored means its reference was taken (nothing written); a unique violation
+    /// means its id or charge token is another charge's (nothing written either).
+    private func insertAlone(_ job: NewCharge) async throws {
+        let stored: Set<String>
         do {
-            try await insertClaimingReference(charge, doc: doc)
+            stored = try await insertTogether([job])
         } catch where PostgresSupport.isUniqueViolation(error) {
-            throw ChargeIdentifiersTaken(id: charge.id)
+            throw ChargeIdentifiersTaken(id: job.charge.id)
         }
-    }
-
-    private func insertClaimingReference(_ charge: ChargeRecord, doc: String) async throws {
-        var inserted = false
-        for try await _ in try await client.query("""
-            WITH claimed AS (
-                INSERT INTO \(unescaped: refs)(reference, transaction_id) VALUES (\(charge.reference), \(charge.id))
-                ON CONFLICT (reference) DO NOTHING RETURNING transaction_id)
-            INSERT INTO \(unescaped: charges)(id, charge_token, status, expires_at, doc)
-            SELECT transaction_id, \(charge.chargeToken), \(charge.status.rawValue), \(charge.expiresAt), \(doc) FROM claimed
-            RETURNING 1
-            """, logger: PostgresSupport.silent) { inserted = true }
-        guard inserted else { throw APIError.duplicateReference(charge.reference) }
+        guard stored.contains(job.charge.id) else { throw APIError.duplicateReference(job.charge.reference) }
     }
 
     private func charge(where column: String, is value: String) async throws -> ChargeRecord? {
@@ -352,7 +355,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
 
     public func updateCharge<T: Sendable>(id: String, reference: String?, now: Int64,
                                           _ body: @escaping @Sendable (inout ChargeRecord) throws -> T) async throws -> (ChargeRecord, T) {
-        let (charges, outbox) = (charges, outbox)
+        let charges = charges
         return try await transaction { connection in
             var found: String?
             for try await doc in try await connection.query(
@@ -372,11 +375,10 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
                     doc = \(Self.encode(charge)) WHERE id = \(id)
                 """, logger: PostgresSupport.silent)
             if let notification {
-                try await connection.query("""
-                    INSERT INTO \(unescaped: outbox)(transaction_id, status, url, origin, payload, next_attempt_at, state, created_at)
-                    VALUES (\(id), \(notification.status.rawValue), \(charge.urls.ipn), \(OutboxEntry.origin(of: charge.urls.ipn)), \(notification.payload), \(now + notification.hold),
-                            \(OutboxState.initial(url: charge.urls.ipn).rawValue), \(now))
-                    """, logger: PostgresSupport.silent)
+                try await connection.query(
+                    try self.adding(transactionID: id, status: notification.status.rawValue, url: charge.urls.ipn, payload: notification.payload,
+                                dueAt: now + notification.hold, state: OutboxState.initial(url: charge.urls.ipn), now: now),
+                    logger: PostgresSupport.silent)
             }
             return (charge, value)
         }
@@ -407,6 +409,21 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     }
 
     private static let columns = "id, transaction_id, status, url, payload, attempts, next_attempt_at, state, last_error"
+
+    /// The one insert of the outbox: a new IPN.
+    private func adding(transactionID: String, status: String, url: String, payload: Data, dueAt: Int64, state: OutboxState,
+                        now: Int64) throws -> PostgresQuery {
+        try """
+        INSERT INTO \(unescaped: outbox)(transaction_id, status, url, origin, payload, next_attempt_at, state, created_at)
+        VALUES (\(transactionID), \(status), \(url), \(OutboxEntry.origin(of: url)), \(payload), \(dueAt), \(state.rawValue), \(now))
+        """
+    }
+
+    /// The one insert of the attempt log: the row of `attempt(id, number, at, answer,
+    /// delivered)`, a relation the statement defines; the statement adds what a clash does.
+    private var loggingAttempt: String {
+        "INSERT INTO \(attempts) (outbox_id, attempt, at, answer, delivered) SELECT id, number, at, answer, delivered FROM attempt"
+    }
 
     public func dueNotifications(now: Int64, limit: Int, leaseUntil: Int64) async throws -> [OutboxEntry] {
         // Only the oldest pending IPN of each transaction, so a merchant sees them in
@@ -453,9 +470,10 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         try await client.query("""
             WITH changed AS (
                 UPDATE \(unescaped: outbox) SET state = \(state.rawValue), attempts = \(attempt.number), next_attempt_at = \(nextAttemptAt),
-                    last_error = \(error), lease_until = 0 WHERE id = \(attempt.notificationID) RETURNING id)
-            INSERT INTO \(unescaped: attempts) (outbox_id, attempt, at, answer, delivered)
-            SELECT id, \(attempt.number), \(attempt.time), \(attempt.answer), \(attempt.delivered) FROM changed
+                    last_error = \(error), lease_until = 0 WHERE id = \(attempt.notificationID) RETURNING id),
+            attempt(id, number, at, answer, delivered) AS (
+                SELECT id, \(attempt.number), \(attempt.time), \(attempt.answer), \(attempt.delivered) FROM changed)
+            \(unescaped: loggingAttempt)
             ON CONFLICT (outbox_id, attempt) DO UPDATE SET at = excluded.at, answer = excluded.answer, delivered = excluded.delivered
             """, logger: PostgresSupport.silent)
     }
@@ -501,12 +519,12 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
             """, logger: PostgresSupport.silent).decode(Int64.self) { found = true }
         if found { return true }
         // One kept for the listeners only is written again, as a new IPN they all get.
-        for try await _ in try await client.query("""
-            INSERT INTO \(unescaped: outbox)(transaction_id, status, url, payload, next_attempt_at, state, created_at)
-            SELECT transaction_id, status, url, payload, \(now), state, \(now) FROM \(unescaped: outbox) WHERE id = \(id) AND url = ''
-            RETURNING id
-            """, logger: PostgresSupport.silent).decode(Int64.self) { found = true }
-        return found
+        guard let kept = try await entries("SELECT \(unescaped: Self.columns) FROM \(unescaped: outbox) WHERE id = \(id) AND url = ''").first else {
+            return false
+        }
+        try await client.query(try adding(transactionID: kept.transactionID, status: kept.status.rawValue, url: kept.url, payload: kept.payload,
+                                      dueAt: now, state: kept.state, now: now), logger: PostgresSupport.silent)
+        return true
     }
 
     public func recentCharges(limit: Int) async throws -> [ChargeRecord] {
@@ -535,10 +553,11 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         for _ in 0..<5 where !found {
             do {
                 for try await _ in try await client.query("""
-                    INSERT INTO \(unescaped: attempts) (outbox_id, attempt, at, answer, delivered)
-                    SELECT id, (SELECT coalesce(min(attempt), 0) - 1 FROM \(unescaped: attempts) WHERE outbox_id = \(notificationID) AND attempt < 0),
-                           \(time), \(answer), \(delivered)
-                    FROM \(unescaped: outbox) WHERE id = \(notificationID) RETURNING outbox_id
+                    WITH attempt(id, number, at, answer, delivered) AS (
+                        SELECT id, (SELECT coalesce(min(attempt), 0) - 1 FROM \(unescaped: attempts) WHERE outbox_id = \(notificationID) AND attempt < 0),
+                               \(time), \(answer), \(delivered)
+                        FROM \(unescaped: outbox) WHERE id = \(notificationID))
+                    \(unescaped: loggingAttempt) RETURNING outbox_id
                     """, logger: PostgresSupport.silent).decode(Int64.self) { found = true }
                 return found
             } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {

@@ -1,7 +1,8 @@
-import CitconSandbox
+@testable import CitconSandbox
 @_spi(Tools) import CitconUPI
 import Foundation
 import ProcessSupport
+import Synchronization
 import Testing
 
 /// The sandbox's simulated time (`/sandbox/clock`, `chargekit upi clock`): a CI job
@@ -70,5 +71,40 @@ struct SandboxClockTests {
                 #expect(refused.status == 64 && refused.stderr.contains("<duration>"), "\(bad): \(refused.status) \(refused.stderr)")
             }
         }
+    }
+}
+
+extension SandboxClockTests {
+    /// The part of a store the clock reads, alone: settings kept in memory, whose writes
+    /// fail while `full` is set (a disk out of space).
+    final class Settings: CredentialStore {
+        let values = Mutex<[String: String]>([:])
+        let full = Mutex(false)
+
+        struct DiskFull: Error {}
+
+        func setting(_ key: String) async throws -> String? { values.withLock { $0[key] } }
+        func setSetting(_ key: String, to value: String) async throws {
+            guard !full.withLock({ $0 }) else { throw DiskFull() }
+            values.withLock { $0[key] = value }
+        }
+        func rotateMerchantKey(to key: String) async throws -> Bool { false }
+        func insertToken(_ token: AccessTokenRecord) async throws {}
+        func token(_ value: String) async throws -> AccessTokenRecord? { nil }
+        func recordAuthenticationFailure(at time: Int64, forgettingBefore cutoff: Int64) async throws {}
+        func authenticationFailures(since: Int64) async throws -> (count: Int, oldest: Int64?) { (0, nil) }
+    }
+
+    @Test("a move the store could not keep leaves the clock where it was, as a restart (or another instance) finds it")
+    func advanceNotKept() async throws {
+        let settings = Settings()
+        let clock = SandboxClock(real: { 1_000_000 })
+        #expect(try await clock.advance(seconds: 60, in: settings) == 60_000)
+        settings.full.withLock { $0 = true }
+        await #expect(throws: Settings.DiskFull.self) { try await clock.advance(seconds: 3600, in: settings) }
+        #expect(clock.now == 1_060_000, "the clock did not move past what the store keeps")
+        let restarted = SandboxClock(real: { 1_000_000 })
+        await restarted.refresh(from: settings)
+        #expect(restarted.now == clock.now)
     }
 }

@@ -32,7 +32,7 @@ struct FailureThrottle: Sendable {
     /// How far back failures count.
     static let window: Duration = .seconds(60)
 
-    let store: any SandboxStore
+    let store: any CredentialStore
     let clock: SandboxClock
     /// This instance's failures per client address.
     var addresses = AddressFailures()

@@ -10,7 +10,7 @@ import ServiceLifecycle
 /// dead-lettered (``OutboxState/dead``, with the last error). Because the outbox is in
 /// the database, pending deliveries resume after a restart. Delivery is at least once.
 struct IPNWorker: Service {
-    let store: any SandboxStore
+    let store: any ChargeStore & OutboxStore & CredentialStore
     let configuration: SandboxConfiguration
     let poster: IPNPost
     /// The merchant's IPN secret (every delivery is signed with it), read again from
@@ -19,7 +19,7 @@ struct IPNWorker: Service {
     /// The sandbox's clock (its offset read again at every tick).
     let clock: SandboxClock
 
-    init(store: any SandboxStore, configuration: SandboxConfiguration, secrets: SandboxSecrets, clock: SandboxClock = SandboxClock()) {
+    init(store: any ChargeStore & OutboxStore & CredentialStore, configuration: SandboxConfiguration, secrets: SandboxSecrets, clock: SandboxClock = SandboxClock()) {
         self.clock = clock
         self.store = store
         self.configuration = configuration

@@ -36,12 +36,12 @@ final class ListenerFeed: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
-    private let store: any SandboxStore
+    private let store: any ListenerStore & CredentialStore
     private let secrets: SandboxSecrets
     private let clock: SandboxClock
     private let interval: Duration
 
-    init(store: any SandboxStore, secrets: SandboxSecrets, clock: SandboxClock, interval: Duration, maximumConnections: Int = 256) {
+    init(store: any ListenerStore & CredentialStore, secrets: SandboxSecrets, clock: SandboxClock, interval: Duration, maximumConnections: Int = 256) {
         limit = min(Self.maximumStreams, max(1, ClientConnections.share(of: maximumConnections) / 2))
         self.store = store
         self.secrets = secrets

@@ -37,7 +37,7 @@ public final class SandboxClock: Sendable {
 
     /// Reads the offset the store keeps (a shared sandbox's other instance may have moved
     /// it forward, or the operator reset it: a reset is taken as it is, a move only forward).
-    func refresh(from store: any SandboxStore) async {
+    func refresh(from store: any CredentialStore) async {
         guard let text = try? await store.setting(Self.settingKey), let stored = Int64(text) else { return }
         let resetCount = (try? await store.setting(Self.resetsKey)).flatMap { $0 }.flatMap { Int64($0) } ?? 0
         let reset = resets.withLockedValue { seen -> Bool in
@@ -49,7 +49,7 @@ public final class SandboxClock: Sendable {
 
     /// Puts the clock back to the real time, for every instance of a shared sandbox
     /// (`DELETE /sandbox/clock`, the operator's, with the merchant key).
-    func reset(in store: any SandboxStore) async throws {
+    func reset(in store: any CredentialStore) async throws {
         await refresh(from: store)
         let count = resets.withLockedValue { $0 + 1 }
         try await store.setSetting(Self.settingKey, to: "0")
@@ -59,19 +59,18 @@ public final class SandboxClock: Sendable {
     }
 
     /// ``refresh(from:)`` at most once a second: what the workers call at every tick.
-    func refreshIfStale(from store: any SandboxStore) async {
+    func refreshIfStale(from store: any CredentialStore) async {
         if gate.opens(at: real()) { await refresh(from: store) }
     }
 
     /// Moves the clock `seconds` forward (never back), keeps the offset in `store`, and
-    /// returns the new offset in milliseconds.
-    func advance(seconds: Int64, in store: any SandboxStore) async throws -> Int64 {
+    /// returns the new offset in milliseconds. The clock moves once the store kept the
+    /// offset: a write that fails leaves it where it was, as a restart would find it.
+    func advance(seconds: Int64, in store: any CredentialStore) async throws -> Int64 {
         await refresh(from: store)
-        let moved = offset.withLockedValue { value -> Int64 in
-            value += seconds * 1000
-            return value
-        }
+        let moved = offsetMilliseconds + seconds * 1000
         try await store.setSetting(Self.settingKey, to: String(moved))
+        offset.withLockedValue { $0 = max($0, moved) }
         return moved
     }
 }

@@ -26,12 +26,12 @@ final class SandboxSecrets: Sendable {
     var ipnSecret: String { values.withLockedValue { $0.ipnSecret } }
 
     /// Reads both again when a second has passed (by `clock`) since the last reading.
-    func refreshIfStale(from store: any SandboxStore, clock: SandboxClock) async {
+    func refreshIfStale(from store: any CredentialStore, clock: SandboxClock) async {
         if gate.opens(at: clock.now) { await refresh(from: store) }
     }
 
     /// Reads both again now (a caller just proved a key this instance has not read yet).
-    func refresh(from store: any SandboxStore) async {
+    func refresh(from store: any CredentialStore) async {
         // A failed read keeps what was read before.
         guard let key = try? await store.setting("merchant_key"), let secret = try? await store.setting("ipn_secret") else { return }
         values.withLockedValue { $0 = Values(merchantKey: key, ipnSecret: secret) }
