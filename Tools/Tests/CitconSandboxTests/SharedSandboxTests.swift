@@ -84,6 +84,8 @@ struct SharedSandboxTests {
             #expect(harness.sandbox.server.listenerFeed.openStreams == ListenerFeed.maximumStreams)
             let (_, refused) = try await open()
             #expect(refused.hasPrefix("HTTP/1.1 429") && refused.contains("4290") && refused.contains("Authorization"), "\(refused)")
+            // The refused connection is not kept: the place it would hold is the connection's.
+            #expect(refused.lowercased().contains("connection: close"), "\(refused)")
             // Other requests with the key still work.
             #expect(try await harness.http.call("POST", "/v1/access-tokens", token: harness.merchantKey, body: #"{"token_type":"server"}"#).status == 200)
             // A listener that goes frees its place: its stream's next keep-alive fails (a

@@ -628,10 +628,17 @@ paths:
           in: query
           required: false
           description: Send the IPNs after this one (as Last-Event-ID does); 0 for all.
-          schema: { type: integer, minimum: 0 }
+          schema: { type: string, pattern: '^[0-9]{1,18}$' }
+        - name: Last-Event-ID
+          in: header
+          required: false
+          description: The id of the last event a listener had, to resume after it (what an EventSource sends).
+          schema: { type: string, pattern: '^[0-9]{1,18}$' }
       responses:
         '200':
           description: The stream (text/event-stream), ending after ten minutes or when the sandbox stops.
+          headers:
+            Cache-Control: { required: true, schema: { type: string, enum: [no-store] } }
           content:
             text/event-stream:
               schema: { type: string }

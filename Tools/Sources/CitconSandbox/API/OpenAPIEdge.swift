@@ -14,8 +14,9 @@ import OpenAPIRuntime
 /// - **The body**: read once, bounded, its repeated names refused (``JSONBodyEdge``,
 ///   after ``OperationPermissions``, so that a caller is checked before its body is read).
 /// - **Errors**: an operation's ``APIError`` (which the generated server wraps in its
-///   `ServerError`) is thrown on as itself, to answer as every route's does (its `fail`
-///   envelope, a refused body closing the connection); the generated server's own
+///   `ServerError`), or any error that answers for itself (``ClosingRefusal``), is thrown
+///   on as itself, to answer as every route's does (its `fail` envelope, a refused body
+///   closing the connection); the generated server's own
 ///   refusals (a request it cannot read) and anything else as a `4000` naming what it
 ///   could not read, never a 500.
 struct OpenAPIEdge: RouterMiddleware {
@@ -34,7 +35,7 @@ struct OpenAPIEdge: RouterMiddleware {
                 try await next(Request(head: head, body: request.body), context)
             }
         } catch let error as ServerError {
-            if let apiError = error.underlyingError as? APIError { throw apiError }
+            if let answer = error.underlyingError as? any HTTPResponseError { throw answer }
             if let decoding = error.underlyingError as? DecodingError { throw SandboxAPI.describe(decoding) }
             throw APIError(.invalidRequest, "request: \(error.causeDescription)")
         } catch let error as APIError {

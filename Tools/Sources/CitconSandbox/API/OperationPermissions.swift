@@ -20,6 +20,9 @@ struct OperationPermissions: ServerMiddleware {
 
     /// The access token of the request being answered, for an `accessToken` operation.
     @TaskLocal static var caller: AccessTokenRecord?
+    /// The merchant key the request being answered presented, for a `merchantKey`
+    /// operation (checked: the merchant key as the store has it).
+    @TaskLocal static var merchantKey: String?
 
     /// The caller's token, as the permission check found it.
     static func requireCaller() throws(APIError) -> AccessTokenRecord {
@@ -44,6 +47,7 @@ struct OperationPermissions: ServerMiddleware {
         Operations.Capture.id: .accessToken,
         Operations.Refund.id: .accessToken,
         Operations.Cancel.id: .accessToken,
+        Operations.IpnEvents.id: .merchantKey,
     ]
 
     let api: SandboxAPI
@@ -57,7 +61,9 @@ struct OperationPermissions: ServerMiddleware {
         case .anyone:
             break
         case .merchantKey:
-            try await throttle.requireMerchantKey(request.headerFields[.authorization], from: OpenAPIEdge.clientAddress, api: api)
+            let authorization = request.headerFields[.authorization]
+            try await throttle.requireMerchantKey(authorization, from: OpenAPIEdge.clientAddress, api: api)
+            return try await Self.$merchantKey.withValue(SandboxAPI.bearer(authorization)) { try await next(request, body, metadata) }
         case .accessToken:
             let token = try await api.authenticate(request.headerFields[.authorization])
             return try await Self.$caller.withValue(token) { try await next(request, body, metadata) }

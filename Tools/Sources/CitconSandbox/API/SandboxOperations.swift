@@ -13,6 +13,14 @@ struct SandboxOperations: APIProtocol {
     let api: SandboxAPI
     /// The API requests this instance answered (`GET /v1/logs`).
     let journal: RequestJournal
+    /// The merchant key and IPN secret, as this instance last read them (the listeners' streams).
+    let secrets: SandboxSecrets
+    /// The listener streams open here, and what wakes them.
+    let feed: ListenerFeed
+    /// How often a listener's stream looks whether the feed moved.
+    let pollInterval: Duration
+    /// The merchant's name, as the listeners' hello gives it.
+    let merchantName: String
 
     /// `GET /v1/health`: the sandbox is up.
     func health(_ input: Operations.Health.Input) async throws -> Operations.Health.Output {
@@ -168,6 +176,34 @@ struct SandboxOperations: APIProtocol {
     func cancel(_ input: Operations.Cancel.Input) async throws -> Operations.Cancel.Output {
         guard case .json(let body) = input.body else { throw APIError.bodyRequired }
         return .ok(.init(body: .json(Self.transaction(try await api.cancel(as: try OperationPermissions.requireCaller(), request: body)))))
+    }
+
+    /// `GET /v1/ipn-events` (the merchant key): every IPN of the merchant as server-sent
+    /// events (``IPNEventStream``), after `Last-Event-ID` (or `?after=`), or from now on.
+    func ipnEvents(_ input: Operations.IpnEvents.Input) async throws -> Operations.IpnEvents.Output {
+        let resume = input.headers.lastEventID ?? input.query.after
+        // A new listener starts with the IPNs to come; one that resumes, after the last it had.
+        let latest = try await api.store.latestNotificationID()
+        let after: Int64
+        if let resume { after = Int64(resume) ?? -1 } else { after = latest }
+        guard after >= 0 else {
+            throw APIError(.invalidRequest, "Last-Event-ID: must be the id of an event this stream sent (digits)")
+        }
+        // The key was just checked against the store: one rotated in by another
+        // instance in the last second is read now, so that the stream does not end at once.
+        let key = OperationPermissions.merchantKey ?? ""
+        if !constantTimeEquals(secrets.merchantKey, key) { await secrets.refresh(from: api.store) }
+        // The place is freed when the stream ends, or when the transport drops it unread.
+        let place: ListenerFeed.Place
+        do throws(APIError) {
+            place = try feed.open()
+        } catch {
+            // Over the key's bound: refused, and the connection it held freed.
+            throw ClosingRefusal(error)
+        }
+        let stream = IPNEventStream(store: api.store, secrets: secrets, feed: feed, pollInterval: pollInterval,
+                                    merchantName: merchantName, after: after, latest: latest, key: key, place: place)
+        return .ok(.init(headers: .init(cacheControl: .noStore), body: .textEventStream(stream.body)))
     }
 
     /// A transaction in a `success` envelope.

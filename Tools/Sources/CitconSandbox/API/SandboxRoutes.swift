@@ -55,54 +55,46 @@ package struct SandboxRoutes: Sendable {
     /// Registers every route on `router`, and returns them as registered (what a `405`
     /// answer's `Allow` is read from). The operations generated from the description
     /// (``SandboxOperations``) are registered behind ``OpenAPIEdge``, their callers
-    /// checked by ``OperationPermissions``. Of the hand-written ones, the listeners'
-    /// stream takes the merchant key (a route group with ``MerchantKeyAuthentication``);
-    /// the pages take nothing (the dashboard asks for the key itself, as a browser's Basic
-    /// authentication).
+    /// checked by ``OperationPermissions``. The pages, written by hand, take nothing (the
+    /// dashboard asks for the key itself, as a browser's Basic authentication).
     @discardableResult
     func register(on router: Router<SandboxRequestContext>) -> [Served] {
         var served: [Served] = []
-        func route<Routes: RouterMethods<SandboxRequestContext>>(
-            _ routes: Routes, _ prefix: String, _ method: HTTPRequest.Method, _ path: String,
-            _ handler: @escaping @Sendable (Request, SandboxRequestContext) async throws -> Response
-        ) {
-            routes.on(RouterPath(path), method: method, use: handler)
-            served.append(Served(method: method.rawValue, path: prefix + path))
+        func route(_ method: HTTPRequest.Method, _ path: String,
+                   _ handler: @escaping @Sendable (Request, SandboxRequestContext) async throws -> Response) {
+            router.on(RouterPath(path), method: method, use: handler)
+            served.append(Served(method: method.rawValue, path: path))
         }
-        let v1 = router.group("v1")
-        let merchant = v1.group().add(middleware: MerchantKeyAuthentication(api: api, throttle: throttle))
-        route(merchant, "/v1/", .get, "ipn-events") { request, context in
-            await ipnEvents(request)
-        }
-        route(router, "", .get, "/openapi.yaml") { _, _ in
+        route(.get, "/openapi.yaml") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
                      body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
         }
-        route(router, "", .get, "/") { _, _ in
+        route(.get, "/") { _, _ in
             html(LandingPage.render(merchant: merchantName, baseURL: api.baseURL()))
         }
-        route(router, "", .get, "/docs/running-the-sandbox.md") { _, _ in
+        route(.get, "/docs/running-the-sandbox.md") { _, _ in
             // text/plain, so that a browser shows it rather than download it.
             Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
                      body: ResponseBody(byteBuffer: ByteBuffer(string: SandboxGuide.markdown)))
         }
-        route(router, "", .get, "/sandbox/wallet/:id") { request, context in
+        route(.get, "/sandbox/wallet/:id") { request, context in
             await walletPage(id: context.parameters.get("id") ?? "", capability: request.uri.queryParameters["k"].map(String.init))
         }
-        route(router, "", .get, "/sandbox/qr/:id") { request, context in
+        route(.get, "/sandbox/qr/:id") { request, context in
             await qrPage(id: context.parameters.get("id") ?? "", capability: request.uri.queryParameters["k"].map(String.init))
         }
-        route(router, "", .post, "/sandbox/wallet/:id") { request, context in
+        route(.post, "/sandbox/wallet/:id") { request, context in
             await walletPost(request, id: context.parameters.get("id") ?? "", capability: request.uri.queryParameters["k"].map(String.init))
         }
-        route(router, "", .get, "/sandbox/dashboard") { request, context in await dashboardPage(request, context: context) }
-        route(router, "", .post, "/sandbox/dashboard") { request, context in await dashboardPost(request, context: context) }
-        route(router, "", .get, AppSimulatorPage.path) { request, _ in appPage(request) }
-        route(router, "", .post, AppSimulatorPage.path) { request, _ in await appPost(request) }
+        route(.get, "/sandbox/dashboard") { request, context in await dashboardPage(request, context: context) }
+        route(.post, "/sandbox/dashboard") { request, context in await dashboardPost(request, context: context) }
+        route(.get, AppSimulatorPage.path) { request, _ in appPage(request) }
+        route(.post, AppSimulatorPage.path) { request, _ in await appPost(request) }
         // The operations generated from the description (SandboxOperations), behind their edge.
         let generated = RecordingTransport(router.group().add(middleware: OpenAPIEdge()))
         do {
-            try SandboxOperations(api: api, journal: journal).registerHandlers(
+            try SandboxOperations(api: api, journal: journal, secrets: secrets, feed: feed, pollInterval: pollInterval,
+                                  merchantName: merchantName).registerHandlers(
                 on: generated, serverURL: Self.root, configuration: Configuration(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
                 middlewares: [OperationPermissions(api: api, throttle: throttle), JSONBodyEdge(discardLimit: discardLimit)])
         } catch {
@@ -258,6 +250,20 @@ extension APIError: HTTPResponseError {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let response = SandboxRoutes.failure(self)
         return code == .bodyTooLarge ? SandboxRoutes.closing(response) : response
+    }
+}
+
+/// An ``APIError`` answered as its own, after which the connection is closed (a
+/// refusal of what the connection itself holds, such as a listener stream over the bound).
+struct ClosingRefusal: Error, HTTPResponseError {
+    let error: APIError
+
+    init(_ error: APIError) { self.error = error }
+
+    var status: HTTPResponse.Status { error.status }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        SandboxRoutes.closing(SandboxRoutes.failure(error))
     }
 }
 

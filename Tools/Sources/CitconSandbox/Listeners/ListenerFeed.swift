@@ -105,7 +105,7 @@ final class ListenerFeed: Sendable {
             guard goOn else { return }
             await secrets.refreshIfStale(from: store, clock: clock)
             if let latest = try? await store.latestNotificationID(),
-               let recent = try? await store.notifications(after: max(0, latest - SandboxRoutes.lateWindow), limit: 500) {
+               let recent = try? await store.notifications(after: max(0, latest - IPNEventStream.lateWindow), limit: 500) {
                 let now = Fingerprint(latest: latest, recent: recent.count, merchantKey: secrets.merchantKey)
                 state.withLockedValue { state in
                     state.polls += 1
