@@ -134,7 +134,7 @@ import FoundationNetworking
     }
 
     /// Encodes `body`, sends it and reads the envelope of the answer.
-    private func send<Body: Encodable, Payload: Codable & Sendable>(
+    private func send<Body: Encodable, Payload: Decodable & Sendable>(
         _ method: String, _ path: String, redacted: String? = nil, bearer: String, body: Body?
     ) async throws(CPayError) -> Payload {
         var data: Data?
@@ -193,7 +193,7 @@ import FoundationNetworking
     /// Reads a UPI envelope (an API answer, or an IPN body a merchant server received):
     /// the payload of a `success`, or the error of a `fail` (`4010` as
     /// ``CPayError/unauthorized(message:)``). Bodies over 64 KiB (`UPIWire.maximumBodyBytes`) are refused.
-    public static func decode<Payload: Codable & Sendable>(_ data: Data, status: Int) throws(CPayError) -> Payload {
+    public static func decode<Payload: Decodable & Sendable>(_ data: Data, status: Int) throws(CPayError) -> Payload {
         guard data.count <= UPIWire.maximumBodyBytes else {
             throw .malformedResponse("answer larger than \(UPIWire.maximumBodyBytes) bytes")
         }

@@ -40,7 +40,7 @@ import Foundation
     /// `{"status", "app", "version", "data"}`. Decoding takes envelopes without
     /// `app` or `version` (the live API omits `version` on some errors) and never
     /// checks the version (`v1.0.0` live, `v0.1.1` in the seed).
-    public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
+    public struct Envelope<Payload: Sendable>: Sendable {
         /// `success` or `fail`.
         public var status: String
         /// `citcon_upi`.
@@ -59,14 +59,6 @@ import Foundation
         }
 
         enum CodingKeys: String, CodingKey { case status, app, version, data }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            status = try c.decode(String.self, forKey: .status)
-            app = try c.decodeIfPresent(String.self, forKey: .app) ?? UPIWire.app
-            version = try c.decodeIfPresent(String.self, forKey: .version) ?? ""
-            data = try c.decode(Payload.self, forKey: .data)
-        }
     }
 
     /// The `data` of a `fail` envelope.
@@ -170,8 +162,8 @@ import Foundation
         }
     }
 
-    /// One way to pay a created charge (`payment.client[]` of the create answer).
-    public struct PaymentClient: Codable, Sendable, Equatable {
+    /// One way to pay a created charge (`payment.client[]` of the create answer), as read.
+    public struct PaymentClient: Decodable, Sendable, Equatable {
         /// `desktop`, `mobile_browser` or `mobile_native`.
         public var client: String
         /// `redirect` or `qr`.
@@ -180,36 +172,22 @@ import Foundation
         public var method: String
         /// The landing page or the QR code's URL.
         public var content: String
-
-        /// Makes an entry.
-        public init(client: String, format: String, method: String = "GET", content: String) {
-            self.client = client
-            self.format = format
-            self.method = method
-            self.content = content
-        }
     }
 
-    /// The `payment` of a create answer.
-    public struct CreatedPayment: Codable, Sendable, Equatable {
+    /// The `payment` of a create answer, as read.
+    public struct CreatedPayment: Decodable, Sendable, Equatable {
         /// The method, when the charge was created with one.
         public var method: String?
         /// Where and how the consumer can pay.
         public var client: [PaymentClient]
-
-        /// Makes a payment object.
-        public init(method: String?, client: [PaymentClient]) {
-            self.method = method
-            self.client = client
-        }
     }
 
     /// `POST /v1/charges` answer, in the live API's shape (protocol notes §5): `object`,
     /// `charge_token`, `id`, `reference`, `amount`, `currency`, `time_created` (Unix
     /// seconds), `time_captured` (`null` until captured), `auto_capture`, `status`,
     /// `country`, optional `exchange`, and `payment` with its `client` entries. Reads
-    /// the seed's shorter shape too.
-    public struct ChargeCreated: Codable, Sendable, Equatable {
+    /// the seed's shorter shape too. Read only: the sandbox writes its own.
+    public struct ChargeCreated: Decodable, Sendable, Equatable {
         /// `charge`.
         public var object: String
         /// The transaction id.
@@ -240,25 +218,6 @@ import Foundation
         /// How the consumer can pay.
         public var payment: CreatedPayment?
 
-        /// Makes an answer.
-        public init(id: String, chargeToken: String, status: CPayStatus, reference: String, amount: Int,
-                    currency: String, expiry: Int64?, timeCreated: Int64? = nil, autoCapture: Bool? = nil,
-                    country: String? = nil, payment: CreatedPayment? = nil, exchange: CPayExchange? = nil) {
-            object = "charge"
-            self.id = id
-            self.chargeToken = chargeToken
-            self.status = status
-            self.reference = reference
-            self.amount = amount
-            self.currency = currency
-            self.expiry = expiry
-            self.timeCreated = timeCreated
-            self.autoCapture = autoCapture
-            self.country = country
-            self.payment = payment
-            self.exchange = exchange
-        }
-
         enum CodingKeys: String, CodingKey {
             case object, id, status, reference, amount, currency, expiry, country, exchange, payment
             case chargeToken = "charge_token", timeCreated = "time_created", timeCaptured = "time_captured"
@@ -281,24 +240,6 @@ import Foundation
             country = try c.decodeIfPresent(String.self, forKey: .country)
             exchange = try? c.decodeIfPresent(CPayExchange.self, forKey: .exchange)
             payment = try? c.decodeIfPresent(CreatedPayment.self, forKey: .payment)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(object, forKey: .object)
-            try c.encode(id, forKey: .id)
-            try c.encode(chargeToken, forKey: .chargeToken)
-            try c.encode(status, forKey: .status)
-            try c.encode(reference, forKey: .reference)
-            try c.encode(amount, forKey: .amount)
-            try c.encode(currency, forKey: .currency)
-            try c.encodeIfPresent(expiry.map(UPIWire.wireTime), forKey: .expiry)
-            try c.encode(timeCreated.map(UPIWire.wireTime), forKey: .timeCreated)
-            try c.encode(timeCaptured.map(UPIWire.wireTime), forKey: .timeCaptured)
-            try c.encode(autoCapture, forKey: .autoCapture)
-            try c.encode(country, forKey: .country)
-            try c.encodeIfPresent(exchange, forKey: .exchange)
-            try c.encode(payment, forKey: .payment)
         }
     }
 
@@ -332,43 +273,26 @@ import Foundation
     }
 
     /// What the app must do next after a confirmation: open the wallet.
-    public struct NextAction: Codable, Sendable, Equatable {
+    public struct NextAction: Decodable, Sendable, Equatable {
         /// `redirect`.
         public var type: String
         /// The wallet page (sandbox) or wallet app URL.
         public var url: String
-
-        /// Makes an action.
-        public init(type: String = "redirect", url: String) {
-            self.type = type
-            self.url = url
-        }
     }
 
     /// `POST /v1/charges/{charge-token}` answer: the transaction plus `next_action`.
-    public struct Confirmation: Codable, Sendable, Equatable {
+    /// Read only: the sandbox writes its own.
+    public struct Confirmation: Decodable, Sendable, Equatable {
         /// The transaction as an inquiry shows it.
         public var transaction: CPayCheckData
         /// Where to send the consumer.
         public var nextAction: NextAction
-
-        /// Makes an answer.
-        public init(transaction: CPayCheckData, nextAction: NextAction) {
-            self.transaction = transaction
-            self.nextAction = nextAction
-        }
 
         enum CodingKeys: String, CodingKey { case nextAction = "next_action" }
 
         public init(from decoder: any Decoder) throws {
             transaction = try CPayCheckData(from: decoder)
             nextAction = try decoder.container(keyedBy: CodingKeys.self).decode(NextAction.self, forKey: .nextAction)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            try transaction.encode(to: encoder)
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(nextAction, forKey: .nextAction)
         }
     }
 
@@ -421,3 +345,17 @@ import Foundation
         return encoder
     }
 }
+
+/// An envelope is read when its payload is (every answer and IPN the SDK reads).
+extension UPIWire.Envelope: Decodable where Payload: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        status = try c.decode(String.self, forKey: .status)
+        app = try c.decodeIfPresent(String.self, forKey: .app) ?? UPIWire.app
+        version = try c.decodeIfPresent(String.self, forKey: .version) ?? ""
+        data = try c.decode(Payload.self, forKey: .data)
+    }
+}
+
+/// An envelope is written when its payload is (the sandbox's refusals, the tests' answers).
+extension UPIWire.Envelope: Encodable where Payload: Encodable {}

@@ -247,7 +247,7 @@ public struct SandboxAPI: Sendable {
 
     /// `POST /v1/charges` for an authenticated caller.
     package func createCharge(as token: AccessTokenRecord, request: ChargeBody,
-                              scenario: SandboxScenario? = nil, ipnFault: IPNFault? = nil) async throws -> UPIWire.ChargeCreated {
+                              scenario: SandboxScenario? = nil, ipnFault: IPNFault? = nil) async throws -> ChargeCreatedAnswer {
         try Self.require(token, "charge")
         try Self.field { () throws(ChargeKitError) in try CPayOrderValidator.validate(request.transaction) }
         let urls = request.urls ?? CPayUrls()
@@ -298,16 +298,16 @@ public struct SandboxAPI: Sendable {
         // A desktop pays by scanning the QR page; a phone is redirected to the wallet.
         let entries = clients.map { client in
             client == "desktop"
-                ? UPIWire.PaymentClient(client: client, format: "qr", content: baseURL() + qrPath(for: charge.id))
-                : UPIWire.PaymentClient(client: client, format: "redirect", content: wallet)
+                ? ChargeCreatedAnswer.Client(client: client, format: "qr", content: baseURL() + qrPath(for: charge.id))
+                : ChargeCreatedAnswer.Client(client: client, format: "redirect", content: wallet)
         }
-        return UPIWire.ChargeCreated(id: charge.id, chargeToken: charge.chargeToken, status: charge.status,
-                                     reference: charge.reference, amount: charge.amount, currency: charge.currency,
-                                     expiry: wholeSeconds(charge.expiresAt), timeCreated: wholeSeconds(charge.timeCreated),
-                                     autoCapture: charge.autoCapture, country: charge.country,
-                                     payment: UPIWire.CreatedPayment(method: methodName, client: entries),
-                                     // The live answer's exchange: the charge's own currency at rate 1.
-                                     exchange: CPayExchange(amount: charge.amount, currency: charge.currency, rate: 1))
+        return ChargeCreatedAnswer(id: charge.id, chargeToken: charge.chargeToken, status: charge.status,
+                                   reference: charge.reference, amount: charge.amount, currency: charge.currency,
+                                   expiry: wholeSeconds(charge.expiresAt), timeCreated: wholeSeconds(charge.timeCreated),
+                                   autoCapture: charge.autoCapture, country: charge.country,
+                                   // The live answer's exchange: the charge's own currency at rate 1.
+                                   exchange: CPayExchange(amount: charge.amount, currency: charge.currency, rate: 1),
+                                   payment: .init(method: methodName, client: entries))
     }
 
     /// Stores a new charge; when another charge has its id or charge token (another
@@ -329,7 +329,7 @@ public struct SandboxAPI: Sendable {
 
     /// `POST /v1/charges/{charge-token}` for an authenticated caller.
     package func confirm(chargeToken: String, as token: AccessTokenRecord, request: ConfirmBody,
-                         scenario: SandboxScenario? = nil) async throws -> UPIWire.Confirmation {
+                         scenario: SandboxScenario? = nil) async throws -> ConfirmationAnswer {
         try Self.require(token, "confirm")
         try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(chargeToken, field: "charge_token", limit: 128) }
         let chosen = try method(request.payment.method)
@@ -357,8 +357,7 @@ public struct SandboxAPI: Sendable {
             return .done
         }
         if step == .expired { throw APIError(.expired, "charge_token: the charge expired unpaid") }
-        return UPIWire.Confirmation(transaction: charge.checkData,
-                                    nextAction: UPIWire.NextAction(url: baseURL() + walletPath(for: charge.id)))
+        return ConfirmationAnswer(transaction: charge.checkData, walletURL: baseURL() + walletPath(for: charge.id))
     }
 
     /// `GET /v1/transactions/{id}` for an authenticated caller. An unpaid charge whose

@@ -144,7 +144,7 @@ struct SandboxOperations: APIProtocol {
         let created = try await api.createCharge(as: try OperationPermissions.requireCaller(), request: body,
                                                  scenario: input.headers.chargeKitScenario?.scenario,
                                                  ipnFault: input.headers.chargeKitIPNFault?.fault)
-        return .ok(.init(body: .json(.init(status: .success, app: .citconUpi, version: UPIWire.version, data: ChargeCreatedAnswer(created)))))
+        return .ok(.init(body: .json(.init(status: .success, app: .citconUpi, version: UPIWire.version, data: created))))
     }
 
     /// `POST /v1/charges/{charge_token}` (a client token): the charge confirmed with a
@@ -153,7 +153,7 @@ struct SandboxOperations: APIProtocol {
         guard case .json(let body) = input.body else { throw APIError.bodyRequired }
         let confirmed = try await api.confirm(chargeToken: input.path.chargeToken, as: try OperationPermissions.requireCaller(),
                                               request: body, scenario: input.headers.chargeKitScenario?.scenario)
-        return .ok(.init(body: .json(.init(status: .success, app: .citconUpi, version: UPIWire.version, data: ConfirmationAnswer(confirmed)))))
+        return .ok(.init(body: .json(.init(status: .success, app: .citconUpi, version: UPIWire.version, data: confirmed))))
     }
 
     /// `POST /v1/captures` (a server token): an authorized charge captured, all or part.

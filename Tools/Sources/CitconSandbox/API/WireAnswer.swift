@@ -1,11 +1,11 @@
 @_spi(Tools) import CitconUPI
 import Foundation
 
-/// An answer's data as the API writes it: the value the app SDK reads (`CPayCheckData`,
-/// `UPIWire.ChargeCreated`…), written by its own encoding (the live API's shape, explicit
+/// An answer's data as the API writes it: a value of the UPI data model both sides share
+/// (`CPayCheckData`), written by its own encoding (the live API's shape, explicit
 /// nulls included), which the generated types would not reproduce. The schemas of
 /// `sandbox.yaml` that are answered so name it through the configuration's
-/// `typeOverrides` (``TransactionAnswer``, ``ChargeCreatedAnswer``, ``ConfirmationAnswer``).
+/// `typeOverrides` (``TransactionAnswer``).
 struct WireAnswer<Value: Codable & Sendable & Equatable>: Codable, Sendable, Hashable {
     let value: Value
 
@@ -24,7 +24,3 @@ struct WireAnswer<Value: Codable & Sendable & Equatable>: Codable, Sendable, Has
 
 /// A transaction (schema `Transaction_Data`): an inquiry's, a capture's, a cancel's, a refund's.
 typealias TransactionAnswer = WireAnswer<CPayCheckData>
-/// A charge just created, with its charge token (schema `ChargeCreated`).
-typealias ChargeCreatedAnswer = WireAnswer<UPIWire.ChargeCreated>
-/// A confirmed charge and where its wallet is (schema `Confirmation`).
-typealias ConfirmationAnswer = WireAnswer<UPIWire.Confirmation>
