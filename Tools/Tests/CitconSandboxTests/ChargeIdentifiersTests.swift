@@ -75,7 +75,7 @@ struct ChargeIdentifiersTests {
         let (store, held) = try await Self.crowdedStore(taken: 2)
         let api = SandboxAPI(store: store, configuration: SandboxConfiguration(), baseURL: { "http://127.0.0.1:1" },
                              identifiers: ChargeIdentifiers(random: { (0, 0) }))
-        let created = try await api.createCharge(as: Self.server, request: JSONDecoder().decode(ChargeBody.self, from: Data(Harness.chargeBody(reference: "order-1").utf8)))
+        let created = try await api.createCharge(NewCharge(JSONDecoder().decode(ChargeBody.self, from: Data(Harness.chargeBody(reference: "order-1").utf8)), remoteIPN: false))
         #expect(!held.contains(created.id), "the charge has an id no other charge has")
         #expect(created.id.hasSuffix("000002"), "the third id drawn (two were taken): \(created.id)")
         #expect(try await store.charge(id: created.id)?.reference == "order-1")
@@ -88,11 +88,11 @@ struct ChargeIdentifiersTests {
         let api = SandboxAPI(store: store, configuration: SandboxConfiguration(), baseURL: { "http://127.0.0.1:1" },
                              identifiers: ChargeIdentifiers(random: { (0, 0) }))
         await #expect(throws: ChargeIdentifiersTaken.self) {
-            _ = try await api.createCharge(as: Self.server, request: JSONDecoder().decode(ChargeBody.self, from: Data(Harness.chargeBody(reference: "order-1").utf8)))
+            _ = try await api.createCharge(NewCharge(JSONDecoder().decode(ChargeBody.self, from: Data(Harness.chargeBody(reference: "order-1").utf8)), remoteIPN: false))
         }
         #expect(try await store.chargeCount() == held.count)
         let free = SandboxAPI(store: store, configuration: SandboxConfiguration(), baseURL: { "http://127.0.0.1:1" })
-        let created = try await free.createCharge(as: Self.server, request: JSONDecoder().decode(ChargeBody.self, from: Data(Harness.chargeBody(reference: "order-1").utf8)))
+        let created = try await free.createCharge(NewCharge(JSONDecoder().decode(ChargeBody.self, from: Data(Harness.chargeBody(reference: "order-1").utf8)), remoteIPN: false))
         #expect(created.reference == "order-1")
     }
 }

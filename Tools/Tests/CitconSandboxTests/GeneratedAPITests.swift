@@ -90,6 +90,17 @@ struct GeneratedLogTests {
 /// without one is refused before anything of the request is read.
 @Suite("The generated API: permissions")
 struct OperationPermissionTests {
+    @Test("a token is checked for its permission before the body is: a client token's invalid create is 4030, a server token's 4000")
+    func permissionBeforeValidation() async throws {
+        try await Harness.router { harness in
+            let invalid = #"{"transaction":{"reference":"r-1","amount":-5,"currency":"USD","country":"US"}}"#
+            let client = try await harness.http.call("POST", "/v1/charges", token: try await harness.token("client"), body: invalid)
+            #expect(client.status == 403 && client.code == "4030" && client.message.contains("'charge'"), "\(client.text)")
+            let server = try await harness.http.call("POST", "/v1/charges", token: try await harness.token("server"), body: invalid)
+            #expect(server.status == 400 && server.code == "4000" && server.message.contains("amount"), "\(server.text)")
+        }
+    }
+
     @Test("an operation missing from the table is refused (4030), its handler never reached")
     func missingOperationIsRefused() async throws {
         try await Harness.router { harness in
@@ -125,8 +136,7 @@ struct GeneratedTransactionTests {
             let answer = try await harness.http.call("GET", "/v1/transactions/\(id)", token: server, data: nil)
             #expect(answer.status == 200, "\(answer.text)")
             let api = harness.sandbox.server.api
-            let record = try await api.authenticate("Bearer \(server)")
-            let expected = try UPIWire.encoder().encode(UPIWire.Envelope(data: try await api.inquire(id: id, as: record)))
+            let expected = try UPIWire.encoder().encode(UPIWire.Envelope(data: try await api.inquire(id: id)))
             #expect(answer.text == String(decoding: expected, as: UTF8.self))
             let anonymous = try await harness.http.call("GET", "/v1/transactions/\(id)", data: nil)
             #expect(anonymous.status == 401 && anonymous.code == "4010")

@@ -47,19 +47,20 @@ struct SandboxRulesInMemoryTests {
         await #expect(throws: APIError.self) { try await api.requireMerchantKey(authorization: "Bearer sk_wrong_0123456789") }
         let serverToken = try await api.issueToken(body(AccessTokenBody.self, #"{"token_type":"server"}"#))
         let clientToken = try await api.issueToken(body(AccessTokenBody.self, #"{"token_type":"client"}"#))
-        let merchant = try await api.authenticate("Bearer " + serverToken.accessToken)
-        let created = try await api.createCharge(as: merchant, request: body(ChargeBody.self,
-                                                                           Harness.chargeBody(reference: "mem-1", amount: 500, method: "alipay")))
+        #expect(try await api.authenticate("Bearer " + serverToken.accessToken).permissions.contains("charge"))
+        let created = try await api.createCharge(NewCharge(body(ChargeBody.self, Harness.chargeBody(reference: "mem-1", amount: 500, method: "alipay")),
+                                                           remoteIPN: false))
         #expect(created.autoCapture == false, "sent as false by the body")
-        _ = try await api.confirm(chargeToken: created.chargeToken, as: try await api.authenticate("Bearer " + clientToken.accessToken),
-                                  request: body(ConfirmBody.self, #"{"payment":{"method":"alipay"},"return_url":"app://r"}"#))
+        // Who may call what is the operations' table (OperationPermissions); the rules take checked values.
+        #expect(try await api.authenticate("Bearer " + clientToken.accessToken).permissions.contains("confirm"))
+        _ = try await api.confirm(ChargeConfirmation(body(ConfirmBody.self, #"{"payment":{"method":"alipay"},"return_url":"app://r"}"#),
+                                                     chargeToken: created.chargeToken))
         let (paid, redirect) = try await api.walletAction(id: created.id, action: .pay)
         #expect(paid.status == .succeeded && redirect?.hasPrefix("app://r") == true)
-        let refund = try await api.refund(as: merchant, request: body(OperationBody.self,
-                                                                    #"{"id":"\#(created.id)","reference":"mem-rf","amount":200}"#))
+        let refund = try await api.refund(ChargeOperation(body(OperationBody.self, #"{"id":"\#(created.id)","reference":"mem-rf","amount":200}"#)))
         #expect(refund.object == "refund" && refund.amountRefunded == 200)
         await #expect(throws: APIError.self) {
-            _ = try await api.createCharge(as: merchant, request: body(ChargeBody.self, Harness.chargeBody(reference: "mem-1")))
+            _ = try await api.createCharge(NewCharge(body(ChargeBody.self, Harness.chargeBody(reference: "mem-1")), remoteIPN: false))
         }
     }
 }

@@ -13,22 +13,14 @@ struct OperationPermissions: ServerMiddleware {
         /// `Authorization: Bearer <merchant private key>`, wrong keys counted by the
         /// ``FailureThrottle`` per client address.
         case merchantKey
-        /// `Authorization: Bearer <access token>`, known and unexpired: the operation
-        /// reads it as ``caller`` (the API checks what it may do).
-        case accessToken
+        /// `Authorization: Bearer <access token>`, known, unexpired and granting this
+        /// permission (`charge`, `confirm`, `inquiry`…: a server token grants the
+        /// merchant's, a client token the app's).
+        case accessToken(String)
     }
-
-    /// The access token of the request being answered, for an `accessToken` operation.
-    @TaskLocal static var caller: AccessTokenRecord?
     /// The merchant key the request being answered presented, for a `merchantKey`
     /// operation (checked: the merchant key as the store has it).
     @TaskLocal static var merchantKey: String?
-
-    /// The caller's token, as the permission check found it.
-    static func requireCaller() throws(APIError) -> AccessTokenRecord {
-        guard let caller else { throw APIError(.unauthorized, "Authorization: 'Bearer <access token>' is required") }
-        return caller
-    }
 
     /// Every generated operation and what it asks.
     static let table: [String: Permission] = [
@@ -41,12 +33,12 @@ struct OperationPermissions: ServerMiddleware {
         Operations.IpnList.id: .merchantKey,
         Operations.IpnForwarded.id: .merchantKey,
         Operations.LogList.id: .merchantKey,
-        Operations.Inquire.id: .accessToken,
-        Operations.CreateCharge.id: .accessToken,
-        Operations.ConfirmCharge.id: .accessToken,
-        Operations.Capture.id: .accessToken,
-        Operations.Refund.id: .accessToken,
-        Operations.Cancel.id: .accessToken,
+        Operations.Inquire.id: .accessToken("inquiry"),
+        Operations.CreateCharge.id: .accessToken("charge"),
+        Operations.ConfirmCharge.id: .accessToken("confirm"),
+        Operations.Capture.id: .accessToken("capture"),
+        Operations.Refund.id: .accessToken("refund"),
+        Operations.Cancel.id: .accessToken("cancel"),
         Operations.IpnEvents.id: .merchantKey,
     ]
 
@@ -64,9 +56,8 @@ struct OperationPermissions: ServerMiddleware {
             let authorization = request.headerFields[.authorization]
             try await throttle.requireMerchantKey(authorization, from: OpenAPIEdge.clientAddress, api: api)
             return try await Self.$merchantKey.withValue(SandboxAPI.bearer(authorization)) { try await next(request, body, metadata) }
-        case .accessToken:
-            let token = try await api.authenticate(request.headerFields[.authorization])
-            return try await Self.$caller.withValue(token) { try await next(request, body, metadata) }
+        case .accessToken(let permission):
+            try SandboxAPI.require(try await api.authenticate(request.headerFields[.authorization]), permission)
         case nil:
             throw APIError(.forbidden, "operation: \(operationID) has no permission in the sandbox's table")
         }

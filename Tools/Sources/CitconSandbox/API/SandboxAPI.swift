@@ -236,67 +236,24 @@ public struct SandboxAPI: Sendable {
 
     // MARK: Charges
 
-    private func method(_ name: String) throws(APIError) -> SandboxMethod {
-        try Self.field { () throws(ChargeKitError) in try CPayOrderValidator.method(name) }
-        guard let method = SandboxMethod.named(name) else {
-            let names = SandboxMethod.all.map(\.name).joined(separator: ", ")
-            throw APIError(.invalidRequest, "payment.method: '\(name)' is not supported by the sandbox (\(names))")
-        }
-        return method
-    }
-
-    /// `POST /v1/charges` for an authenticated caller.
-    package func createCharge(as token: AccessTokenRecord, request: ChargeBody,
-                              scenario: SandboxScenario? = nil, ipnFault: IPNFault? = nil) async throws -> ChargeCreatedAnswer {
-        try Self.require(token, "charge")
-        try Self.field { () throws(ChargeKitError) in try CPayOrderValidator.validate(request.transaction) }
-        let urls = request.urls ?? CPayUrls()
-        try Self.field { () throws(ChargeKitError) in try CPayOrderValidator.validate(urls) }
-        if !urls.ipn.isEmpty {
-            guard urls.ipn.hasPrefix("http://") || urls.ipn.hasPrefix("https://") else {
-                throw APIError(.invalidRequest, "urls.ipn: must be an http or https URL")
-            }
-            guard IPNPost.port(of: urls.ipn) != nil else {
-                throw APIError(.invalidRequest, "urls.ipn: must be a URL with a host and a port from 1 to 65535")
-            }
-            guard configuration.allowNonLoopbackIPN || isLoopback(urls.ipn) else {
-                throw APIError(.invalidRequest,
-                               "urls.ipn: must be a loopback address (127.0.0.1, ::1, localhost); start the sandbox with --allow-remote-ipn for others")
-            }
-        }
-        for (name, url) in [("urls.success", urls.success), ("urls.fail", urls.fail), ("urls.cancel", urls.cancel)]
-        where !url.isEmpty {
-            try Self.checkRedirect(url, field: name)
-        }
-        for (index, product) in (request.goods?.goods ?? []).enumerated() {
-            let numbers: [(String, Int?)] = [("quantity", product.quantity), ("unit_amount", product.unitAmount),
-                                             ("total_amount", product.totalAmount)]
-            for (name, value) in numbers {
-                if let value, !(0...Int(CPayOrderValidator.maximumAmount)).contains(value) {
-                    throw APIError(.invalidRequest, "goods.data[\(index)].\(name): must be 0 to \(CPayOrderValidator.maximumAmount)")
-                }
-            }
-        }
-        let methodName = request.payment.map(\.method)
-        let chosen = try methodName.map { name throws(APIError) in try method(name) }
-        // Absent auto_capture defaults per method, as the live API does: true where
-        // the method settles at once (alipay), false where it captures later (paypal).
-        let autoCapture = request.autoCaptureSent ? request.transaction.autoCapture : (chosen.map { !$0.supportsCapture } ?? false)
+    /// `POST /v1/charges`: stores `request`, a charge of `scenario` whose IPNs meet `ipnFault`.
+    package func createCharge(_ request: NewCharge, scenario: SandboxScenario? = nil,
+                              ipnFault: IPNFault? = nil) async throws -> ChargeCreatedAnswer {
+        let methodName = request.method?.name
         let created = now
         let (id, chargeToken) = identifiers.next(now: created)
         var charge = ChargeRecord(
             id: id, chargeToken: chargeToken, reference: request.transaction.reference,
             amount: request.transaction.amount, currency: request.transaction.currency,
-            country: request.transaction.country, autoCapture: autoCapture,
-            note: request.transaction.note, method: methodName, status: .initiated, urls: urls, returnURL: nil,
+            country: request.transaction.country, autoCapture: request.autoCapture,
+            note: request.transaction.note, method: methodName, status: .initiated, urls: request.urls, returnURL: nil,
             timeCreated: created, expiresAt: created + configuration.chargeLifetime.milliseconds)
         charge.scenario = scenario?.rawValue
         charge.ipnFault = ipnFault?.text
         try await insert(&charge)
-        let clients = request.payment?.client.isEmpty == false ? request.payment?.client ?? [] : ["desktop", "mobile_browser", "mobile_native"]
         let wallet = baseURL() + walletPath(for: charge.id)
         // A desktop pays by scanning the QR page; a phone is redirected to the wallet.
-        let entries = clients.map { client in
+        let entries = request.clients.map { client in
             client == "desktop"
                 ? ChargeCreatedAnswer.Client(client: client, format: "qr", content: baseURL() + qrPath(for: charge.id))
                 : ChargeCreatedAnswer.Client(client: client, format: "redirect", content: wallet)
@@ -327,17 +284,10 @@ public struct SandboxAPI: Sendable {
 
     private enum Step: Sendable { case done, expired }
 
-    /// `POST /v1/charges/{charge-token}` for an authenticated caller.
-    package func confirm(chargeToken: String, as token: AccessTokenRecord, request: ConfirmBody,
-                         scenario: SandboxScenario? = nil) async throws -> ConfirmationAnswer {
-        try Self.require(token, "confirm")
-        try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(chargeToken, field: "charge_token", limit: 128) }
-        let chosen = try method(request.payment.method)
-        if let returnURL = request.returnURL {
-            try Self.field { () throws(ChargeKitError) in try FieldRules.callbackURL(returnURL, field: "return_url") }
-            try Self.checkRedirect(returnURL, field: "return_url")
-        }
-        guard let found = try await store.charge(chargeToken: chargeToken) else {
+    /// `POST /v1/charges/{charge-token}`: the charge confirmed with `request`'s method.
+    package func confirm(_ request: ChargeConfirmation, scenario: SandboxScenario? = nil) async throws -> ConfirmationAnswer {
+        let chosen = request.method
+        guard let found = try await store.charge(chargeToken: request.chargeToken) else {
             throw APIError(.notFound, "charge_token: no charge has this token")
         }
         let now = self.now
@@ -360,11 +310,9 @@ public struct SandboxAPI: Sendable {
         return ConfirmationAnswer(transaction: charge.checkData, walletURL: baseURL() + walletPath(for: charge.id))
     }
 
-    /// `GET /v1/transactions/{id}` for an authenticated caller. An unpaid charge whose
-    /// time is up is expired first.
-    public func inquire(id: String, as token: AccessTokenRecord) async throws -> CPayCheckData {
-        try Self.require(token, "inquiry")
-        return try await currentCharge(id: id).checkData
+    /// `GET /v1/transactions/{id}`. An unpaid charge whose time is up is expired first.
+    public func inquire(id: String) async throws -> CPayCheckData {
+        try await currentCharge(id: id).checkData
     }
 
     /// Expires a charge if it is still unpaid and overdue.
@@ -382,17 +330,6 @@ public struct SandboxAPI: Sendable {
         return ids.count
     }
 
-    private func check(_ request: OperationBody) throws(APIError) {
-        try Self.field { () throws(ChargeKitError) in
-            try FieldRules.identifier(request.transactionID, field: "transaction_id", limit: 128)
-            try FieldRules.identifier(request.reference, field: "reference", limit: 128)
-            if let reason = request.reason { try FieldRules.text(reason, field: "reason", limit: 256) }
-        }
-        if let amount = request.amount, amount <= 0 {
-            throw APIError(.invalidRequest, "amount: must be greater than zero")
-        }
-    }
-
     /// Refuses (`4000` naming the field) an operation whose `currency` or
     /// `transaction_reference` contradicts the charge it names.
     static func checkAgreement(_ request: OperationBody, with charge: ChargeRecord) throws(APIError) {
@@ -404,14 +341,13 @@ public struct SandboxAPI: Sendable {
         }
     }
 
-    /// The one shape of captures, refunds and cancels: check the token and the request,
-    /// claim its reference and change the charge in one transaction.
-    private func operate(_ permission: String, as token: AccessTokenRecord, request: OperationBody,
+    /// The one shape of captures, refunds and cancels: claim the operation's reference
+    /// and change the charge in one transaction.
+    private func operate(_ operation: ChargeOperation,
                          _ change: @escaping @Sendable (inout ChargeRecord, OperationBody, Int64) throws -> Void)
         async throws -> CPayCheckData
     {
-        try Self.require(token, permission)
-        try check(request)
+        let request = operation.body
         let now = self.now
         let (charge, _) = try await store.updateCharge(id: request.transactionID, reference: request.reference, now: now) {
             try Self.checkAgreement(request, with: $0)
@@ -421,9 +357,8 @@ public struct SandboxAPI: Sendable {
     }
 
     /// `POST /v1/captures`: captures an authorized charge, all or part of it.
-    package func capture(as token: AccessTokenRecord, request: OperationBody,
-                         scenario: SandboxScenario? = nil) async throws -> CPayCheckData {
-        try await operate("capture", as: token, request: request) { charge, request, now in
+    package func capture(_ operation: ChargeOperation, scenario: SandboxScenario? = nil) async throws -> CPayCheckData {
+        try await operate(operation) { charge, request, now in
             guard charge.status == .authorized else {
                 throw APIError(.illegalState, "status: the charge is \(charge.status), only an authorized charge can be captured")
             }
@@ -448,9 +383,8 @@ public struct SandboxAPI: Sendable {
     /// live API's shape: `object` "refund", its own `id`, `amount_refunded` (this
     /// refund's amount), `status` "succeeded", `time_created`, `time_completed`; the
     /// charge's inquiry lists it under `refunds`.
-    package func refund(as token: AccessTokenRecord, request: OperationBody,
-                        scenario: SandboxScenario? = nil) async throws -> CPayCheckData {
-        let charge = try await operate("refund", as: token, request: request) { charge, request, now in
+    package func refund(_ operation: ChargeOperation, scenario: SandboxScenario? = nil) async throws -> CPayCheckData {
+        let charge = try await operate(operation) { charge, request, now in
             guard charge.status == .succeeded else {
                 // The live API: refunding a charge never paid is 4202 "refund failed" (HTTP 406).
                 throw APIError(.refundFailed, "refund failed: the charge is \(charge.status), only a succeeded charge can be refunded")
@@ -489,8 +423,8 @@ public struct SandboxAPI: Sendable {
     /// `POST /v1/cancels`: cancels a charge not yet paid, or voids an authorization.
     /// The answer has the live API's shape: the charge's `id`, `object` "cancel",
     /// `status` "canceled", and `payment.type` and `payment.data.pan` as empty strings.
-    package func cancel(as token: AccessTokenRecord, request: OperationBody) async throws -> CPayCheckData {
-        var answer = try await operate("cancel", as: token, request: request) { charge, _, now in
+    package func cancel(_ operation: ChargeOperation) async throws -> CPayCheckData {
+        var answer = try await operate(operation) { charge, _, now in
             guard charge.canMove(to: .canceled) else {
                 throw APIError(.illegalState, "status: the charge is \(charge.status) and cannot be canceled")
             }
@@ -591,7 +525,7 @@ public struct SandboxAPI: Sendable {
     /// created for (`4000` naming `method` when there is neither).
     public func walletAction(id: String, action: WalletAction, method: String? = nil) async throws -> (ChargeRecord, String?) {
         try Self.field { () throws(ChargeKitError) in try FieldRules.identifier(id, field: "id", limit: 128) }
-        let chosen = try method.map { name throws(APIError) in try self.method(name) }
+        let chosen = try method.map { name throws(APIError) in try SandboxMethod.checked(name) }
         let now = self.now
         let (charge, _) = try await store.updateCharge(id: id, reference: nil, now: now) { charge in
             if charge.expireIfOverdue(now: now) { return }

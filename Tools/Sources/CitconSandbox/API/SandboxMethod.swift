@@ -1,3 +1,4 @@
+@_spi(Tools) import ChargeKit
 @_spi(Tools) import CitconUPI
 import Foundation
 
@@ -25,4 +26,15 @@ public struct SandboxMethod: Sendable, Equatable {
 
     /// Looks a method up by name.
     public static func named(_ name: String) -> SandboxMethod? { all.first { $0.name == name } }
+
+    /// The method `name` of a request's `payment.method`: a method's name, and one the
+    /// sandbox plays (`4000` naming the field otherwise).
+    static func checked(_ name: String) throws(APIError) -> SandboxMethod {
+        try SandboxAPI.field { () throws(ChargeKitError) in try CPayOrderValidator.method(name) }
+        guard let method = named(name) else {
+            let names = all.map(\.name).joined(separator: ", ")
+            throw APIError(.invalidRequest, "payment.method: '\(name)' is not supported by the sandbox (\(names))")
+        }
+        return method
+    }
 }

@@ -133,7 +133,7 @@ struct SandboxOperations: APIProtocol {
     /// `GET /v1/transactions/{id}` (an access token that may inquire): the transaction
     /// with its captures, refunds and chargebacks.
     func inquire(_ input: Operations.Inquire.Input) async throws -> Operations.Inquire.Output {
-        .ok(.init(body: .json(Self.transaction(try await api.inquire(id: input.path.id, as: try OperationPermissions.requireCaller())))))
+        .ok(.init(body: .json(Self.transaction(try await api.inquire(id: input.path.id)))))
     }
 
     /// `POST /v1/charges` (a server token): a charge, with its charge token; the
@@ -141,7 +141,7 @@ struct SandboxOperations: APIProtocol {
     /// its IPNs meet.
     func createCharge(_ input: Operations.CreateCharge.Input) async throws -> Operations.CreateCharge.Output {
         guard case .json(let body) = input.body else { throw APIError.bodyRequired }
-        let created = try await api.createCharge(as: try OperationPermissions.requireCaller(), request: body,
+        let created = try await api.createCharge(try NewCharge(body, remoteIPN: api.configuration.allowNonLoopbackIPN),
                                                  scenario: input.headers.chargeKitScenario?.scenario,
                                                  ipnFault: input.headers.chargeKitIPNFault?.fault)
         return .ok(.init(body: .json(.init(status: .success, app: .citconUpi, version: UPIWire.version, data: created))))
@@ -151,31 +151,29 @@ struct SandboxOperations: APIProtocol {
     /// method, and the wallet it is paid in.
     func confirmCharge(_ input: Operations.ConfirmCharge.Input) async throws -> Operations.ConfirmCharge.Output {
         guard case .json(let body) = input.body else { throw APIError.bodyRequired }
-        let confirmed = try await api.confirm(chargeToken: input.path.chargeToken, as: try OperationPermissions.requireCaller(),
-                                              request: body, scenario: input.headers.chargeKitScenario?.scenario)
+        let confirmed = try await api.confirm(try ChargeConfirmation(body, chargeToken: input.path.chargeToken),
+                                              scenario: input.headers.chargeKitScenario?.scenario)
         return .ok(.init(body: .json(.init(status: .success, app: .citconUpi, version: UPIWire.version, data: confirmed))))
     }
 
     /// `POST /v1/captures` (a server token): an authorized charge captured, all or part.
     func capture(_ input: Operations.Capture.Input) async throws -> Operations.Capture.Output {
         guard case .json(let body) = input.body else { throw APIError.bodyRequired }
-        let transaction = try await api.capture(as: try OperationPermissions.requireCaller(), request: body,
-                                                scenario: input.headers.chargeKitScenario?.scenario)
+        let transaction = try await api.capture(try ChargeOperation(body), scenario: input.headers.chargeKitScenario?.scenario)
         return .ok(.init(body: .json(Self.transaction(transaction))))
     }
 
     /// `POST /v1/refunds` (a server token): the refund of a paid charge.
     func refund(_ input: Operations.Refund.Input) async throws -> Operations.Refund.Output {
         guard case .json(let body) = input.body else { throw APIError.bodyRequired }
-        let refund = try await api.refund(as: try OperationPermissions.requireCaller(), request: body,
-                                          scenario: input.headers.chargeKitScenario?.scenario)
+        let refund = try await api.refund(try ChargeOperation(body), scenario: input.headers.chargeKitScenario?.scenario)
         return .ok(.init(body: .json(Self.transaction(refund))))
     }
 
     /// `POST /v1/cancels` (a server token): an unpaid charge canceled, or an authorization voided.
     func cancel(_ input: Operations.Cancel.Input) async throws -> Operations.Cancel.Output {
         guard case .json(let body) = input.body else { throw APIError.bodyRequired }
-        return .ok(.init(body: .json(Self.transaction(try await api.cancel(as: try OperationPermissions.requireCaller(), request: body)))))
+        return .ok(.init(body: .json(Self.transaction(try await api.cancel(try ChargeOperation(body))))))
     }
 
     /// `GET /v1/ipn-events` (the merchant key): every IPN of the merchant as server-sent
