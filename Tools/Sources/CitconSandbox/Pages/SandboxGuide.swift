@@ -145,7 +145,8 @@ is at least once. IPN targets must be loopback
 unless `--allow-remote-ipn` (or `CHARGEKIT_ALLOW_REMOTE_IPN=true`, which the image sets:
 in a container, a CI job's receiver is never on loopback).
 
-**Storage** is behind the `SandboxStore` protocol; `SQLiteSandboxStore` goes through
+**Storage** is behind the `SandboxStore` protocol, four parts a caller may take alone
+(`CredentialStore`, `ChargeStore`, `OutboxStore`, `ListenerStore`); `SQLiteSandboxStore` goes through
 SQLiteNIO's public API and uses WAL with `synchronous=FULL` (an acknowledged write
 survives `kill -9`): one writing connection that commits waiting writes together
 (group commit: a batch of new charges alone is one statement, through the view
