@@ -31,8 +31,7 @@ struct LiveShapeTests {
          #"{"transaction":{"reference":"R","amount":100,"currency":"USD","country":"US"},"payment":{"method":"upop"},"consumer":{"reference":"c-9","first_name":"A","last_name":"B","phone":"5551234567","email":"a@b.example"}}"#),
     ])
     func chargeAnswer(method: String, autoCapture: Bool, body: String) async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let reference = "live-\(UUID().uuidString)"
             let answer = try await post(harness, "/v1/charges", server, body.replacingOccurrences(of: #""reference":"R""#, with: #""reference":"\#(reference)""#))
@@ -76,8 +75,7 @@ struct LiveShapeTests {
     }
 
     @Test func refundOfAPaidCharge() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             let server = try await harness.token("server")
             let client = try await harness.token("client")
             let (id, chargeToken) = try await harness.createCharge(server, reference: "paid-live", amount: 300, method: "alipay")

@@ -23,8 +23,7 @@ struct SandboxScenarioTests {
 
     @Test("declined, expires, canceled and stays-pending are what paying gives, each with its IPN; succeeds pays")
     func outcomesOfPaying() async throws {
-        let harness = try await Harness.start()
-        try await withCleanup({ await harness.stop() }) {
+        try await Harness.router { harness in
             for (scenario, expected) in [("declined", "failed"), ("expires", "expired"), ("canceled", "canceled"),
                                          ("stays-pending", "pending"), ("succeeds", "succeeded"), ("DECLINED", "failed")] {
                 let (id, status) = try await Self.paid(harness, scenario: scenario)
