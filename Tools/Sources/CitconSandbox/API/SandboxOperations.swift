@@ -7,20 +7,13 @@ import SandboxScenarios
 /// The sandbox's operations as its description declares them (`Tools/openapi/sandbox.yaml`,
 /// generated into `Generated/` beside this file by `scripts/openapi-generate.sh`): each takes the
 /// generated input and returns the generated output. ``SandboxRoutes`` registers them
-/// through ``RecordingTransport`` behind ``OpenAPIEdge``; an operation not listed in the
-/// generator's configuration yet is still registered by hand there.
+/// through ``RecordingTransport`` behind ``OpenAPIEdge``.
 struct SandboxOperations: APIProtocol {
     let api: SandboxAPI
     /// The API requests this instance answered (`GET /v1/logs`).
     let journal: RequestJournal
-    /// The merchant key and IPN secret, as this instance last read them (the listeners' streams).
-    let secrets: SandboxSecrets
-    /// The listener streams open here, and what wakes them.
-    let feed: ListenerFeed
-    /// How often a listener's stream looks whether the feed moved.
-    let pollInterval: Duration
-    /// The merchant's name, as the listeners' hello gives it.
-    let merchantName: String
+    /// What this instance's listener streams share.
+    let listeners: ListenerStreams
 
     /// `GET /v1/health`: the sandbox is up.
     func health(_ input: Operations.Health.Input) async throws -> Operations.Health.Output {
@@ -190,17 +183,16 @@ struct SandboxOperations: APIProtocol {
         // The key was just checked against the store: one rotated in by another
         // instance in the last second is read now, so that the stream does not end at once.
         let key = OperationPermissions.merchantKey ?? ""
-        if !constantTimeEquals(secrets.merchantKey, key) { await secrets.refresh(from: api.store) }
+        if !constantTimeEquals(listeners.secrets.merchantKey, key) { await listeners.secrets.refresh(from: api.store) }
         // The place is freed when the stream ends, or when the transport drops it unread.
         let place: ListenerFeed.Place
         do throws(APIError) {
-            place = try feed.open()
+            place = try listeners.feed.open()
         } catch {
             // Over the key's bound: refused, and the connection it held freed.
             throw ClosingRefusal(error)
         }
-        let stream = IPNEventStream(store: api.store, secrets: secrets, feed: feed, pollInterval: pollInterval,
-                                    merchantName: merchantName, after: after, latest: latest, key: key, place: place)
+        let stream = IPNEventStream(store: api.store, listeners: listeners, after: after, latest: latest, key: key, place: place)
         return .ok(.init(headers: .init(cacheControl: .noStore), body: .textEventStream(stream.body)))
     }
 

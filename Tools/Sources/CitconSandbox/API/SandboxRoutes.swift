@@ -20,13 +20,8 @@ package struct SandboxRoutes: Sendable {
     let discardLimit: Int
     /// The wallet form's anti-forgery tokens, one per charge.
     let formTokens: FormTokens
-    /// The merchant's key and IPN secret (what an IPN is signed with, posted or
-    /// streamed), as this instance last read them.
-    let secrets: SandboxSecrets
-    /// The listener streams open here, and what wakes them.
-    let feed: ListenerFeed
-    /// How often a listener's stream looks whether the feed moved.
-    let pollInterval: Duration
+    /// What this instance's listener streams share (`GET /v1/ipn-events`).
+    let listeners: ListenerStreams
     /// Refuses attempts while the merchant keeps failing to authenticate with its key.
     var throttle: FailureThrottle {
         FailureThrottle(store: api.store, clock: api.clock, addresses: addressFailures, logger: logger)
@@ -93,8 +88,7 @@ package struct SandboxRoutes: Sendable {
         // The operations generated from the description (SandboxOperations), behind their edge.
         let generated = RecordingTransport(router.group().add(middleware: OpenAPIEdge()))
         do {
-            try SandboxOperations(api: api, journal: journal, secrets: secrets, feed: feed, pollInterval: pollInterval,
-                                  merchantName: merchantName).registerHandlers(
+            try SandboxOperations(api: api, journal: journal, listeners: listeners).registerHandlers(
                 on: generated, serverURL: Self.root, configuration: Configuration(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
                 middlewares: [OperationPermissions(api: api, throttle: throttle), JSONBodyEdge(discardLimit: discardLimit)])
         } catch {

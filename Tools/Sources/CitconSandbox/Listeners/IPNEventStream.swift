@@ -36,11 +36,7 @@ struct IPNEventStream: AsyncSequence, Sendable {
     static let keepAlivePolls = 50
 
     let store: any ListenerStore
-    let secrets: SandboxSecrets
-    let feed: ListenerFeed
-    /// How often the stream looks whether the feed moved.
-    let pollInterval: Duration
-    let merchantName: String
+    let listeners: ListenerStreams
     /// The IPNs after this one are sent.
     let after: Int64
     /// The newest IPN's number when the stream opened.
@@ -76,21 +72,22 @@ struct IPNEventStream: AsyncSequence, Sendable {
         mutating func next() async throws -> ArraySlice<UInt8>? {
             if !helloSent {
                 helloSent = true
-                let fields = ["ipn_secret": stream.secrets.ipnSecret, "merchant": stream.merchantName, "latest": String(stream.latest)]
+                let fields = ["ipn_secret": stream.listeners.secrets.ipnSecret, "merchant": stream.listeners.merchantName,
+                              "latest": String(stream.latest)]
                 let hello = String(decoding: (try? UPIWire.encoder().encode(fields)) ?? Data("{}".utf8), as: UTF8.self)
                 return ArraySlice("retry: 1000\nevent: hello\ndata: \(hello)\n\n".utf8)
             }
             while ContinuousClock.now < end && !Task.isCancelled && !Task.isShuttingDownGracefully
-                    && constantTimeEquals(stream.secrets.merchantKey, stream.key) {
+                    && constantTimeEquals(stream.listeners.secrets.merchantKey, stream.key) {
                 var events = ""
                 // The outbox is read at the start and again only when the feed saw it change.
-                let generation = stream.feed.generation
+                let generation = stream.listeners.feed.generation
                 if read != generation {
                     read = generation
-                    stream.feed.countRead()
+                    stream.listeners.feed.countRead()
                     let entries = try await stream.store.notifications(after: Swift.max(stream.after, cursor - IPNEventStream.lateWindow), limit: 500)
                     for entry in entries where !sent.contains(entry.id) {
-                        let body = String(decoding: IPNWorker.signedBody(entry.payload, secret: stream.secrets.ipnSecret), as: UTF8.self)
+                        let body = String(decoding: IPNWorker.signedBody(entry.payload, secret: stream.listeners.secrets.ipnSecret), as: UTF8.self)
                         events += "id: \(entry.id)\nevent: \(entry.status.event)\ndata: \(body)\n\n"
                         sent.insert(entry.id)
                         cursor = Swift.max(cursor, entry.id)
@@ -101,15 +98,30 @@ struct IPNEventStream: AsyncSequence, Sendable {
                 // A quiet stream says it is alive every fifty polls (5 s by default): a comment
                 // keeps proxies from closing it, and a listener that went is found out by the
                 // write failing, which ends the stream and frees its place.
-                if events.isEmpty && ContinuousClock.now - quietSince > stream.pollInterval * IPNEventStream.keepAlivePolls {
+                if events.isEmpty && ContinuousClock.now - quietSince > stream.listeners.pollInterval * IPNEventStream.keepAlivePolls {
                     events = ": keep-alive\n\n"
                     quietSince = .now
                 }
                 if !events.isEmpty { return ArraySlice(events.utf8) }
-                try await Task.sleep(for: stream.pollInterval)
+                try await Task.sleep(for: stream.listeners.pollInterval)
             }
             stream.place.free()
             return nil
         }
     }
+}
+
+/// What every listener stream of an instance shares: the secrets its IPNs are signed
+/// with (and the merchant key it ends with), the feed that wakes it and bounds the key's
+/// streams, how often it looks whether the feed moved, and the merchant's name its hello
+/// gives.
+struct ListenerStreams: Sendable {
+    /// The merchant key and IPN secret, as this instance last read them.
+    let secrets: SandboxSecrets
+    /// The streams open here, and what wakes them.
+    let feed: ListenerFeed
+    /// How often a stream looks whether the feed moved.
+    let pollInterval: Duration
+    /// The merchant's name.
+    let merchantName: String
 }

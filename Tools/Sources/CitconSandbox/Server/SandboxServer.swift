@@ -108,7 +108,8 @@ public struct SandboxServer: Sendable {
     var routes: SandboxRoutes {
         SandboxRoutes(api: api, journal: requestJournal, merchantName: configuration.merchantName,
                       discardLimit: configuration.maximumDiscardedBytes, formTokens: FormTokens(secret: formSecret),
-                      secrets: secrets, feed: listenerFeed, pollInterval: configuration.workerInterval,
+                      listeners: ListenerStreams(secrets: secrets, feed: listenerFeed, pollInterval: configuration.workerInterval,
+                                                 merchantName: configuration.merchantName),
                       addressFailures: addressFailures, logger: configuration.logger)
     }
 
