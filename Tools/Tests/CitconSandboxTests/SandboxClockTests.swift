@@ -85,6 +85,7 @@ extension SandboxClockTests {
 
         func setting(_ key: String) async throws -> String? { values.withLock { $0[key] } }
         func setSetting(_ key: String, to value: String) async throws {
+            await Task.yield()   // a write takes a while: another advance may run meanwhile
             guard !full.withLock({ $0 }) else { throw DiskFull() }
             values.withLock { $0[key] = value }
         }
@@ -106,5 +107,15 @@ extension SandboxClockTests {
         let restarted = SandboxClock(real: { 1_000_000 })
         await restarted.refresh(from: settings)
         #expect(restarted.now == clock.now)
+    }
+
+    @Test("two advances at once on one instance both count")
+    func concurrentAdvances() async throws {
+        let settings = Settings()
+        let clock = SandboxClock(real: { 1_000_000 })
+        async let first = clock.advance(seconds: 60, in: settings)
+        async let second = clock.advance(seconds: 60, in: settings)
+        _ = try await (first, second)
+        #expect(clock.now == 1_120_000)
     }
 }

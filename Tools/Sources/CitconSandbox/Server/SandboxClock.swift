@@ -64,13 +64,22 @@ public final class SandboxClock: Sendable {
     }
 
     /// Moves the clock `seconds` forward (never back), keeps the offset in `store`, and
-    /// returns the new offset in milliseconds. The clock moves once the store kept the
-    /// offset: a write that fails leaves it where it was, as a restart would find it.
+    /// returns the new offset in milliseconds. The move is made at once (so that two
+    /// advances at once on this instance both count) and taken back when the store could
+    /// not keep it: a failed write leaves the clock where a restart would find it.
     func advance(seconds: Int64, in store: any CredentialStore) async throws -> Int64 {
         await refresh(from: store)
-        let moved = offsetMilliseconds + seconds * 1000
-        try await store.setSetting(Self.settingKey, to: String(moved))
-        offset.withLockedValue { $0 = max($0, moved) }
+        let step = seconds * 1000
+        let moved = offset.withLockedValue { value -> Int64 in
+            value += step
+            return value
+        }
+        do {
+            try await store.setSetting(Self.settingKey, to: String(moved))
+        } catch {
+            offset.withLockedValue { $0 -= step }
+            throw error
+        }
         return moved
     }
 }
