@@ -52,15 +52,6 @@ struct FailureThrottle: Sendable {
         if let address { addresses.record(address, at: now, window: windowMilliseconds) }
     }
 
-    /// `Authorization: Bearer <merchant private key>`, checked by `api` under the
-    /// throttle (a wrong key counted for `address`): what every route and operation that
-    /// takes the merchant key asks, before it reads anything else of the request.
-    func requireMerchantKey(_ authorization: String?, from address: String?, api: SandboxAPI) async throws {
-        try await guarded(authorization: authorization, address: address) {
-            try await api.requireMerchantKey(authorization: authorization)
-        }
-    }
-
     /// Runs `authenticate` (unless `address` is over its cap), counting a `4010` it
     /// throws as a failure when a credential was presented (`authorization`); past the
     /// budget, that `4010` becomes a `4290`. A request without a credential is no

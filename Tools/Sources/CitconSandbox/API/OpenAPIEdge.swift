@@ -38,10 +38,8 @@ struct OpenAPIEdge: RouterMiddleware {
             if let answer = error.underlyingError as? any HTTPResponseError { throw answer }
             if let decoding = error.underlyingError as? DecodingError { throw SandboxAPI.describe(decoding) }
             throw APIError(.invalidRequest, "request: \(error.causeDescription)")
-        } catch let error as APIError {
-            throw error
-        } catch let error as HTTPError {
-            throw error   // a route that is not this group's: the router's 404 and 405 answer it
+        } catch let error as any HTTPResponseError {
+            throw error   // an APIError, or the router's 404 and 405 for a route not this group's: each answers for itself
         } catch {
             throw APIError(.invalidRequest, "request: \(error)")
         }

@@ -54,7 +54,9 @@ struct OperationPermissions: ServerMiddleware {
             break
         case .merchantKey:
             let authorization = request.headerFields[.authorization]
-            try await throttle.requireMerchantKey(authorization, from: OpenAPIEdge.clientAddress, api: api)
+            try await throttle.guarded(authorization: authorization, address: OpenAPIEdge.clientAddress) {
+                try await api.requireMerchantKey(authorization: authorization)
+            }
             return try await Self.$merchantKey.withValue(SandboxAPI.bearer(authorization)) { try await next(request, body, metadata) }
         case .accessToken(let permission):
             try SandboxAPI.require(try await api.authenticate(request.headerFields[.authorization]), permission)

@@ -29,9 +29,16 @@ extension SandboxRoutes {
         return errorPage(error, unavailable: "the dashboard is unavailable", render: DashboardPage.error)
     }
 
+    /// The merchant key, as a Bearer token or Basic authentication's password, checked
+    /// under the throttle (a wrong key counted for the client's address).
+    private func requireMerchant(_ request: Request, _ context: SandboxRequestContext) async throws {
+        let authorization = request.headers[.authorization]
+        try await throttle.guarded(authorization: authorization, address: context.clientAddress) { try await api.authenticateMerchant(authorization) }
+    }
+
     func dashboardPage(_ request: Request, context: SandboxRequestContext) async -> Response {
         do {
-            try await throttle.guarded(authorization: request.headers[.authorization], address: context.clientAddress) { try await api.authenticateMerchant(request.headers[.authorization]) }
+            try await requireMerchant(request, context)
             let entries = try await api.dashboard()
             return html(DashboardPage.render(entries, merchant: merchantName,
                                              formToken: formTokens.token(for: Self.dashboardTokenSubject), now: api.now,
@@ -43,7 +50,7 @@ extension SandboxRoutes {
 
     func dashboardPost(_ request: Request, context: SandboxRequestContext) async -> Response {
         do {
-            try await throttle.guarded(authorization: request.headers[.authorization], address: context.clientAddress) { try await api.authenticateMerchant(request.headers[.authorization]) }
+            try await requireMerchant(request, context)
             guard let data = try await readBody(request, limit: 4096) else {
                 return Self.closing(html(DashboardPage.error("form larger than 4096 bytes"), status: 413))
             }
