@@ -31,8 +31,11 @@ struct Demo: AsyncParsableCommand {
             let print: @Sendable (String) -> Void = { line in if !json { Swift.print(line) } }
             let ledger = ChargeLedger()
             let box = CoordinatorBox(print: print)
-            // In the app's sample currency (US dollars, unless the app takes one currency only).
-            let currency = SimulatedApps.simulator(of: provider)?.sampleCurrency ?? .usd
+            guard let simulator = SimulatedApps.simulator(of: provider) else {
+                throw ValidationError("--provider \(provider): no simulator plays this app")
+            }
+            // In the currency of the account the simulator plays.
+            let currency = simulator.sampleCurrency
             var apps = SimulatedApps()
             apps.setUpAll(AppSetup(accountCurrency: currency.code))
             let device = SimulatedDevice(apps: apps) { url in
@@ -43,7 +46,7 @@ struct Demo: AsyncParsableCommand {
             await box.set(coordinator)
 
             let callbackURL = ToolApps.demoCallbackURL
-            let paymentApp = app.demoApp(callbackURL: callbackURL)
+            let paymentApp = app.demoApp(callbackURL: callbackURL) ?? simulator.sampleApp(callbackURL: callbackURL)
             let order = ChargeOrder(
                 amount: Money(minorUnits: 5000, currency: currency), description: "Test transaction", reference: "321",
                 extras: app.returnsExtras ? [QueryItem("record_id", "123")] : []

@@ -17,8 +17,9 @@ protocol ToolApp: Sendable {
     /// example `request --examples` prints and the browser tests play.
     static func exampleArguments(callbackURL: String) -> [String]
 
-    /// The app `demo` charges through, answering on `callbackURL`.
-    static func demoApp(callbackURL: String) -> PaymentApp
+    /// The app `demo` charges through, answering on `callbackURL`, where it differs from
+    /// the simulator's sample app (`nil`, the default).
+    static func demoApp(callbackURL: String) -> PaymentApp?
     /// What `demo`'s order adds for this app in words (`, tax rate 8.5`); empty by default.
     static var demoNote: String { get }
     /// Whether the app returns an order's extras (`record_id=123`) on its callback.
@@ -40,6 +41,7 @@ protocol ToolApp: Sendable {
 }
 
 extension ToolApp {
+    static func demoApp(callbackURL: String) -> PaymentApp? { nil }
     static var demoNote: String { "" }
     static var returnsExtras: Bool { true }
     static func demoLines(of callback: PaymentCallback) -> [String]? { nil }

@@ -23,8 +23,8 @@ import PostgresNIO
 /// ledgers.
 public final class PostgresLedgerStore: LedgerStore, Sendable {
     /// The client; its connection pool runs until ``close()``.
-    public let client: PostgresClient
-    private let runner: Task<Void, Never>
+    public var client: PostgresClient { pool.client }
+    private let pool: PostgresPool
     private let table: String
     private let versionsTable: String
     private let lockKey: Int64
@@ -46,10 +46,9 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
     public static func connect(url: String, tablePrefix: String = "chargekit_", maximumOutstanding: Int = 100_000,
                                connectTimeout: Duration = .seconds(10)) async throws(ChargeKitError) -> PostgresLedgerStore {
         let store = try PostgresLedgerStore(url: url, tablePrefix: tablePrefix, maximumOutstanding: maximumOutstanding)
-        let probe = try PostgresSupport.probeConfiguration(url, field: "ledger")
         do throws(ChargeKitError) {
             _ = try await PostgresSupport.withDeadline(connectTimeout) {
-                try await PostgresSupport.probe(probe)
+                try await PostgresSupport.probe(store.pool.probe)
                 _ = try await store.migrateOrThrow()
             }
             return store
@@ -60,11 +59,7 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
     }
 
     private init(url: String, tablePrefix: String, maximumOutstanding: Int) throws(ChargeKitError) {
-        let configuration = try PostgresSupport.configuration(url, field: "ledger")
-        try PostgresSupport.validatePrefix(tablePrefix)
-        let client = PostgresClient(configuration: configuration, backgroundLogger: PostgresSupport.silent)
-        self.client = client
-        runner = Task { await client.run() }
+        pool = try PostgresPool(url: url, tablePrefix: tablePrefix, field: "ledger")
         table = tablePrefix + "ledger"
         versionsTable = tablePrefix + "ledger_versions"
         lockKey = PostgresSupport.stableHash(tablePrefix + "ledger")
@@ -72,9 +67,9 @@ public final class PostgresLedgerStore: LedgerStore, Sendable {
     }
 
     /// Stops the connection pool.
-    public func close() { runner.cancel() }
+    public func close() { pool.close() }
 
-    deinit { runner.cancel() }
+    deinit { pool.close() }
 
     // MARK: Migrations
 

@@ -4,6 +4,30 @@ import Foundation
 import Logging
 import PostgresNIO
 
+/// A connection pool to one database, running from its creation until ``close()``, and
+/// the settings of the one direct connection a store's first contact makes
+/// (``PostgresSupport/probe(_:)``): what every PostgreSQL store holds.
+package struct PostgresPool: Sendable {
+    /// The client whose pool runs.
+    package let client: PostgresClient
+    /// One direct connection's settings for the same database.
+    package let probe: PostgresConnection.Configuration
+    private let runner: Task<Void, Never>
+
+    /// Reads `url` as `field`, checks `tablePrefix` and starts the pool.
+    package init(url: String, tablePrefix: String, field: String) throws(ChargeKitError) {
+        let configuration = try PostgresSupport.configuration(url, field: field)
+        probe = try PostgresSupport.probeConfiguration(url, field: field)
+        try PostgresSupport.validatePrefix(tablePrefix)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: PostgresSupport.silent)
+        self.client = client
+        runner = Task { await client.run() }
+    }
+
+    /// Stops the pool.
+    package func close() { runner.cancel() }
+}
+
 /// What every PostgreSQL store of this package shares: reading a `postgres://` URL,
 /// table prefixes, versioned migrations under an advisory lock, a deadline on the
 /// first contact, and turning database errors into ``ChargeKitError``.

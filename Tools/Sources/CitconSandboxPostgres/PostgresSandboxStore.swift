@@ -17,8 +17,8 @@ import PostgresNIO
 /// transaction.
 public final class PostgresSandboxStore: SandboxStore, Sendable {
     /// The client; its connection pool runs until ``close()``.
-    public let client: PostgresClient
-    private let runner: Task<Void, Never>
+    public var client: PostgresClient { pool.client }
+    private let pool: PostgresPool
     private let prefix: String
     private let lockKey: Int64
     private let connectTimeout: Duration
@@ -31,22 +31,13 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     ///     (the pool retries an unreachable server without end, so a wrong URL fails
     ///     after this long).
     public init(url: String, tablePrefix: String = "upi_", connectTimeout: Duration = .seconds(10)) throws(ChargeKitError) {
-        let configuration = try PostgresSupport.configuration(url, field: "db")
-        probe = try PostgresSupport.probeConfiguration(url, field: "db")
-        try PostgresSupport.validatePrefix(tablePrefix)
-        let client = PostgresClient(configuration: configuration, backgroundLogger: PostgresSupport.silent)
-        self.client = client
-        runner = Task { await client.run() }
+        pool = try PostgresPool(url: url, tablePrefix: tablePrefix, field: "db")
         prefix = tablePrefix
         lockKey = PostgresSupport.stableHash(tablePrefix + "sandbox")
         self.connectTimeout = connectTimeout
     }
 
-    deinit { runner.cancel() }
-
-    /// One direct connection's configuration: ``migrate()`` tries it first, so that a
-    /// refused connection or a missing database fails at once with the server's error.
-    private let probe: PostgresConnection.Configuration
+    deinit { pool.close() }
 
     private var settings: String { prefix + "settings" }
     private var tokens: String { prefix + "tokens" }
@@ -102,7 +93,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
     }
 
     public func migrate() async throws -> Int {
-        let (client, key, all, versions, probe) = (client, lockKey, migrations, prefix + "sandbox_versions", probe)
+        let (client, key, all, versions, probe) = (client, lockKey, migrations, prefix + "sandbox_versions", pool.probe)
         return try await PostgresSupport.withDeadline(connectTimeout) {
             try await PostgresSupport.probe(probe)
             return try await PostgresSupport.migrate(client, versionsTable: versions, lockKey: key, migrations: all)
@@ -258,7 +249,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
             let (jobs, closeStorage) = waitingCharges.nextBatch(limit: Self.maximumBatch)
             if jobs.isEmpty {
                 // close() came while this writer ran: the client stops now, after the last charge.
-                if closeStorage { runner.cancel() }
+                if closeStorage { pool.close() }
                 return
             }
             await write(jobs)
@@ -583,7 +574,7 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
 
     /// Stops taking new charges, writes those already queued, then stops the client.
     public func close() {
-        if waitingCharges.close() { runner.cancel() }
+        if waitingCharges.close() { pool.close() }
     }
 }
 

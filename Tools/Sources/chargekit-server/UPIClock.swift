@@ -16,10 +16,7 @@ extension UPI {
             @OptionGroup var connection: Connection
 
             func run() async throws {
-                try await Self.withOwnUsage {
-                    let reading = try await connection.operatorCall("GET", "/sandbox/clock", body: nil, print: connection.json, command: "clock")
-                    if !connection.json { Clock.say(reading) }
-                }
+                try await Self.withOwnUsage { try await Clock.call("GET", body: nil, connection, command: "clock") }
             }
         }
 
@@ -35,8 +32,7 @@ extension UPI {
                 try await Self.withOwnUsage {
                     let seconds = try Clock.seconds(duration)
                     let body = try JSONSerialization.data(withJSONObject: ["advance_seconds": seconds])
-                    let reading = try await connection.operatorCall("POST", "/sandbox/clock", body: body, print: connection.json, command: "clock advance")
-                    if !connection.json { Clock.say(reading) }
+                    try await Clock.call("POST", body: body, connection, command: "clock advance")
                 }
             }
         }
@@ -49,10 +45,7 @@ extension UPI {
             @OptionGroup var connection: Connection
 
             func run() async throws {
-                try await Self.withOwnUsage {
-                    let reading = try await connection.operatorCall("DELETE", "/sandbox/clock", body: nil, print: connection.json, command: "clock reset")
-                    if !connection.json { Clock.say(reading) }
-                }
+                try await Self.withOwnUsage { try await Clock.call("DELETE", body: nil, connection, command: "clock reset") }
             }
         }
 
@@ -82,8 +75,14 @@ extension UPI {
             ValidationError("<duration> must be a time forward of at most ten years, such as 90s, 31m, 2h, 1d or 1h30m; got \(String(text.prefix(40)).escapedForTerminal)")
         }
 
+        /// `method /sandbox/clock` with `body`: the answer as JSON with `--json`, else the reading for people.
+        static func call(_ method: String, body: Data?, _ connection: Connection, command: String) async throws {
+            let reading = try await connection.operatorCall(method, "/sandbox/clock", body: body, print: connection.json, command: command)
+            if !connection.json { say(reading) }
+        }
+
         /// The reading for people: the time in ISO 8601 and the offset.
-        static func say(_ reading: [String: Any]) {
+        private static func say(_ reading: [String: Any]) {
             let now = (reading["now"] as? NSNumber)?.int64Value ?? 0
             let offset = (reading["offset_seconds"] as? NSNumber)?.int64Value ?? 0
             let time = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(now)))

@@ -314,7 +314,9 @@ struct SandboxAPITests {
 
     @Test("the wallet page shows merchant, amount, currency, method and three buttons")
     func walletPage() async throws {
-        try await Harness.router({ $0.merchantName = "Shop <&> Co" }) { harness in
+        // A quote or bracket followed by a combining mark is one Character equal to no
+        // quote, but its first byte still ends an attribute: escaped by scalar.
+        try await Harness.router({ $0.merchantName = "Shop <&> Co \"\u{301}<\u{338}" }) { harness in
             let server = try await harness.token("server")
             let client = try await harness.token("client")
             let (id, chargeToken) = try await harness.createCharge(server, amount: 1234, method: "alipay")
@@ -322,7 +324,9 @@ struct SandboxAPITests {
             let page = try await harness.http.call("GET", harness.walletPath(id))
             #expect(page.status == 200)
             let html = page.text
-            #expect(html.contains("Shop &lt;&amp;&gt; Co"), "escaped merchant name")
+            let escaped = "Shop &lt;&amp;&gt; Co &quot;\u{301}&lt;\u{338}", rawQuoteThenMark = "\"\u{301}"
+            #expect(html.contains(escaped), "escaped merchant name")
+            #expect(!html.contains(rawQuoteThenMark), "no raw quote before a combining mark")
             #expect(html.contains("12.34 USD"))
             #expect(html.contains("<dd>alipay</dd>"))
             for action in ["pay", "decline", "cancel"] { #expect(html.contains(#"name="action" value="\#(action)""#)) }

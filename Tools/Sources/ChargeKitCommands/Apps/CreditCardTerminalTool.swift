@@ -83,7 +83,7 @@ enum CreditCardTerminalTool: ToolApp {
         ["--amount", "12.50", "--currency", "USD", "--description", "Flat white", "--return-url", callbackURL]
     }
 
-    static func demoApp(callbackURL: String) -> PaymentApp {
+    static func demoApp(callbackURL: String) -> PaymentApp? {
         var template = CreditCardTerminal.ChargeRequest.Fields()
         template.taxRate = .percent("8.5")
         template.returnAppName = "ChargeDemo"

@@ -65,7 +65,6 @@ enum NexiTool: ToolApp {
         ["--amount", "12.50", "--caller-name", "Shop", "--uri", callbackURL, "--reference", "order-9"]
     }
 
-    static func demoApp(callbackURL: String) -> PaymentApp { .nexi(callerName: "ChargeDemo", callbackURL: callbackURL) }
 
     static func forgedCallback(to callbackURL: String, nonce: String) -> String {
         callbackURL + "?result=0&amount=5000&callerTrxId=\(nonce)&operationType=PAYMENT&actionCode=000&operationNumber=FORGED"

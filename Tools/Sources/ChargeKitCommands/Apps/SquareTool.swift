@@ -61,7 +61,6 @@ enum SquareTool: ToolApp {
         ["--client-id", "sq0idp-APP", "--amount", "12.50", "--currency", "USD", "--notes", "Flat white", "--callback-url", callbackURL]
     }
 
-    static func demoApp(callbackURL: String) -> PaymentApp { .square(clientID: "YOUR-SQUARE-APPLICATION-ID", callbackURL: callbackURL) }
 
     static func forgedCallback(to callbackURL: String, nonce: String) -> String {
         let data = #"{"client_transaction_id":"FORGED","state":"\#(nonce).321","status":"ok","transaction_id":"FORGED"}"#

@@ -45,7 +45,6 @@ enum SumUpTool: ToolApp {
          "--callback-success", callbackURL, "--callback-failure", callbackURL]
     }
 
-    static func demoApp(callbackURL: String) -> PaymentApp { .sumUp(affiliateKey: "YOUR-AFFILIATE-KEY", callbackURL: callbackURL) }
 
     static func forgedCallback(to callbackURL: String, nonce: String) -> String {
         callbackURL + "?record_id=123&chargekit-nonce=\(nonce)&smp-status=success&smp-tx-code=FORGED"

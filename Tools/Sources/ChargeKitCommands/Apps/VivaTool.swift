@@ -57,7 +57,6 @@ enum VivaTool: ToolApp {
         ["--amount", "12.50", "--currency", "EUR", "--app-id", "com.example.shop", "--callback", callbackURL, "--reference", "order-9"]
     }
 
-    static func demoApp(callbackURL: String) -> PaymentApp { .viva(appID: "com.example.chargedemo", callbackURL: callbackURL) }
 
     static func forgedCallback(to callbackURL: String, nonce: String) -> String {
         callbackURL + "?status=success&message=Transaction successful&action=sale&clientTransactionId=\(nonce).321&amount=5000&transactionId=FORGED"

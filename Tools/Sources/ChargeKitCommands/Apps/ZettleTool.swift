@@ -90,7 +90,6 @@ enum ZettleTool: ToolApp {
          "--callback-success", callbackURL, "--callback-failure", callbackURL, "--reference", "order-9"]
     }
 
-    static func demoApp(callbackURL: String) -> PaymentApp { .zettle(apiKey: "YOUR-API-KEY", source: "ChargeDemo", callbackURL: callbackURL) }
 
     static func forgedCallback(to callbackURL: String, nonce: String) -> String {
         callbackURL + "?record_id=123&chargekit-nonce=\(nonce)&chargekit-callback=success&reference=321"

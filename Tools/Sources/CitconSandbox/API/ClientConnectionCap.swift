@@ -38,11 +38,7 @@ final class ClientConnections: Sendable {
 /// is answered `503` with `Connection: close` as soon as its request head arrives, and
 /// closed after a second if none does (a client holding connections open sends none),
 /// so that one client never holds every connection of the instance.
-final class ClientConnectionCap: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+final class ClientConnectionCap: HTTPPartGuard {
 
     private let connections: ClientConnections
     private var address: String?

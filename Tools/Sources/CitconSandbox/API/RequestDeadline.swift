@@ -15,11 +15,7 @@ import NIOHTTPTypes
 /// It also bounds what a connection may send after its answer: once a request has
 /// been answered, body bytes beyond `maximumBodyBytes` (the route read and discarded
 /// what it could) close the connection instead of being drained without end.
-final class RequestDeadline: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+final class RequestDeadline: HTTPPartGuard {
 
     private let timeout: TimeAmount
     private let maximumBodyBytes: Int

@@ -26,8 +26,8 @@ enum AppSimulatorPage {
         let provider = summary.provider
         let amount = [summary.amount, summary.currency].compactMap { $0 }.joined(separator: " ")
         var details = ""
-        if let description = summary.description { details += "<dt>For</dt><dd id=\"description\">\(WalletPage.escape(description))</dd>" }
-        if let reference = summary.reference { details += "<dt>Reference</dt><dd id=\"reference\">\(WalletPage.escape(reference))</dd>" }
+        if let description = summary.description { details += "<dt>For</dt><dd id=\"description\">\(PageLayout.escape(description))</dd>" }
+        if let reference = summary.reference { details += "<dt>Reference</dt><dd id=\"reference\">\(PageLayout.escape(reference))</dd>" }
         let scenarios = refusal == nil ? Scenario.catalog(for: provider) : Scenario.catalog(for: provider).filter { $0.name == "approved" }
         let buttons = scenarios.map { scenario in
             let label = refusal == nil ? title(scenario.name) : "Return to the app"
@@ -36,25 +36,25 @@ enum AppSimulatorPage {
             let style = refusal != nil ? "failed" : scenario.isHandOffFailure ? "other" : scenario.outcome(answering: url)?.rawValue ?? "other"
             // Where the button sends the browser: the answer's scheme, host and path.
             let destination = ((try? scenario.callbacks(for: url)) ?? []).first.map { callback in
-                "<small class=\"to\">answers on \(WalletPage.escape(String(callback.prefix { $0 != "?" && $0 != "#" })))</small>"
+                "<small class=\"to\">answers on \(PageLayout.escape(String(callback.prefix { $0 != "?" && $0 != "#" })))</small>"
             } ?? ""
-            return "<button type=\"submit\" name=\"scenario\" value=\"\(WalletPage.escape(scenario.name))\" class=\"\(style)\">"
-                + "\(WalletPage.escape(label))<small>\(WalletPage.escape(text))</small>\(destination)</button>"
+            return "<button type=\"submit\" name=\"scenario\" value=\"\(PageLayout.escape(scenario.name))\" class=\"\(style)\">"
+                + "\(PageLayout.escape(label))<small>\(PageLayout.escape(text))</small>\(destination)</button>"
         }.joined()
-        let notice = refusal.map { "<div class=\"status\" id=\"refusal\">\(WalletPage.escape(provider.displayName)) refuses this request: \(WalletPage.escape($0))</div>" } ?? ""
+        let notice = refusal.map { "<div class=\"status\" id=\"refusal\">\(PageLayout.escape(provider.displayName)) refuses this request: \(PageLayout.escape($0))</div>" } ?? ""
         return page(provider.displayName + " (simulated)", """
-            <h1 id="app">\(WalletPage.escape(provider.displayName))</h1><div class="sub">Simulated by the ChargeKit sandbox: \
-            no card is charged.</div><div class="amount" id="amount">\(WalletPage.escape(amount.isEmpty ? "no amount" : amount))</div>\
+            <h1 id="app">\(PageLayout.escape(provider.displayName))</h1><div class="sub">Simulated by the ChargeKit sandbox: \
+            no card is charged.</div><div class="amount" id="amount">\(PageLayout.escape(amount.isEmpty ? "no amount" : amount))</div>\
             <dl>\(details)</dl>\(notice)<form method="post" action="\(path)" class="scenarios">\
-            <input type="hidden" name="form_token" value="\(WalletPage.escape(formToken))">\
-            <input type="hidden" name="url" value="\(WalletPage.escape(url))">\(buttons)</form>
+            <input type="hidden" name="form_token" value="\(PageLayout.escape(formToken))">\
+            <input type="hidden" name="url" value="\(PageLayout.escape(url))">\(buttons)</form>
             """)
     }
 
     /// The page after a scenario with no callback, the same callback twice, or one that
     /// must come late: what to do to see what the ledger does.
     static func played(_ scenario: Scenario, callbacks: [String]) -> String {
-        let link = callbacks.first.map { "<a class=\"callback\" id=\"callback\" href=\"\(WalletPage.escape($0))\">Open the app with the callback</a>" } ?? ""
+        let link = callbacks.first.map { "<a class=\"callback\" id=\"callback\" href=\"\(PageLayout.escape($0))\">Open the app with the callback</a>" } ?? ""
         let what = callbacks.isEmpty
             ? "The app was closed without answering: your app gets no callback. It finds the hand-off with PaymentCoordinator.pending()."
             : scenario.play == .late
@@ -62,13 +62,13 @@ enum AppSimulatorPage {
               + "chargekit request --ttl 60 sets a minute), then open the link: the ledger refuses the approval as expired."
             : "Open the link, come back, and open it again: the app receives the same callback twice."
         return page(scenario.provider.displayName + " (simulated)", """
-            <h1>\(WalletPage.escape(scenario.provider.displayName))</h1><div class="sub">\(WalletPage.escape(title(scenario.name)))</div>\
-            <div class="status" id="played">\(WalletPage.escape(what))</div>\(link)
+            <h1>\(PageLayout.escape(scenario.provider.displayName))</h1><div class="sub">\(PageLayout.escape(title(scenario.name)))</div>\
+            <div class="status" id="played">\(PageLayout.escape(what))</div>\(link)
             """)
     }
 
     static func error(_ message: String) -> String {
-        page("Simulated payment app", "<h1>Cannot open the request</h1><div class=\"status\" id=\"error\">\(WalletPage.escape(message))</div>")
+        page("Simulated payment app", "<h1>Cannot open the request</h1><div class=\"status\" id=\"error\">\(PageLayout.escape(message))</div>")
     }
 
     /// `could-not-perform` as `Could not perform`.

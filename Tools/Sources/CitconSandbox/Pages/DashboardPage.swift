@@ -49,8 +49,8 @@ enum DashboardPage {
     private static func button(_ label: String, action: String, field: String, value: String, formToken: String,
                                style: String = "") -> String {
         """
-        <form method="post" action="\(path)"><input type="hidden" name="form_token" value="\(WalletPage.escape(formToken))">\
-        <input type="hidden" name="action" value="\(action)"><input type="hidden" name="\(field)" value="\(WalletPage.escape(value))">\
+        <form method="post" action="\(path)"><input type="hidden" name="form_token" value="\(PageLayout.escape(formToken))">\
+        <input type="hidden" name="action" value="\(action)"><input type="hidden" name="\(field)" value="\(PageLayout.escape(value))">\
         <button class="\(style)" type="submit">\(label)</button></form>
         """
     }
@@ -76,7 +76,7 @@ enum DashboardPage {
         let rows = entry.notifications.map { ipn -> String in
             let attempts = entry.attempts.filter { $0.notificationID == ipn.id }.map { attempt in
                 "<div>\(attempt.number < 0 ? "upi listen" : "#\(attempt.number)") \(clock(attempt.time)) <span class=\"answer \(attempt.delivered ? "ok" : "bad")\">"
-                    + WalletPage.escape(attempt.answer) + "</span></div>"
+                    + PageLayout.escape(attempt.answer) + "</span></div>"
             }.joined()
             let next: String
             if let earlier = entry.notifications.first(where: { $0.id < ipn.id && $0.state == .pending }) {
@@ -88,11 +88,11 @@ enum DashboardPage {
                 next = "—"
             }
             return """
-            <tr><td data-label="IPN">\(ipn.id)</td><td data-label="Reports">\(WalletPage.escape(ipn.status.rawValue))</td>\
-            <td data-label="State"><span class="badge \(WalletPage.escape(ipn.state.rawValue))">\
-            \(WalletPage.escape(ipn.state.rawValue))</span></td><td data-label="Attempts">\(ipn.attempts)</td>\
+            <tr><td data-label="IPN">\(ipn.id)</td><td data-label="Reports">\(PageLayout.escape(ipn.status.rawValue))</td>\
+            <td data-label="State"><span class="badge \(PageLayout.escape(ipn.state.rawValue))">\
+            \(PageLayout.escape(ipn.state.rawValue))</span></td><td data-label="Attempts">\(ipn.attempts)</td>\
             <td data-label="Answers">\(attempts.isEmpty ? "—" : attempts)</td>\
-            <td data-label="Next try">\(next)</td><td data-label="To" class="answer">\(WalletPage.escape(ipn.url))</td>\
+            <td data-label="Next try">\(next)</td><td data-label="To" class="answer">\(PageLayout.escape(ipn.url))</td>\
             <td>\(button(ipn.state == .pending ? "Send now" : "Send again", action: "resend", field: "ipn",
                          value: String(ipn.id), formToken: formToken))</td></tr>
             """
@@ -106,13 +106,13 @@ enum DashboardPage {
     private static func charge(_ entry: SandboxAPI.DashboardCharge, now: Int64, formToken: String) -> String {
         let charge = entry.charge
         let history = Self.history(of: charge).joined(separator: " → ")
-        let status = WalletPage.escape(charge.status.rawValue)
+        let status = PageLayout.escape(charge.status.rawValue)
         let expiry = charge.status == .initiated || charge.status == .pending ? " · expires \(clock(charge.expiresAt))" : ""
         return """
-        <section class="charge" id="charge-\(WalletPage.escape(charge.id))"><div class="head">\
-        <span class="amount">\(WalletPage.escape(WalletPage.amount(charge.amount, charge.currency)))</span>\
-        <span class="badge \(status)">\(status)</span><span class="ref">\(WalletPage.escape(charge.reference))</span>\
-        <span class="id">\(WalletPage.escape(charge.id)) · \(WalletPage.escape(charge.method ?? "no method yet"))\(expiry)</span>\
+        <section class="charge" id="charge-\(PageLayout.escape(charge.id))"><div class="head">\
+        <span class="amount">\(PageLayout.escape(WalletPage.amount(charge.amount, charge.currency)))</span>\
+        <span class="badge \(status)">\(status)</span><span class="ref">\(PageLayout.escape(charge.reference))</span>\
+        <span class="id">\(PageLayout.escape(charge.id)) · \(PageLayout.escape(charge.method ?? "no method yet"))\(expiry)</span>\
         <span class="actions">\(chargeActions(charge, formToken: formToken))</span></div>\
         <div class="history">\(history)</div>\(notifications(entry, now: now, formToken: formToken))</section>
         """
@@ -122,13 +122,13 @@ enum DashboardPage {
     /// refund with its amount (a partial refund leaves the status as it was).
     static func history(of charge: ChargeRecord) -> [String] {
         var events: [(time: Int64, order: Int, text: String)] = charge.statusHistory.enumerated().map { index, change in
-            (change.time, index, "<b>\(WalletPage.escape(change.status.rawValue))</b> \(clock(change.time))")
+            (change.time, index, "<b>\(PageLayout.escape(change.status.rawValue))</b> \(clock(change.time))")
         }
         for operation in charge.captures + charge.refunds {
             let verb = operation.object == "refund" ? "refunded" : "captured"
             let amount = WalletPage.amount(operation.amount, operation.currency ?? charge.currency)
             events.append((operation.timeCreated ?? 0, events.count,
-                           "<span class=\"operation\">\(verb) \(WalletPage.escape(amount))</span> \(clock(operation.timeCreated ?? 0))"))
+                           "<span class=\"operation\">\(verb) \(PageLayout.escape(amount))</span> \(clock(operation.timeCreated ?? 0))"))
         }
         return events.sorted { ($0.time, $0.order) < ($1.time, $1.order) }.map(\.text)
     }
@@ -139,14 +139,14 @@ enum DashboardPage {
         var counts: [CPayStatus: Int] = [:]
         for entry in entries { counts[entry.charge.status, default: 0] += 1 }
         let summary = counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { status, count in
-            "<span><b>\(count)</b> \(WalletPage.escape(status.rawValue))</span>"
+            "<span><b>\(count)</b> \(PageLayout.escape(status.rawValue))</span>"
         }.joined()
         let ipns = entries.flatMap(\.notifications)
         let body = entries.isEmpty
             ? "<div class=\"empty\">No charges yet. Create one with POST /v1/charges (or `chargekit upi demo`).</div>"
             : entries.map { charge($0, now: now, formToken: formToken) }.joined(separator: "\n")
         return PageLayout.page(title: "Citcon UPI sandbox dashboard", style: style, body: """
-        <h1>\(WalletPage.escape(merchant)) · sandbox dashboard</h1>
+        <h1>\(PageLayout.escape(merchant)) · sandbox dashboard</h1>
         <div class="sub">The \(SandboxAPI.dashboardLimit) most recent charges, newest first · times UTC · \
         <a href="\(path)">refresh</a></div>
         \(failedKeyAttempts > 0 ? "<div class=\"warning\" role=\"alert\"><b>\(failedKeyAttempts)</b> wrong merchant keys in the last minute: someone may be guessing the key (rotate it if you did not type them).</div>" : "")
@@ -163,8 +163,8 @@ enum DashboardPage {
         guard !requests.isEmpty else { return "" }
         let rows = requests.map { entry in
             let time = clock(entry.time * 1000)
-            return "<li class=\"request\"><code>\(WalletPage.escape(entry.method)) \(WalletPage.escape(entry.route))</code> "
-                + "<b>\(entry.status)</b> <small>\(WalletPage.escape(time)) · \(entry.milliseconds) ms</small></li>"
+            return "<li class=\"request\"><code>\(PageLayout.escape(entry.method)) \(PageLayout.escape(entry.route))</code> "
+                + "<b>\(entry.status)</b> <small>\(PageLayout.escape(time)) · \(entry.milliseconds) ms</small></li>"
         }.joined()
         return "<div class=\"charge\" id=\"requests\"><h2>Latest API requests</h2><ul>\(rows)</ul>"
             + "<div class=\"sub\">With their bodies, masked: <code>chargekit upi logs tail --bodies</code> or GET /v1/logs.</div></div>"
@@ -173,7 +173,7 @@ enum DashboardPage {
     /// The page of a refused action, with a way back.
     static func error(_ message: String) -> String {
         PageLayout.page(title: "Sandbox dashboard", style: style, body: """
-        <div class="charge"><h1>Cannot do that</h1><p>\(WalletPage.escape(message))</p>\
+        <div class="charge"><h1>Cannot do that</h1><p>\(PageLayout.escape(message))</p>\
         <p><a href="\(path)">Back to the dashboard</a></p></div>
         """)
     }

@@ -11,11 +11,11 @@ enum LandingPage {
 
     /// The page, with `baseURL` in its examples.
     static func render(merchant: String, baseURL: String) -> String {
-        let base = WalletPage.escape(baseURL)
+        let base = PageLayout.escape(baseURL)
         return PageLayout.page(title: "ChargeKit Citcon UPI sandbox", style: style, body: """
         <main>
         <h1>ChargeKit Citcon UPI sandbox</h1>
-        <div class="sub">\(WalletPage.escape(merchant)) · a local stand-in for the Citcon UPI API; no real money moves</div>
+        <div class="sub">\(PageLayout.escape(merchant)) · a local stand-in for the Citcon UPI API; no real money moves</div>
         <ul>
         <li><a id="dashboard" href="\(DashboardPage.path)">Dashboard</a>: every charge, its history and IPNs, with buttons to pay, decline, cancel or expire (the merchant key is the password).</li>
         <li><a id="openapi" href="/openapi.yaml">OpenAPI document</a> of the <code>/v1</code> API.</li>

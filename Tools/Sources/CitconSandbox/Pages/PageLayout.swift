@@ -20,8 +20,23 @@ enum PageLayout {
         """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-        <title>\(WalletPage.escape(title))</title><style>\(sharedStyle)\(style)</style></head>
+        <title>\(PageLayout.escape(title))</title><style>\(sharedStyle)\(style)</style></head>
         <body>\(body)</body></html>
         """
     }
+
+    /// `text` safe in an element's content and in a quoted attribute value: `&`, `<`,
+    /// `>`, `"` and `'` as entities. Read by Unicode scalar, not by character: a quote
+    /// followed by a combining mark is one `Character` that equals no quote, yet its
+    /// first byte still ends the attribute.
+    static func escape(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { entities[$0] != nil }) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if let entity = entities[scalar] { out.append(contentsOf: entity.unicodeScalars) } else { out.append(scalar) }
+        }
+        return String(out)
+    }
+
+    private static let entities: [Unicode.Scalar: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"]
 }

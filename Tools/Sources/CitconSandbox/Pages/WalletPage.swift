@@ -5,21 +5,6 @@
 /// Pay, Decline and Cancel. Each button is a plain form POST of `action=…` to the
 /// same URL, so a headless wallet can drive it without a browser.
 enum WalletPage {
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
-
     static func amount(_ minorUnits: Int, _ code: String) -> String {
         guard let currency = try? Currency(code: code) else { return "\(minorUnits) \(code)" }
         return Money(minorUnits: Int64(minorUnits), currency: currency).description
@@ -45,28 +30,28 @@ enum WalletPage {
     static func render(charge: ChargeRecord, merchant: String, formToken: String, action: String) -> String {
         let open = charge.status == .pending || charge.status == .initiated
         let chooser = charge.status == .initiated && charge.method == nil
-        let methods = SandboxMethod.all.map { "<option value=\"\(escape($0.name))\">\(escape($0.name))</option>" }.joined()
+        let methods = SandboxMethod.all.map { "<option value=\"\(PageLayout.escape($0.name))\">\(PageLayout.escape($0.name))</option>" }.joined()
         let picker = chooser
             ? "<label class=\"method\">Pay with <select name=\"method\" form=\"pay\">\(methods)</select></label>" : ""
         let actions = open ? SandboxAPI.WalletAction.allCases.map { choice in
             """
-            <form method="post" id="\(choice.rawValue)" action="\(escape(action))"><input type="hidden" name="form_token" value="\(escape(formToken))"><input type="hidden" name="action" value="\(choice.rawValue)"><button class="\(choice.rawValue)" type="submit">\(choice.rawValue.capitalized)</button></form>
+            <form method="post" id="\(choice.rawValue)" action="\(PageLayout.escape(action))"><input type="hidden" name="form_token" value="\(PageLayout.escape(formToken))"><input type="hidden" name="action" value="\(choice.rawValue)"><button class="\(choice.rawValue)" type="submit">\(choice.rawValue.capitalized)</button></form>
             """
         }.joined() : ""
         // Without buttons the page still carries its token, so that a client posting a
         // late choice gets the charge's state rather than a forgery refusal.
-        let status = open ? "" : "<div class=\"status\">This charge is <b>\(escape(charge.status.rawValue))</b>; nothing to pay.</div>"
-            + "<form hidden method=\"post\" action=\"\(escape(action))\"><input type=\"hidden\" name=\"form_token\" value=\"\(escape(formToken))\"></form>"
+        let status = open ? "" : "<div class=\"status\">This charge is <b>\(PageLayout.escape(charge.status.rawValue))</b>; nothing to pay.</div>"
+            + "<form hidden method=\"post\" action=\"\(PageLayout.escape(action))\"><input type=\"hidden\" name=\"form_token\" value=\"\(PageLayout.escape(formToken))\"></form>"
         return PageLayout.page(title: "Citcon UPI sandbox wallet", style: style, body: """
         <div class="card">
-        <h1>\(escape(merchant))</h1><div class="sub">Citcon UPI sandbox wallet · no real money moves</div>
-        <div class="amount">\(escape(amount(charge.amount, charge.currency)))</div>
-        <dl><dt>Merchant</dt><dd>\(escape(merchant))</dd>
-        <dt>Amount</dt><dd>\(escape(amount(charge.amount, charge.currency)))</dd>
-        <dt>Currency</dt><dd>\(escape(charge.currency))</dd>
-        <dt>Method</dt><dd>\(escape(charge.method ?? "—"))</dd>
-        <dt>Reference</dt><dd>\(escape(charge.reference))</dd>
-        <dt>Status</dt><dd id="status">\(escape(charge.status.rawValue))</dd></dl>
+        <h1>\(PageLayout.escape(merchant))</h1><div class="sub">Citcon UPI sandbox wallet · no real money moves</div>
+        <div class="amount">\(PageLayout.escape(amount(charge.amount, charge.currency)))</div>
+        <dl><dt>Merchant</dt><dd>\(PageLayout.escape(merchant))</dd>
+        <dt>Amount</dt><dd>\(PageLayout.escape(amount(charge.amount, charge.currency)))</dd>
+        <dt>Currency</dt><dd>\(PageLayout.escape(charge.currency))</dd>
+        <dt>Method</dt><dd>\(PageLayout.escape(charge.method ?? "—"))</dd>
+        <dt>Reference</dt><dd>\(PageLayout.escape(charge.reference))</dd>
+        <dt>Status</dt><dd id="status">\(PageLayout.escape(charge.status.rawValue))</dd></dl>
         \(picker)<div class="actions">\(actions)</div>\(status)
         </div>
         """)
@@ -79,16 +64,16 @@ enum WalletPage {
         let code = QRCode(walletURL)?.svg ?? "<div class=\"status\">The wallet URL is too long for a QR code here; use the link.</div>"
         return PageLayout.page(title: "Scan to pay", style: style, body: """
         <div class="card">
-        <h1>\(escape(merchant))</h1><div class="sub">Scan with your phone to pay \(escape(amount(charge.amount, charge.currency)))</div>
+        <h1>\(PageLayout.escape(merchant))</h1><div class="sub">Scan with your phone to pay \(PageLayout.escape(amount(charge.amount, charge.currency)))</div>
         <div id="qr">\(code)</div>
-        <p><a href="\(escape(walletURL))">\(escape(walletURL))</a></p>
+        <p><a href="\(PageLayout.escape(walletURL))">\(PageLayout.escape(walletURL))</a></p>
         </div>
         """)
     }
 
     static func done(charge: ChargeRecord) -> String {
         PageLayout.page(title: "Payment \(charge.status.rawValue)", style: style, body: """
-        <div class="card"><h1>Payment \(escape(charge.status.rawValue))</h1>
+        <div class="card"><h1>Payment \(PageLayout.escape(charge.status.rawValue))</h1>
         <div class="sub">You can return to the app.</div></div>
         """)
     }
@@ -96,7 +81,7 @@ enum WalletPage {
     static func error(_ message: String) -> String {
         PageLayout.page(title: "Sandbox wallet error", style: style, body: """
         <div class="card"><h1>Cannot continue</h1>
-        <div class="status">\(escape(message))</div></div>
+        <div class="status">\(PageLayout.escape(message))</div></div>
         """)
     }
 
