@@ -87,7 +87,7 @@ extension CreditCardTerminal {
 
         /// Your extra parameters by name. Validate them before use: they come from a URL.
         public var extraParams: [String: String] {
-            Dictionary(extraItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            extraItems.firstValues
         }
 
         /// The amount before tax and tip (`amount − taxAmount − tipAmount`), when an amount is present.

@@ -33,17 +33,15 @@ extension Nexi {
         /// `timestamp`, `resultDescription`, `cardTypeCVM`, `acquirerId`, `stan`,
         /// `operationNumber`, `acquirerName`, `terminalId`, `merchantId`,
         /// `authorizationNumber`, `urlTicket`), by wire name.
-        public var details: [String: String] {
-            Dictionary(detailItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        }
+        public var details: [String: String] { detailItems.firstValues }
 
         /// The documented detail fields.
-        public static var detailFields: [String] { Name.allCases.filter(\.isDetail).map(\.text) }
+        public static var detailFields: [String] { Name.detailNames }
         /// The longest value of any field but `urlTicket`.
         static let maximumFieldLength = 256
 
         /// The names the answer's fields are taken by: the four of every answer, then the details.
-        enum Name: Int, FieldName {
+        enum Name: Int, DetailFieldName {
             case result, operationType, callerTrxID, amount
             case actionCode, pan, transactionType, timestamp, resultDescription, cardTypeCVM, acquirerID, stan
             case operationNumber, acquirerName, terminalID, merchantID, authorizationNumber, urlTicket
@@ -53,8 +51,7 @@ extension Nexi {
                 "merchantId", "authorizationNumber", "urlTicket",
             ]
             static let all = FieldNames(texts)
-            var text: String { Self.texts[rawValue].description }
-            var isDetail: Bool { rawValue >= Name.actionCode.rawValue }
+            static let firstDetail = Name.actionCode
             var limit: Int { self == .urlTicket ? 2048 : Callback.maximumFieldLength }
         }
 
@@ -67,11 +64,7 @@ extension Nexi {
         init(fields: inout FieldReader) throws(ChargeKitError) {
             fields.match(Name.all)
             try fields.refuseDuplicates()
-            func take(_ name: Name) throws(ChargeKitError) -> String? {
-                guard let value = fields.take(name) else { return nil }
-                try FieldRules.text(value, field: name.text, limit: name.limit)
-                return Self.trimmingSpaces(value)
-            }
+            func take(_ name: Name) throws(ChargeKitError) -> String? { try fields.takeChecked(name).map(Self.trimmingSpaces) }
             guard let result = try take(.result) else { throw .missingField("result") }
             guard Self.isResultCode(result) else {
                 throw .invalidField("result", rule: "must be a whole number (0, 20, 21, 22, -16…) or an X-Y-Z code")
@@ -79,10 +72,7 @@ extension Nexi {
             guard let operationType = try take(.operationType), !operationType.isEmpty else { throw .missingField("operationType") }
             let callerTrxID = try take(.callerTrxID)
             let amount = try take(.amount).map { text throws(ChargeKitError) in try Self.minorUnits(text) }
-            var details: [QueryItem] = []
-            for name in Name.allCases where name.isDetail {
-                if let value = try take(name) { details.append(QueryItem(name.text, value)) }
-            }
+            let details = try fields.takeDetails(Name.self, clean: Self.trimmingSpaces)
             let unknown = try fields.unknownFields(limit: Self.maximumFieldLength)
             self.callbackURL = fields.baseText.wrappedValue
             self.result = result
@@ -161,6 +151,6 @@ extension Nexi {
         /// `urlTicket`: the link to the receipt's image, when the request asked for one.
         public var receiptURL: String? { detail(.urlTicket).flatMap { $0.isEmpty ? nil : $0 } }
 
-        private func detail(_ name: Name) -> String? { detailItems.first { $0.name == name.text }?.value }
+        private func detail(_ name: Name) -> String? { detailItems.first(named: name.name) }
     }
 }

@@ -40,17 +40,15 @@ extension Viva {
         /// `accountNumber`, `referenceNumber`, `authorisationCode`, `tid`, `orderCode`,
         /// `shortOrderCode`, `transactionDate`, `transactionId`, `installments`, `aid`,
         /// `paymentMethod`), by wire name.
-        public var details: [String: String] {
-            Dictionary(detailItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        }
+        public var details: [String: String] { detailItems.firstValues }
 
         /// The documented detail fields.
-        public static var detailFields: [String] { Name.allCases.filter(\.isDetail).map(\.text) }
+        public static var detailFields: [String] { Name.detailNames }
         /// The longest value of any field but `clientTransactionId`.
         static let maximumFieldLength = 1024
 
         /// The names the answer's fields are taken by: the five of every answer, then the details.
-        enum Name: Int, FieldName {
+        enum Name: Int, DetailFieldName {
             case status, message, action, clientTransactionID, amount, tipAmount
             case verificationMethod, rrn, cardType, accountNumber, referenceNumber, authorisationCode, tid, orderCode
             case shortOrderCode, transactionDate, transactionID, installments, aid, paymentMethod
@@ -60,8 +58,7 @@ extension Viva {
                 "transactionDate", "transactionId", "installments", "aid", "paymentMethod",
             ]
             static let all = FieldNames(texts)
-            var text: String { Self.texts[rawValue].description }
-            var isDetail: Bool { rawValue >= Name.verificationMethod.rawValue }
+            static let firstDetail = Name.verificationMethod
             var limit: Int { self == .clientTransactionID ? Viva.maximumClientTransactionIDLength : Callback.maximumFieldLength }
         }
 
@@ -78,11 +75,7 @@ extension Viva {
         init(fields: inout FieldReader) throws(ChargeKitError) {
             fields.match(Name.all)
             try fields.refuseDuplicates()
-            func take(_ name: Name) throws(ChargeKitError) -> String? {
-                guard let value = fields.take(name) else { return nil }
-                try FieldRules.text(value, field: name.text, limit: name.limit)
-                return value
-            }
+            func take(_ name: Name) throws(ChargeKitError) -> String? { try fields.takeChecked(name) }
             let status = try take(.status) ?? ""
             let action = try take(.action)
             guard !status.isEmpty || action?.lowercased() == "user_cancel" else { throw .missingField("status") }
@@ -90,10 +83,7 @@ extension Viva {
             let clientTransactionID = try take(.clientTransactionID)
             let amount = try take(.amount).map { text throws(ChargeKitError) in try Self.minorUnits(text, field: "amount") }
             let tip = try take(.tipAmount).map { text throws(ChargeKitError) in try Self.minorUnits(text, field: "tipAmount") }
-            var details: [QueryItem] = []
-            for name in Name.allCases where name.isDetail {
-                if let value = try take(name) { details.append(QueryItem(name.text, value)) }
-            }
+            let details = try fields.takeDetails(Name.self)
             let unknown = try fields.unknownFields(limit: Self.maximumFieldLength)
             self.init(callbackURL: fields.baseText.wrappedValue, status: status, message: message, action: action,
                       clientTransactionID: clientTransactionID, amountMinorUnits: amount, tipMinorUnits: tip,
@@ -139,7 +129,7 @@ extension Viva {
         /// digits) and a `+hh:mm` or `-hh:mm` offset or `Z`; `nil` when absent or unreadable.
         public var transactionDate: Date? { detail(.transactionDate).flatMap(Viva.date(from:)) }
 
-        private func detail(_ name: Name) -> String? { detailItems.first { $0.name == name.text }?.value }
+        private func detail(_ name: Name) -> String? { detailItems.first(named: name.name) }
     }
 
     /// Reads `2024-11-17T00:16:11.4043324+02:00` (fractions of any length, offset or `Z`).

@@ -36,10 +36,10 @@ public struct CallbackReport: Encodable, Hashable, Sendable {
         outcome = callback.outcome.rawValue
         providerStatus = callback.providerStatus
         verified = result != nil
-        extraParams = Dictionary(callback.extraItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        extraParams = callback.extraItems.firstValues
         nonce = callback.nonce?.value
         flags = result?.flags.map(\.description) ?? []
-        unknownFields = Dictionary(callback.unknownFields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        unknownFields = callback.unknownFields.firstValues
         receiptSent = nil
         var fields: [String: String?] = ["message": callback.message]
         if let app = ToolApps.app(callback.provider) {

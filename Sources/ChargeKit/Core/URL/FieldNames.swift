@@ -14,6 +14,44 @@ extension FieldName {
     var text: StaticString { Self.texts[Self.allCases.firstIndex(of: self) ?? 0] }
 }
 
+/// The names of an answer that sends a few fields of its own, then the card payment's
+/// details (Nexi POS, Viva.com Terminal): the details are the names from
+/// ``firstDetail`` on, each with the longest value it may hold.
+protocol DetailFieldName: FieldName {
+    /// The first of the details' names.
+    static var firstDetail: Self { get }
+    /// The longest value the field may hold.
+    var limit: Int { get }
+}
+
+extension DetailFieldName {
+    /// The name as sent.
+    var name: String { Self.texts[rawValue].description }
+    /// Whether the name is one of the details.
+    var isDetail: Bool { rawValue >= Self.firstDetail.rawValue }
+    /// The details' names as sent, in order.
+    static var detailNames: [String] { allCases.filter(\.isDetail).map(\.name) }
+}
+
+extension FieldReader {
+    /// Takes `name`'s value, checked as text within the name's limit.
+    mutating func takeChecked<Name: DetailFieldName>(_ name: Name) throws(ChargeKitError) -> String? {
+        guard let value = take(name) else { return nil }
+        try FieldRules.text(value, field: name.name, limit: name.limit)
+        return value
+    }
+
+    /// Takes each detail sent, checked as ``takeChecked(_:)`` does and passed through
+    /// `clean`, in the names' order.
+    mutating func takeDetails<Name: DetailFieldName>(_: Name.Type, clean: (String) -> String = { $0 }) throws(ChargeKitError) -> [QueryItem] {
+        var details: [QueryItem] = []
+        for name in Name.allCases where name.isDetail {
+            if let value = try takeChecked(name) { details.append(QueryItem(name.name, clean(value))) }
+        }
+        return details
+    }
+}
+
 /// The names one callback parser takes fields by. ``FieldReader/match(_:)`` matches
 /// each field of the query to its name once (each name's bytes compared once, after a
 /// fingerprint), so that taking a field is a load and looking for an absent one costs

@@ -24,3 +24,13 @@ public struct QueryItem: Hashable, Sendable, Codable, CustomStringConvertible {
         name.utf8.first == UInt8(ascii: "$") ? (String(decoding: name.utf8.dropFirst(), as: UTF8.self), true) : (name, false)
     }
 }
+
+extension [QueryItem] {
+    /// The items by name, the first of a name kept.
+    @_spi(Tools) public var firstValues: [String: String] {
+        Dictionary(map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The value of the first item named `name`.
+    func first(named name: String) -> String? { first { $0.name == name }?.value }
+}
