@@ -123,11 +123,25 @@ public final class PostgresSandboxStore: SandboxStore, Sendable {
         try await client.query(storing(key, value), logger: PostgresSupport.silent)
     }
 
-    /// The one insert of the settings: `key` set to `value`, whether it was set or not.
-    private func storing(_ key: String, _ value: String) -> PostgresQuery {
+    public func add(_ delta: Int64, toSetting key: String) async throws -> Int64 {
+        // One statement: the row's lock orders instances adding at once, each adding to
+        // the sum the other left. A stored value that is no whole number, or a sum past
+        // bigint, fails the cast and changes nothing.
+        var stored: String?
+        for try await value in try await client.query(storing(key, String(delta), adding: true), logger: PostgresSupport.silent)
+            .decode(String.self) { stored = value }
+        guard let stored, let sum = Int64(stored) else { throw SettingSum.Refusal(description: "setting \(key): no sum returned") }
+        return sum
+    }
+
+    /// The one insert of the settings: `key` set to `value` (or, `adding`, to the whole
+    /// number it holds plus `value`), whether it was set or not; it returns the value kept.
+    private func storing(_ key: String, _ value: String, adding: Bool = false) -> PostgresQuery {
         """
-        INSERT INTO \(unescaped: settings)(key, value) VALUES (\(key), \(value))
-        ON CONFLICT (key) DO UPDATE SET value = excluded.value
+        INSERT INTO \(unescaped: settings) AS kept (key, value) VALUES (\(key), \(value))
+        ON CONFLICT (key) DO UPDATE SET value = CASE WHEN \(adding) THEN (kept.value::bigint + excluded.value::bigint)::text
+                                                     ELSE excluded.value END
+        RETURNING value
         """
     }
 

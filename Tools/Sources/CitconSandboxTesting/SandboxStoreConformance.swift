@@ -23,6 +23,7 @@ public enum SandboxStoreConformance {
     public static let checks: [Check] = [
         check("migrating twice keeps the schema version", migrateTwice),
         check("settings and tokens are kept; a new merchant key revokes the tokens", settingsAndTokens),
+        check("adds to a setting made at once all count; a setting holding no whole number is refused, unchanged", settingSums),
         check("a charge is found by id and by charge token", chargeLookup),
         check("a reference is claimed once, by charges and operations alike", referencesOnce),
         check("racing writers claim a reference exactly once", racingReferences),
@@ -100,6 +101,27 @@ public enum SandboxStoreConformance {
         try expect(try await store.rotateMerchantKey(to: "key-2"), "a new key is a change")
         try expect(try await store.token("tok-1") == nil, "a new merchant key did not revoke the old tokens")
         try expect(try await store.setting("merchant_key") == "key-2", "the new merchant key was not stored")
+    }
+
+    static func settingSums(_ store: any SandboxStore) async throws {
+        try expect(try await store.add(5, toSetting: "sum") == 5, "an unset setting did not start at 0")
+        try await withThrowingTaskGroup(of: Int64.self) { group in
+            for _ in 0..<40 { group.addTask { try await store.add(10, toSetting: "sum") } }
+            var sums = Set<Int64>()
+            for try await sum in group { sums.insert(sum) }
+            try expect(sums == Set((1...40).map { 5 + Int64($0) * 10 }), "adds at once returned \(sums.sorted()), not each sum once")
+        }
+        try expect(try await store.setting("sum") == "405", "the adds made at once did not all count")
+        try await store.setSetting("word", to: "ten")
+        try await expectFailure((any Error).self, expected: "a refusal of an add to a setting holding a word", problem: { _ in nil }) {
+            _ = try await store.add(1, toSetting: "word")
+        }
+        try expect(try await store.setting("word") == "ten", "a refused add changed the setting")
+        try await store.setSetting("top", to: String(Int64.max))
+        try await expectFailure((any Error).self, expected: "a refusal of an add past the largest whole number", problem: { _ in nil }) {
+            _ = try await store.add(1, toSetting: "top")
+        }
+        try expect(try await store.setting("top") == String(Int64.max), "an add past the largest whole number changed the setting")
     }
 
     static func chargeLookup(_ store: any SandboxStore) async throws {

@@ -16,6 +16,7 @@ final class CountingStore: SandboxStore {
     func migrate() async throws -> Int { try await base.migrate() }
     func setting(_ key: String) async throws -> String? { try await base.setting(key) }
     func setSetting(_ key: String, to value: String) async throws { try await base.setSetting(key, to: value) }
+    func add(_ delta: Int64, toSetting key: String) async throws -> Int64 { try await base.add(delta, toSetting: key) }
     func rotateMerchantKey(to key: String) async throws -> Bool { try await base.rotateMerchantKey(to: key) }
     func insertToken(_ token: AccessTokenRecord) async throws { try await base.insertToken(token) }
     func token(_ value: String) async throws -> AccessTokenRecord? { try await base.token(value) }

@@ -55,6 +55,43 @@ struct SandboxClockTests {
         }
     }
 
+    /// Two instances on one database (`database`, or a file of their own) advance the
+    /// clock at once, `each` times each: every move counts, as the store adds them.
+    static func advancesOnTwoInstances(database: String? = nil, each: Int = 15) async throws {
+        let a = try await Harness.start(database: database)
+        var b: Harness?
+        try await withCleanup({ await b?.stop(removing: false); await a.stop() }) {
+            let key = a.merchantKey
+            let second = try await Harness.start(directory: a.directory, database: a.database) { $0.merchantKey = key }
+            b = second
+            let base = try #require((try await a.http.call("GET", "/sandbox/clock", token: key).data?["offset_seconds"] as? NSNumber)?.int64Value)
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<(2 * each) {
+                    let http = index.isMultiple(of: 2) ? a.http : second.http
+                    group.addTask { try await http.call("POST", "/sandbox/clock", token: key, body: #"{"advance_seconds":60}"#).status }
+                }
+                for try await status in group { #expect(status == 200) }
+            }
+            for http in [a.http, second.http] {
+                let offset = (try await http.call("GET", "/sandbox/clock", token: key).data?["offset_seconds"] as? NSNumber)?.int64Value
+                #expect(offset == base + Int64(2 * each * 60), "an advance made at once on the other instance was lost")
+            }
+        }
+    }
+
+    @Test("two instances on one SQLite file advance the clock at once: every move counts")
+    func advancesAcrossInstances() async throws {
+        try await Self.advancesOnTwoInstances()
+    }
+
+    @Test("two instances on one PostgreSQL database advance the clock at once: every move counts",
+          .enabled(if: Harness.postgresURL != nil, Harness.postgresSkipped))
+    func advancesAcrossInstancesOnPostgres() async throws {
+        let url = try #require(Harness.postgresURL)
+        let prefix = "clk" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(10) + "_"
+        try await Self.advancesOnTwoInstances(database: url + (url.contains("?") ? "&" : "?") + "table_prefix=" + prefix)
+    }
+
     @Test("chargekit upi clock advance 31m, and upi clock")
     func command() async throws {
         let harness = try await Harness.start()
@@ -88,6 +125,15 @@ extension SandboxClockTests {
             await Task.yield()   // a write takes a while: another advance may run meanwhile
             guard !full.withLock({ $0 }) else { throw DiskFull() }
             values.withLock { $0[key] = value }
+        }
+        func add(_ delta: Int64, toSetting key: String) async throws -> Int64 {
+            await Task.yield()   // likewise
+            guard !full.withLock({ $0 }) else { throw DiskFull() }
+            return try values.withLock { values in
+                let sum = try SettingSum.adding(delta, to: values[key], key: key)
+                values[key] = String(sum)
+                return sum
+            }
         }
         func rotateMerchantKey(to key: String) async throws -> Bool { false }
         func insertToken(_ token: AccessTokenRecord) async throws {}

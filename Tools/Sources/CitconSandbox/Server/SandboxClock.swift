@@ -50,10 +50,8 @@ public final class SandboxClock: Sendable {
     /// Puts the clock back to the real time, for every instance of a shared sandbox
     /// (`DELETE /sandbox/clock`, the operator's, with the merchant key).
     func reset(in store: any CredentialStore) async throws {
-        await refresh(from: store)
-        let count = resets.withLockedValue { $0 + 1 }
         try await store.setSetting(Self.settingKey, to: "0")
-        try await store.setSetting(Self.resetsKey, to: String(count))
+        let count = try await store.add(1, toSetting: Self.resetsKey)
         resets.withLockedValue { $0 = count }
         offset.withLockedValue { $0 = 0 }
     }
@@ -63,23 +61,16 @@ public final class SandboxClock: Sendable {
         if gate.opens(at: real()) { await refresh(from: store) }
     }
 
-    /// Moves the clock `seconds` forward (never back), keeps the offset in `store`, and
-    /// returns the new offset in milliseconds. The move is made at once (so that two
-    /// advances at once on this instance both count) and taken back when the store could
-    /// not keep it: a failed write leaves the clock where a restart would find it.
+    /// Moves the clock `seconds` forward (never back) and returns the new offset in
+    /// milliseconds. The store adds the move to the offset it keeps, in one atomic step,
+    /// so that advances made at once on this instance or on others sharing the store all
+    /// count; the clock takes the sum once the store kept it, so that a failed write
+    /// leaves it where a restart would find it.
     func advance(seconds: Int64, in store: any CredentialStore) async throws -> Int64 {
-        await refresh(from: store)
-        let step = seconds * 1000
-        let moved = offset.withLockedValue { value -> Int64 in
-            value += step
+        let moved = try await store.add(seconds * 1000, toSetting: Self.settingKey)
+        return offset.withLockedValue { value -> Int64 in
+            value = max(value, moved)
             return value
         }
-        do {
-            try await store.setSetting(Self.settingKey, to: String(moved))
-        } catch {
-            offset.withLockedValue { $0 -= step }
-            throw error
-        }
-        return moved
     }
 }

@@ -27,6 +27,14 @@ public final class InMemorySandboxStore: SandboxStore, @unchecked Sendable {
 
     public func setSetting(_ key: String, to value: String) async throws { lock.withLock { settings[key] = value } }
 
+    public func add(_ delta: Int64, toSetting key: String) async throws -> Int64 {
+        try lock.withLock {
+            let sum = try SettingSum.adding(delta, to: settings[key], key: key)
+            settings[key] = String(sum)
+            return sum
+        }
+    }
+
     public func rotateMerchantKey(to key: String) async throws -> Bool {
         lock.withLock {
             let stored = settings["merchant_key"]

@@ -356,6 +356,18 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         }
     }
 
+    public func add(_ delta: Int64, toSetting key: String) async throws -> Int64 {
+        // Read and written in one write transaction of the store's one writer; the file
+        // lock orders it with another process's.
+        try await write { db in
+            let stored = try await db.query("SELECT value FROM settings WHERE key = ?", [.text(key)]).first?.first?.string
+            let sum = try SettingSum.adding(delta, to: stored, key: key)
+            try await db.query("INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                               [.text(key), .text(String(sum))])
+            return sum
+        }
+    }
+
     public func recordAuthenticationFailure(at time: Int64, forgettingBefore cutoff: Int64) async throws {
         try await write { db in
             try await db.query("DELETE FROM auth_failures WHERE at < ?", [.int(cutoff)])
