@@ -32,9 +32,14 @@ for module in ChargeKit CitconUPI ChargeKitSimulators ChargeKitTesting CitconSan
     case "$module" in CitconSandbox|ChargeKitPostgres) graphs="$tools" ;; esac
     [ -f "$graphs/$module.symbols.json" ] || { echo "api check: no symbol graph for $module" >&2; exit 1; }
     lists=$(mktemp -d)
-    python3 - "$graphs/$module.symbols.json" "$lists" "$module" "$apps" <<'PY'
+    # With the graphs of what the module adds to other modules' types (`ChargeKit@Swift`:
+    # a public member of an extension of Array, say), which the module's own graph leaves out.
+    python3 - "$graphs/$module.symbols.json" "$lists" "$module" "$apps" "$graphs"/"$module"@*.symbols.json <<'PY'
 import json, os, sys
 graph, out, module, apps = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3], sys.argv[4].split()
+for extension in sys.argv[5:]:
+    if os.path.exists(extension):
+        graph["symbols"] += json.load(open(extension))["symbols"]
 located = {tuple(s["pathComponents"]): s["location"]["uri"] for s in graph["symbols"] if "location" in s}
 def home(symbol):
     """The app whose folder declares the symbol or one of the types it belongs to."""
