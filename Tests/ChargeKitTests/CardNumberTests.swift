@@ -21,6 +21,10 @@ struct CardNumberTests {
     @Test("An unmasked number fed through each registered app's card-number fields is kept and read masked, in the app's form")
     func everyAppMasksItsCardNumbers() async throws {
         var fed = 0
+        // The number plain, and behind a combining mark (one Character with the `=` before
+        // it, which a reader of Characters finds no `=` in; the URL reader reads bytes).
+        // And under a name whose first letter is escaped (`%70an`), which the parsers decode.
+        for (value, escapedName) in [(Self.unmasked, false), ("\u{301}" + Self.unmasked, false), (Self.unmasked, true)] {
         for simulator in SimulatedApps.registered {
             let definition = simulator.provider.definition
             for app in simulator.sampleApps(callbackURL: "masking-app://done") {
@@ -31,11 +35,20 @@ struct CardNumberTests {
                 let answer = try apps.respond(to: request.url, outcome: .approved, options: AnswerOptions())
                 var url = answer
                 for field in definition.cardNumberFields where answer.contains(field.name + "=") || field.name == definition.cardNumberFields.first?.name {
-                    url = Self.setting(field.name, to: Self.unmasked, in: url)
+                    url = Self.setting(field.name, to: value, in: url)
                 }
                 guard url != answer else { continue }
+                if escapedName, let field = definition.cardNumberFields.first, let letter = field.name.unicodeScalars.first {
+                    let escaped = "%" + String(letter.value, radix: 16, uppercase: true) + field.name.dropFirst()
+                    url = url.replacingOccurrences(of: "&" + field.name + "=", with: "&" + escaped + "=")
+                        .replacingOccurrences(of: "?" + field.name + "=", with: "?" + escaped + "=")
+                    #expect(url.contains(escaped + "="), "\(simulator.provider): \(url)")
+                }
                 fed += 1
-                let result = try await ledger.verify(url: url)
+                guard let result = try? await ledger.verify(url: url) else {
+                    #expect(value != Self.unmasked, "\(simulator.provider): the plain number's answer was refused")
+                    continue
+                }
                 let kept = try #require(await ledger.charge(for: result.charge.nonce)?.accepted)
                 #expect(!kept.url.contains(Self.unmasked) && !String(describing: kept.callback).contains(Self.unmasked),
                         "\(simulator.provider): the card number is kept: \(kept.url)")
@@ -46,6 +59,7 @@ struct CardNumberTests {
                 #expect(!String(describing: parsed).contains(Self.unmasked))
             }
         }
+        }
         // The apps that document a card-number field in their answer (each names it in
         // its definition); the others carry none.
         let declaring = RegisteredApps.all.filter { !$0.cardNumberFields.isEmpty }
@@ -53,6 +67,6 @@ struct CardNumberTests {
         #expect(CardNumberMask.lastFour(padding: "X").masked("4111 1111 1111 1111") == "XXXXXXXXXXXX1111")
         #expect(CardNumberMask.firstSixLastFour(padding: "*").masked("5356860000001364") == "535686******1364")
         #expect(CardNumberMask.firstSixLastFour(padding: "*").masked("535686******1364") == nil)
-        #expect(declaring.count >= 2 && fed >= declaring.count, "fed \(fed) apps")
+        #expect(declaring.count >= 2 && fed >= 3 * declaring.count, "fed \(fed) apps")
     }
 }

@@ -39,21 +39,29 @@ struct CardNumberField: Sendable {
     /// `url` with every value of these fields in its query masked, or `nil` when none
     /// shows more digits than its app's form keeps. Everything else of the URL is kept
     /// byte for byte (the nonce, the extras, the app's other fields).
+    ///
+    /// The query is read as the callback parsers read it: by bytes (a `=` or `&` followed
+    /// by a combining mark is one `Character` equal to neither, yet the byte is there),
+    /// with each name's escapes decoded (`p%61n` is `pan`).
     static func masking(_ fields: [CardNumberField], in url: String) -> String? {
-        guard !fields.isEmpty, let query = url.firstIndex(of: "?") else { return nil }
-        // Cheap first: most answers carry no such field, or carry it masked.
-        guard fields.contains(where: { url.contains($0.name + "=") }) else { return nil }
-        let end = url[query...].firstIndex(of: "#") ?? url.endIndex
+        let bytes = Array(url.utf8)
+        guard !fields.isEmpty, let query = bytes.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        // Cheap first: most answers carry no such field, nor an escape that could spell one.
+        guard bytes.contains(UInt8(ascii: "%")) || fields.contains(where: { bytes.firstRange(of: Array($0.name.utf8)) != nil }) else { return nil }
+        let end = bytes[query...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
         var changed = false
-        let pairs = url[url.index(after: query)..<end].split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            guard let equals = pair.firstIndex(of: "="),
-                  let field = fields.first(where: { $0.name == pair[..<equals] }) else { return String(pair) }
-            let raw = String(pair[pair.index(after: equals)...])
-            guard let masked = field.mask.masked(raw.removingPercentEncoding ?? raw) else { return String(pair) }
+        let pairs = bytes[(query + 1)..<end].split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).map { pair -> [UInt8] in
+            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return Array(pair) }
+            let name = (try? PercentEncoding.decode(pair[..<equals], field: "")) ?? String(decoding: pair[..<equals], as: UTF8.self)
+            guard let field = fields.first(where: { $0.name == name }) else { return Array(pair) }
+            let raw = pair[(equals + 1)...]
+            let value = (try? PercentEncoding.decode(raw, field: "")) ?? String(decoding: raw, as: UTF8.self)
+            guard let masked = field.mask.masked(value) else { return Array(pair) }
             changed = true
-            return String(pair[...equals]) + masked
+            return Array(pair[...equals]) + Array(masked.utf8)
         }
         guard changed else { return nil }
-        return String(url[...query]) + pairs.joined(separator: "&") + String(url[end...])
+        let masked = Array(bytes[...query]) + Array(pairs.joined(separator: [UInt8(ascii: "&")])) + Array(bytes[end...])
+        return String(decoding: masked, as: UTF8.self)
     }
 }
