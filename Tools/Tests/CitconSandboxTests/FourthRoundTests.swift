@@ -151,6 +151,12 @@ struct FourthRoundTests {
         for url in ["my-shop://paid", "com.example.shop://result?x=1", "https://shop.example/ok", "http://127.0.0.1:8080/back"] {
             #expect(SandboxAPI.isSafeRedirect(url), "\(url)")
         }
+        // User information or a backslash (which a browser reads as a slash) hidden behind a
+        // combining mark: one Character that equals neither, but the same byte to a browser.
+        for url in ["https://shop.example@\u{301}evil.example/", "https://evil.example\\\u{301}.shop.example/",
+                    "https://shop.example\u{301}@evil.example/"] {
+            #expect(!SandboxAPI.isSafeRedirect(url), "\(url.unicodeScalars.map { $0.value })")
+        }
         let harness = try await Harness.start()
         try await withCleanup({ await harness.stop() }) {
             for (_, request) in try await AppSimulatorTests.requests(ChargeLedger()) {

@@ -118,7 +118,9 @@ struct SecondSecurityRoundTests {
                       "itms-services://?action=download-manifest&url=https://evil.example/m.plist", "itms-apps://apps.apple.com/app/id1",
                       "x-apple-systempreferences:com.apple.preference", "x-apple-health://", "intent://scan/#Intent;scheme=zxing;end",
                       "market://details?id=x", "prefs:root=General", "tel:+15550100", "sms:+15550100",
-                      "https://user:password@shop.example/ok", "https://shop.example@evil.example/ok"])
+                      "https://user:password@shop.example/ok", "https://shop.example@evil.example/ok",
+                      // An @ or a backslash followed by a combining mark is one Character, equal to neither.
+                      "https://shop.example@\u{301}evil.example/ok"])
     func redirects(url: String) async throws {
         try await Harness.router { harness in
             let server = try await harness.token("server")

@@ -476,15 +476,19 @@ public struct SandboxAPI: Sendable {
     /// information (`https://user:password@host` would hand a credential along, and
     /// reads as another host to a person), or an app's own scheme (RFC 3986 syntax),
     /// never one of ``refusedSchemes`` nor a scheme of ``refusedSchemePrefixes``.
+    ///
+    /// Read as bytes, as a browser reads it: an `@` or `\` followed by a combining mark
+    /// is one `Character` equal to neither, but a browser still finds the byte.
     static func isSafeRedirect(_ url: String) -> Bool {
-        guard let colon = url.firstIndex(of: ":") else { return false }
-        let scheme = url[..<colon].lowercased()
+        let bytes = url.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        let scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
         guard FieldRules.isScheme(scheme) else { return false }
         if scheme == "http" || scheme == "https" {
-            let rest = url[colon...].dropFirst()
-            guard rest.hasPrefix("//") else { return false }
-            let authority = rest.dropFirst(2).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-            return !authority.isEmpty && !authority.contains("@") && !authority.contains("\\")
+            let rest = bytes[colon...].dropFirst()
+            guard rest.starts(with: "//".utf8) else { return false }
+            let authority = rest.dropFirst(2).prefix { !"/?#".utf8.contains($0) }
+            return !authority.isEmpty && !authority.contains(UInt8(ascii: "@")) && !authority.contains(UInt8(ascii: "\\"))
         }
         return !refusedSchemes.contains(scheme) && !refusedSchemePrefixes.contains { scheme.hasPrefix($0) }
     }
