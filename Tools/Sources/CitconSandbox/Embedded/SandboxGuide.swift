@@ -263,7 +263,8 @@ A CI job reaches every outcome of a payment without a browser and without waitin
   `{"advance_seconds": N}` moves the sandbox's clock forward (never back): charges and
   tokens expire and the IPN retry schedule walks, as if the time had passed
   (`chargekit upi clock advance 31m`; `upi clock` reads it). The offset is kept in the
-  database, so every instance of a shared sandbox agrees within a second. The operator
+  database, so every instance of a shared sandbox agrees within a second, and advances
+  sent to several instances at once all count (the database adds each). The operator
   puts it back to the real time with `DELETE /sandbox/clock` and the merchant key
   (`chargekit upi clock reset`), on every instance.
 - **IPN faults on demand.** The `ChargeKit-IPN-Fault` header on `POST /v1/charges`
