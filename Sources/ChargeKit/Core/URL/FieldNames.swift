@@ -15,8 +15,8 @@ extension FieldName {
 }
 
 /// The names of an answer that sends a few fields of its own, then the card payment's
-/// details (Nexi POS, Viva.com Terminal): the details are the names from
-/// ``firstDetail`` on, each with the longest value it may hold.
+/// details: the details are the names from ``firstDetail`` on, each with the longest
+/// value it may hold.
 protocol DetailFieldName: FieldName {
     /// The first of the details' names.
     static var firstDetail: Self { get }
