@@ -47,7 +47,7 @@ struct CardNumberField: Sendable {
         let bytes = Array(url.utf8)
         guard !fields.isEmpty, let query = bytes.firstIndex(of: UInt8(ascii: "?")) else { return nil }
         // Cheap first: most answers carry no such field, nor an escape that could spell one.
-        guard bytes.contains(UInt8(ascii: "%")) || fields.contains(where: { bytes.firstRange(of: Array($0.name.utf8)) != nil }) else { return nil }
+        guard bytes.contains(UInt8(ascii: "%")) || fields.contains(where: { holds(bytes, Array($0.name.utf8)) }) else { return nil }
         let end = bytes[query...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
         var changed = false
         let pairs = bytes[(query + 1)..<end].split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).map { pair -> [UInt8] in
@@ -63,5 +63,11 @@ struct CardNumberField: Sendable {
         guard changed else { return nil }
         let masked = Array(bytes[...query]) + Array(pairs.joined(separator: [UInt8(ascii: "&")])) + Array(bytes[end...])
         return String(decoding: masked, as: UTF8.self)
+    }
+
+    /// Whether `bytes` holds `name` anywhere (`Collection.firstRange(of:)` needs iOS 16).
+    private static func holds(_ bytes: [UInt8], _ name: [UInt8]) -> Bool {
+        guard !name.isEmpty, bytes.count >= name.count else { return false }
+        return (0...(bytes.count - name.count)).contains { bytes[$0..<($0 + name.count)].elementsEqual(name) }
     }
 }
