@@ -55,41 +55,49 @@ struct SandboxClockTests {
         }
     }
 
-    /// Two instances on one database (`database`, or a file of their own) advance the
+    /// Two `chargekit sandbox serve` processes on one database (`backend`'s) advance the
     /// clock at once, `each` times each: every move counts, as the store adds them.
-    static func advancesOnTwoInstances(database: String? = nil, each: Int = 15) async throws {
-        let a = try await Harness.start(database: database)
-        var b: Harness?
-        try await withCleanup({ await b?.stop(removing: false); await a.stop() }) {
-            let key = a.merchantKey
-            let second = try await Harness.start(directory: a.directory, database: a.database) { $0.merchantKey = key }
-            b = second
-            let base = try #require((try await a.http.call("GET", "/sandbox/clock", token: key).data?["offset_seconds"] as? NSNumber)?.int64Value)
+    static func advancesOnTwoProcesses(_ backend: CrashBackend, each: Int = 15) async throws {
+        let directory = try Harness.temporaryDirectory()
+        let key = "sk_clock_0123456789abcdef"
+        let arguments = ["sandbox", "serve", "--port", "0", "--db", backend.database(in: directory), "--merchant-key", key]
+        var servers: [ServerProcess] = []
+        try await withCleanup({
+            for server in servers { server.signal(SIGTERM) }
+            for server in servers { _ = await server.waitForExit() }
+            try? FileManager.default.removeItem(at: directory)
+        }) {
+            var bases: [String] = []
+            for _ in 0..<2 {
+                let server = try ServerProcess(arguments: arguments)
+                servers.append(server)
+                bases.append(try await server.started().base)
+            }
+            let http = bases.map { HTTP(base: $0) }
+            let base = try #require((try await http[0].call("GET", "/sandbox/clock", token: key).data?["offset_seconds"] as? NSNumber)?.int64Value)
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<(2 * each) {
-                    let http = index.isMultiple(of: 2) ? a.http : second.http
-                    group.addTask { try await http.call("POST", "/sandbox/clock", token: key, body: #"{"advance_seconds":60}"#).status }
+                    let client = http[index % 2]
+                    group.addTask { try await client.call("POST", "/sandbox/clock", token: key, body: #"{"advance_seconds":60}"#).status }
                 }
                 for try await status in group { #expect(status == 200) }
             }
-            for http in [a.http, second.http] {
-                let offset = (try await http.call("GET", "/sandbox/clock", token: key).data?["offset_seconds"] as? NSNumber)?.int64Value
-                #expect(offset == base + Int64(2 * each * 60), "an advance made at once on the other instance was lost")
+            for client in http {
+                let offset = (try await client.call("GET", "/sandbox/clock", token: key).data?["offset_seconds"] as? NSNumber)?.int64Value
+                #expect(offset == base + Int64(2 * each * 60), "an advance made at once in the other process was lost")
             }
         }
     }
 
-    @Test("two instances on one SQLite file advance the clock at once: every move counts")
-    func advancesAcrossInstances() async throws {
-        try await Self.advancesOnTwoInstances()
+    @Test("two sandbox processes on one SQLite file advance the clock at once: every move counts")
+    func advancesAcrossProcesses() async throws {
+        try await Self.advancesOnTwoProcesses(.sqlite)
     }
 
-    @Test("two instances on one PostgreSQL database advance the clock at once: every move counts",
+    @Test("two sandbox processes on one PostgreSQL database advance the clock at once: every move counts",
           .enabled(if: Harness.postgresURL != nil, Harness.postgresSkipped))
-    func advancesAcrossInstancesOnPostgres() async throws {
-        let url = try #require(Harness.postgresURL)
-        let prefix = "clk" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(10) + "_"
-        try await Self.advancesOnTwoInstances(database: url + (url.contains("?") ? "&" : "?") + "table_prefix=" + prefix)
+    func advancesAcrossProcessesOnPostgres() async throws {
+        try await Self.advancesOnTwoProcesses(.postgres)
     }
 
     @Test("chargekit upi clock advance 31m, and upi clock")
