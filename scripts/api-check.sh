@@ -27,9 +27,9 @@ apps=$(bash scripts/registered-apps.sh | tr '\n' ' ')
 [ -n "$apps" ] || { echo "api check: no app in RegisteredApps.all" >&2; exit 1; }
 # Every product an app or a store author adds (ChargeKitObjC is empty off Apple
 # platforms: scripts/objc-typecheck.sh checks its face), and the server libraries.
-for module in ChargeKit CitconUPI ChargeKitSimulators ChargeKitTesting CitconSandbox ChargeKitPostgres; do
+for module in ChargeKit CitconUPI ChargeKitSimulators ChargeKitTesting CitconSandbox ChargeKitPostgres CitconSandboxPostgres; do
     graphs="$sdk"
-    case "$module" in CitconSandbox|ChargeKitPostgres) graphs="$tools" ;; esac
+    case "$module" in CitconSandbox|ChargeKitPostgres|CitconSandboxPostgres) graphs="$tools" ;; esac
     [ -f "$graphs/$module.symbols.json" ] || { echo "api check: no symbol graph for $module" >&2; exit 1; }
     lists=$(mktemp -d)
     # With the graphs of what the module adds to other modules' types (`ChargeKit@Swift`:
@@ -94,5 +94,5 @@ if grep -E -q '^(HeadlessWallet|IPNReceiver|NoRedirects)[. ]' api/CitconSandbox.
     echo "api check: test helpers are in the CitconSandbox product" >&2
     status=1
 fi
-[ "$status" = 0 ] && echo "api check: ChargeKit, CitconUPI, ChargeKitSimulators, ChargeKitTesting, CitconSandbox and ChargeKitPostgres export exactly the reviewed API (api/)"
+[ "$status" = 0 ] && echo "api check: ChargeKit, CitconUPI, ChargeKitSimulators, ChargeKitTesting, CitconSandbox, ChargeKitPostgres and CitconSandboxPostgres export exactly the reviewed API (api/)"
 exit $status
