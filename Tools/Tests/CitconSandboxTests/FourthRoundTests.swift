@@ -139,6 +139,11 @@ struct FourthRoundTests {
             #expect(!masked.contains(secret), "\(secret) kept: \(masked)")
         }
         #expect(masked.contains("411111******1111") && masked.contains("550000******5559"), "\(masked)")
+        // A name or a number written with JSON escapes reads the same to the sandbox: masked alike.
+        let escaped = #"{"access\u005fToken":"qwertyuiopasdfghjklzx","note":"411\u00311111 1111 1111","path":"C:\\u0031"}"#
+        let maskedEscaped = RequestJournal.masked(Data(escaped.utf8)) ?? ""
+        #expect(!maskedEscaped.contains("qwertyuiopasdfghjklzx") && maskedEscaped.contains("411111******1111"), "\(maskedEscaped)")
+        #expect(maskedEscaped.contains(#""C:\\u0031""#), "an escaped backslash before a u is kept: \(maskedEscaped)")
         #expect(masked.contains("1732000000000123456") && masked.contains(#""token_type":"server""#) && masked.contains("order=7"),
                 "ids, token types and other parameters stay: \(masked)")
         // UTF-16 JSON cannot be read to be masked: only its size is kept.

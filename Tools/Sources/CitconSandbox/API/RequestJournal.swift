@@ -108,6 +108,7 @@ package final class RequestJournal: Sendable {
         guard !kept.contains(0), var text = (0...3).lazy.compactMap({ String(validating: kept.dropLast($0), as: UTF8.self) }).first else {
             return "(\(body.count) bytes, not UTF-8 text: not kept)"
         }
+        text = plainEscapes(text)
         for (pattern, nameGroup, valueGroup) in patterns {
             let matches = pattern.matches(in: text, range: NSRange(text.startIndex..., in: text))
             for match in matches.reversed() {
@@ -118,6 +119,35 @@ package final class RequestJournal: Sendable {
         }
         text = maskedCardNumbers(text)
         return body.count > maximumBodyBytes ? text + "… (cut)" : text
+    }
+
+    /// `text` with each JSON escape `\u00XX` of a letter, a digit, `_`, `-` or a space
+    /// written as that character (the JSON reads the same), so that a name or a number
+    /// escaped (`"access\u005ftoken"`, `"411\u00311111…"`) is masked as one written
+    /// plainly. Any other escape, `\\` before a `u` too, is kept as sent.
+    static func plainEscapes(_ text: String) -> String {
+        guard text.contains("\\u") else { return text }
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            guard scalars[index] == "\\", index + 1 < scalars.count else {
+                out.append(scalars[index])
+                index += 1
+                continue
+            }
+            if scalars[index + 1] == "u", index + 5 < scalars.count, scalars[(index + 2)...(index + 5)].allSatisfy(\.properties.isASCIIHexDigit),
+               let value = UInt32(String(String.UnicodeScalarView(scalars[(index + 2)...(index + 5)])), radix: 16),
+               let scalar = Unicode.Scalar(value), scalar.isASCII,
+               scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-" || scalar == " " {
+                out.append(scalar)
+                index += 6
+            } else {
+                out.append(contentsOf: scalars[index...(index + 1)])
+                index += 2
+            }
+        }
+        return String(out)
     }
 
     /// Runs of 13 to 19 digits (spaces or dashes between them allowed) that start as
