@@ -345,14 +345,18 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         }
     }
 
+    /// The one read of a setting, by its key.
+    private static let readingSetting = "SELECT value FROM settings WHERE key = ?"
+    /// The one write of a setting: the key set to the value, whether it was set or not.
+    private static let storingSetting = "INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+
     public func setting(_ key: String) async throws -> String? {
-        try await read { db in try await db.query("SELECT value FROM settings WHERE key = ?", [.text(key)]).first?.first?.string }
+        try await read { db in try await db.query(Self.readingSetting, [.text(key)]).first?.first?.string }
     }
 
     public func setSetting(_ key: String, to value: String) async throws {
         try await write { db in
-            try await db.query("INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                         [.text(key), .text(value)])
+            try await db.query(Self.storingSetting, [.text(key), .text(value)])
         }
     }
 
@@ -360,10 +364,9 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
         // Read and written in one write transaction of the store's one writer; the file
         // lock orders it with another process's.
         try await write { db in
-            let stored = try await db.query("SELECT value FROM settings WHERE key = ?", [.text(key)]).first?.first?.string
+            let stored = try await db.query(Self.readingSetting, [.text(key)]).first?.first?.string
             let sum = try SettingSum.adding(delta, to: stored, key: key)
-            try await db.query("INSERT INTO settings(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                               [.text(key), .text(String(sum))])
+            try await db.query(Self.storingSetting, [.text(key), .text(String(sum))])
             return sum
         }
     }
@@ -384,10 +387,9 @@ public final class SQLiteSandboxStore: SandboxStore, Sendable {
 
     public func rotateMerchantKey(to key: String) async throws -> Bool {
         try await write { db in
-            let stored = try await db.query("SELECT value FROM settings WHERE key = 'merchant_key'").first?.first?.string
+            let stored = try await db.query(Self.readingSetting, [.text("merchant_key")]).first?.first?.string
             guard stored != key else { return false }
-            try await db.query("INSERT INTO settings(key, value) VALUES('merchant_key', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                         [.text(key)])
+            try await db.query(Self.storingSetting, [.text("merchant_key"), .text(key)])
             if stored != nil { try await db.query("DELETE FROM tokens") }
             return true
         }
