@@ -144,6 +144,10 @@ struct FourthRoundTests {
         let maskedEscaped = RequestJournal.masked(Data(escaped.utf8)) ?? ""
         #expect(!maskedEscaped.contains("qwertyuiopasdfghjklzx") && maskedEscaped.contains("411111******1111"), "\(maskedEscaped)")
         #expect(maskedEscaped.contains(#""C:\\u0031""#), "an escaped backslash before a u is kept: \(maskedEscaped)")
+        // A body cut inside an escape keeps what it has.
+        for cut in [#"{"n":"\u00"#, #"{"n":"\u003"#, #"{"n":"\"#, #"{"n":"\u00zz""#] {
+            #expect(RequestJournal.plainEscapes(cut) == cut, "\(cut)")
+        }
         #expect(masked.contains("1732000000000123456") && masked.contains(#""token_type":"server""#) && masked.contains("order=7"),
                 "ids, token types and other parameters stay: \(masked)")
         // UTF-16 JSON cannot be read to be masked: only its size is kept.
